@@ -1,0 +1,1 @@
+//! Hexforge game state (placeholder until the runtime lands).

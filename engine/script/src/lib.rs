@@ -1,0 +1,1 @@
+//! Hexforge Lua runtime (placeholder until the runtime lands).
