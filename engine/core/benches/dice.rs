@@ -1,0 +1,3 @@
+//! Benchmarks (in progress).
+#![allow(missing_docs)]
+fn main() {}
