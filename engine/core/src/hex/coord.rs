@@ -19,7 +19,9 @@ use serde::{Deserialize, Serialize};
 use std::ops::{Add, Mul, Neg, Sub};
 
 /// A hex in axial coordinates. Serialised as `{"q": .., "r": ..}`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 pub struct Hex {
     /// Column axis (towards `SE`).
     pub q: i32,
@@ -194,19 +196,28 @@ mod tests {
         let c = Hex::new(5, 5);
         let p = Hex::new(7, 4);
         assert_eq!(p.rotate_around(c, Turn::Clockwise, 6), p);
-        assert_eq!(p.rotate_around(c, Turn::Clockwise, 2), p.rotate_around(c, Turn::CounterClockwise, 4));
+        assert_eq!(
+            p.rotate_around(c, Turn::Clockwise, 2),
+            p.rotate_around(c, Turn::CounterClockwise, 4)
+        );
     }
 
     #[test]
     fn straight_lines() {
         let a = Hex::new(1, 1);
-        assert_eq!(a.straight_line_to(a.step(Direction::SW, 4)), Some((Direction::SW, 4)));
+        assert_eq!(
+            a.straight_line_to(a.step(Direction::SW, 4)),
+            Some((Direction::SW, 4))
+        );
         assert_eq!(a.straight_line_to(Hex::new(3, 2)), None);
         assert_eq!(a.straight_line_to(a), None);
     }
 
     #[test]
     fn serde_shape_is_q_r() {
-        assert_eq!(serde_json::to_string(&Hex::new(2, -1)).unwrap(), r#"{"q":2,"r":-1}"#);
+        assert_eq!(
+            serde_json::to_string(&Hex::new(2, -1)).unwrap(),
+            r#"{"q":2,"r":-1}"#
+        );
     }
 }

@@ -11,13 +11,13 @@
 //! # Numbering
 //! See [`direction`] for the one numbering of directions, hexsides and vertices used everywhere.
 
+pub mod arc;
 pub mod coord;
 pub mod direction;
-pub mod shapes;
-pub mod arc;
-pub mod trace;
 pub mod hexside;
 pub mod layout;
+pub mod shapes;
+pub mod trace;
 
 pub use coord::Hex;
 pub use direction::{Direction, Turn};
