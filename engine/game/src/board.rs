@@ -16,20 +16,17 @@
 //! ```
 
 use crate::ids::Value;
+use hexforge_core::board::Board;
 use hexforge_core::hex::Hex;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-// TODO(lead): replace with hexforge_core::board::Board when merged.
-/// The board's shape (which hexes exist). Placeholder: the scenario's board description as data.
-pub type BoardShape = Value;
-
 /// The board of a game.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct BoardState {
-    /// The board shape (placeholder until the core board lands).
+    /// Which hexes exist and what kind each is; `None` for games played only on graph maps.
     #[serde(default)]
-    pub shape: BoardShape,
+    pub shape: Option<Board>,
     /// Terrain ids per hex (hexes without terrain are absent). Serialised as `[[hex, [ids]], ..]`
     /// because JSON object keys must be strings.
     #[serde(default, with = "hex_keyed")]

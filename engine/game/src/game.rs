@@ -143,9 +143,6 @@ impl<R: Rules> Game<R> {
         if let Err(ill) = self.engine_check(action) {
             return Ok(Err(ill));
         }
-        if action.is_end_phase() {
-            return Ok(Ok(()));
-        }
         self.rules.check(&self.state, action)
     }
 
@@ -188,9 +185,9 @@ impl<R: Rules> Game<R> {
     /// state is exactly as before.
     pub fn perform(&mut self, action: &Action) -> Result<Option<Outcome>, PerformError> {
         self.engine_check(action)?;
-        if !action.is_end_phase() {
-            self.rules.check(&self.state, action)??;
-        }
+        // `end_phase` is checked by the rules too: a mod may refuse it ("every ship must move
+        // before the movement phase ends"). Its effect is the engine's.
+        self.rules.check(&self.state, action)??;
         // Clone without the log: the log is append-only and owned here.
         let log = std::mem::take(&mut self.state.log);
         let mut work = self.state.clone();

@@ -32,7 +32,7 @@ pub mod state;
 pub mod turn;
 
 pub use action::{Action, END_PHASE, Illegal};
-pub use board::{BoardShape, BoardState, GraphMap, GraphNode, Route, TimedTerrain};
+pub use board::{BoardState, GraphMap, GraphNode, Route, TimedTerrain};
 pub use dice::{DiceRoller, DiceSource, Roll};
 pub use game::{Game, PerformError};
 pub use ids::{PieceId, SideId, Value};

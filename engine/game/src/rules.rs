@@ -56,6 +56,9 @@ pub trait Rules {
     ///
     /// # Errors
     /// A fault in the rules.
+    ///
+    /// The engine's own `end_phase` comes here too, so rules may refuse to let a phase end (its
+    /// effect, moving the clock on, stays the engine's). Return `Ok(Ok(()))` to allow it.
     fn check(&self, state: &GameState, action: &Action) -> Result<Result<(), Illegal>, RulesError>;
 
     /// Applies a legal action. May still refuse it (e.g. after a roll); the engine then discards
