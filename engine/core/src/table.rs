@@ -148,7 +148,8 @@ impl FromStr for Key {
         }
         // `a-b`, where either may be negative: split at a '-' that follows a digit.
         let bytes = s.as_bytes();
-        if let Some(i) = (1..bytes.len()).find(|&i| bytes[i] == b'-' && bytes[i - 1].is_ascii_digit())
+        if let Some(i) =
+            (1..bytes.len()).find(|&i| bytes[i] == b'-' && bytes[i - 1].is_ascii_digit())
         {
             return Ok(Key::Range {
                 lo: Some(int(&s[..i])?),

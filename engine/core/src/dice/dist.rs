@@ -75,6 +75,18 @@ impl Ratio {
         self.denom
     }
 
+    /// `self + other`, or `None` on overflow.
+    #[must_use]
+    pub fn checked_add(self, other: Ratio) -> Option<Ratio> {
+        let g = gcd(self.denom as u128, other.denom as u128) as i128;
+        let denom = (self.denom / g).checked_mul(other.denom)?;
+        let numer = self
+            .numer
+            .checked_mul(other.denom / g)?
+            .checked_add(other.numer.checked_mul(self.denom / g)?)?;
+        Ratio::new(numer, denom)
+    }
+
     /// The nearest `f64`, for display only.
     #[must_use]
     #[allow(clippy::cast_precision_loss)] // display only
@@ -99,6 +111,9 @@ pub struct Distribution {
     min: i64,
     counts: Vec<u128>,
     total: u128,
+    // Kept alongside the counts because the mean adds up term by term, which stays exact even
+    // when sum(value * count) would overflow (38d10 has 10^38 outcomes). `None` = overflowed.
+    mean: Option<Ratio>,
 }
 
 impl Distribution {
@@ -107,6 +122,10 @@ impl Distribution {
             min: value,
             counts: vec![1],
             total: 1,
+            mean: Some(Ratio {
+                numer: i128::from(value),
+                denom: 1,
+            }),
         }
     }
 
@@ -160,32 +179,48 @@ impl Distribution {
     /// Probability of a total `<= value`.
     #[must_use]
     pub fn at_most(&self, value: i64) -> Ratio {
-        self.ratio(self.iter().filter(|&(v, _)| v <= value).map(|(_, c)| c).sum())
+        self.ratio(
+            self.iter()
+                .filter(|&(v, _)| v <= value)
+                .map(|(_, c)| c)
+                .sum(),
+        )
     }
 
     /// Probability of a total `>= value`.
     #[must_use]
     pub fn at_least(&self, value: i64) -> Ratio {
-        self.ratio(self.iter().filter(|&(v, _)| v >= value).map(|(_, c)| c).sum())
+        self.ratio(
+            self.iter()
+                .filter(|&(v, _)| v >= value)
+                .map(|(_, c)| c)
+                .sum(),
+        )
     }
 
     /// The exact mean.
     ///
     /// # Errors
-    /// [`DiceError::TooManyOutcomes`] if the weighted sum overflows 128 bits.
+    /// [`DiceError::TooManyOutcomes`] if the exact fraction overflows 128 bits.
     pub fn mean(&self) -> Result<Ratio, DiceError> {
+        self.mean.ok_or(DiceError::TooManyOutcomes)
+    }
+
+    /// The mean from the counts (used for keep groups, whose totals are small).
+    fn mean_from_counts(&self) -> Option<Ratio> {
         let mut above_min: u128 = 0;
         for (i, &c) in self.counts.iter().enumerate() {
-            above_min = (i as u128)
-                .checked_mul(c)
-                .and_then(|x| x.checked_add(above_min))
-                .ok_or(DiceError::TooManyOutcomes)?;
+            above_min = (i as u128).checked_mul(c)?.checked_add(above_min)?;
         }
-        let numer = i128::from(self.min)
-            .checked_mul(self.total as i128)
-            .and_then(|base| base.checked_add(i128::try_from(above_min).ok()?))
-            .ok_or(DiceError::TooManyOutcomes)?;
-        Ratio::new(numer, self.total as i128).ok_or(DiceError::TooManyOutcomes)
+        let above = Ratio::new(i128::try_from(above_min).ok()?, self.total as i128)?;
+        above.checked_add(Ratio::new(i128::from(self.min), 1)?)
+    }
+
+    fn shift(&mut self, by: i64) {
+        self.min += by;
+        self.mean = self
+            .mean
+            .and_then(|m| m.checked_add(Ratio::new(i128::from(by), 1)?));
     }
 
     /// Adds a die uniform on `lo..=hi` (a sliding-window sum over the current counts).
@@ -205,6 +240,9 @@ impl Distribution {
             *slot = window;
         }
         self.min += lo;
+        self.mean = self
+            .mean
+            .and_then(|m| m.checked_add(Ratio::new(i128::from(lo) + i128::from(hi), 2)?));
         self.counts = out;
         self.total = self
             .total
@@ -228,6 +266,10 @@ impl Distribution {
             }
         }
         self.min += other.min;
+        self.mean = self
+            .mean
+            .zip(other.mean)
+            .and_then(|(a, b)| a.checked_add(b));
         self.counts = out;
         self.total = self
             .total
@@ -239,6 +281,10 @@ impl Distribution {
     fn negate(&mut self) {
         self.min = -self.max();
         self.counts.reverse();
+        self.mean = self.mean.map(|m| Ratio {
+            numer: -m.numer,
+            denom: m.denom,
+        });
     }
 }
 
@@ -275,8 +321,7 @@ fn keep_distribution(count: u32, sides: u32, keep: Keep) -> Result<Distribution,
     for v in faces {
         let mut next = vec![vec![0u128; width]; n + 1];
         for placed in 0..=n {
-            for sum in 0..width {
-                let ways = dp[placed][sum];
+            for (sum, &ways) in dp[placed].iter().enumerate() {
                 if ways == 0 {
                     continue;
                 }
@@ -303,11 +348,13 @@ fn keep_distribution(count: u32, sides: u32, keep: Keep) -> Result<Distribution,
         min: k as i64,
         counts,
         total,
+        mean: None,
     };
     // Trim the impossible top (sums above k*s cannot happen; keep the vector tight).
     while d.counts.len() > 1 && d.counts.last() == Some(&0) {
         d.counts.pop();
     }
+    d.mean = d.mean_from_counts();
     Ok(d)
 }
 
@@ -336,7 +383,7 @@ pub fn distribution(expr: &DiceExpr) -> Result<Distribution, DiceError> {
     let mut work: u128 = 0;
     for term in expr.terms() {
         match &term.part {
-            Part::Constant(c) => dist.min += if term.negative { -c } else { *c },
+            Part::Constant(c) => dist.shift(if term.negative { -c } else { *c }),
             Part::Dice(g) => {
                 let sides = i64::from(g.die.sides());
                 debug_assert!(matches!(g.die, Die::Numeric(_)));

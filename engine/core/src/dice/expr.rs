@@ -126,7 +126,8 @@ pub struct Term {
 
 /// A parsed dice expression: a signed sum of dice groups and constants.
 ///
-/// Notation (case-insensitive for `d`, `k`, `h`, `l`; spaces allowed between tokens):
+/// Notation (case-insensitive for `d`, `k`, `h`, `l`; spaces allowed around terms and signs,
+/// not inside a term):
 /// - `NdS`: N dice of S sides; N defaults to 1 (`d6`). `d%` means `d100`.
 /// - `NdSkhK` / `NdSklK`: keep the K highest / lowest of the N dice.
 /// - `Nd[name]`: N custom dice with named faces, looked up in a [`super::DiceSet`]

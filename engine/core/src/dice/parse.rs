@@ -2,7 +2,7 @@
 //!
 //! It never panics and never allocates in proportion to the numbers it reads: counts, sides and
 //! constants are range-checked as they are read (with saturating arithmetic, so a thousand-digit
-//! number is just "too large"). Grammar, with optional ASCII spaces between tokens:
+//! number is just "too large"). Grammar, with optional ASCII spaces around terms and signs:
 //!
 //! ```text
 //! expr  := sign? term (sign term)*
@@ -21,7 +21,11 @@ struct Scanner<'a> {
 
 impl Scanner<'_> {
     fn skip_spaces(&mut self) {
-        while self.bytes.get(self.pos).is_some_and(u8::is_ascii_whitespace) {
+        while self
+            .bytes
+            .get(self.pos)
+            .is_some_and(u8::is_ascii_whitespace)
+        {
             self.pos += 1;
         }
     }
@@ -115,12 +119,12 @@ pub(super) fn parse(text: &str, set: Option<&DiceSet>) -> Result<DiceExpr, DiceE
                 if !s.eat(b']') {
                     return Err(s.error("']' to close the die name"));
                 }
-                let named = set.and_then(|set| set.get(name)).ok_or_else(|| {
-                    DiceError::UnknownDie {
-                        pos: name_start,
-                        name: name.to_owned(),
-                    }
-                })?;
+                let named =
+                    set.and_then(|set| set.get(name))
+                        .ok_or_else(|| DiceError::UnknownDie {
+                            pos: name_start,
+                            name: name.to_owned(),
+                        })?;
                 named_at = Some(term_pos);
                 Die::Named(named.clone())
             } else if let Some(sides) = s.number() {
