@@ -30,7 +30,14 @@ struct Frac {
 
 impl Frac {
     fn new(num: i128, den: i128) -> Frac {
-        if den < 0 { Frac { num: -num, den: -den } } else { Frac { num, den } }
+        if den < 0 {
+            Frac {
+                num: -num,
+                den: -den,
+            }
+        } else {
+            Frac { num, den }
+        }
     }
     fn cmp(self, o: Frac) -> Ordering {
         (self.num * o.den).cmp(&(o.num * self.den))
@@ -108,7 +115,10 @@ fn oracle(a: Hex, b: Hex) -> Vec<TraceStep> {
     }
     // Hexes sharing an edge segment come in pairs with the same interval: pair them as ties.
     edges.sort_by(|x, y| x.0.cmp(y.0).then(x.1.cmp(&y.1)));
-    assert!(edges.len() % 2 == 0, "unpaired edge contact {edges:?}");
+    assert!(
+        edges.len().is_multiple_of(2),
+        "unpaired edge contact {edges:?}"
+    );
     for pair in edges.chunks(2) {
         assert_eq!(pair[0].0.cmp(pair[1].0), Ordering::Equal);
         let d = ((b.q - a.q) as i128, (b.r - a.r) as i128);
@@ -120,7 +130,11 @@ fn oracle(a: Hex, b: Hex) -> Vec<TraceStep> {
     }
     events.sort_by(|x, y| x.0.cmp(y.0));
     for w in events.windows(2) {
-        assert_ne!(w[0].0.cmp(w[1].0), Ordering::Equal, "two events at one place: {w:?}");
+        assert_ne!(
+            w[0].0.cmp(w[1].0),
+            Ordering::Equal,
+            "two events at one place: {w:?}"
+        );
     }
     events.into_iter().map(|(_, s)| s).collect()
 }
@@ -140,7 +154,13 @@ fn disc(center: Hex, radius: i32) -> Vec<Hex> {
 
 #[test]
 fn trace_equals_brute_force_oracle_within_radius_16() {
-    let origins = [Hex::new(0, 0), Hex::new(5, -3), Hex::new(-7, 11), Hex::new(-40, 23), Hex::new(101, -250)];
+    let origins = [
+        Hex::new(0, 0),
+        Hex::new(5, -3),
+        Hex::new(-7, 11),
+        Hex::new(-40, 23),
+        Hex::new(101, -250),
+    ];
     let mut lines = 0;
     for a in origins {
         for b in disc(a, 16) {
@@ -158,8 +178,13 @@ fn trace_equals_brute_force_oracle_within_radius_16() {
 fn map_step(s: TraceStep, f: impl Fn(Hex) -> Hex) -> TraceStep {
     match s {
         TraceStep::Cross(h) => TraceStep::Cross(f(h)),
-        TraceStep::Vertex { touched } => TraceStep::Vertex { touched: f(touched) },
-        TraceStep::Tie { left, right } => TraceStep::Tie { left: f(left), right: f(right) },
+        TraceStep::Vertex { touched } => TraceStep::Vertex {
+            touched: f(touched),
+        },
+        TraceStep::Tie { left, right } => TraceStep::Tie {
+            left: f(left),
+            right: f(right),
+        },
     }
 }
 
@@ -168,7 +193,10 @@ fn reversed(t: &Trace) -> Vec<TraceStep> {
         .iter()
         .rev()
         .map(|s| match *s {
-            TraceStep::Tie { left, right } => TraceStep::Tie { left: right, right: left },
+            TraceStep::Tie { left, right } => TraceStep::Tie {
+                left: right,
+                right: left,
+            },
             other => other,
         })
         .collect()
@@ -177,11 +205,23 @@ fn reversed(t: &Trace) -> Vec<TraceStep> {
 fn check_invariances(a: Hex, b: Hex, shift: Hex, turns: i32) {
     let t = trace(a, b);
     assert_eq!(trace(b, a).steps(), reversed(&t), "reverse {a} -> {b}");
-    let moved: Vec<TraceStep> = t.steps().iter().map(|&s| map_step(s, |h| h + shift)).collect();
-    assert_eq!(trace(a + shift, b + shift).steps(), moved, "shift {a} -> {b} by {shift}");
+    let moved: Vec<TraceStep> = t
+        .steps()
+        .iter()
+        .map(|&s| map_step(s, |h| h + shift))
+        .collect();
+    assert_eq!(
+        trace(a + shift, b + shift).steps(),
+        moved,
+        "shift {a} -> {b} by {shift}"
+    );
     let rot = |h: Hex| h.rotate_around(Hex::ORIGIN, Turn::Clockwise, turns);
     let rotated: Vec<TraceStep> = t.steps().iter().map(|&s| map_step(s, rot)).collect();
-    assert_eq!(trace(rot(a), rot(b)).steps(), rotated, "rotate {a} -> {b} by {turns}");
+    assert_eq!(
+        trace(rot(a), rot(b)).steps(),
+        rotated,
+        "rotate {a} -> {b} by {turns}"
+    );
     assert_eq!(trace_iter(a, b).collect::<Vec<_>>(), t.steps());
 }
 
@@ -227,6 +267,13 @@ proptest! {
         }
         let n = a.distance(b) as usize;
         prop_assert!(crossed.len() <= 2 * n + 1);
+        // The lazy iterator's size hint brackets what is really left at every point.
+        let mut it = trace_iter(a, b);
+        for left in (0..=steps.len()).rev() {
+            let (low, high) = it.size_hint();
+            prop_assert!(low <= left && high.is_none_or(|h| left <= h), "{} {:?} {}", low, high, left);
+            it.next();
+        }
         // Resolving the ties either way gives a chain of neighbours from a to b.
         for path in [all_left(&t), all_right(&t)] {
             prop_assert!(path.len() > n);
@@ -252,12 +299,18 @@ fn line_from_origin_to_3_1_clips_2_0_which_sampling_misses() {
     // (1,1) and (2,0) meet, so it crosses all three: six hexes for a distance of 4.
     let t = trace(h(0, 0), h(3, 1));
     let crossed: Vec<Hex> = t.hexes_crossed().collect();
-    assert_eq!(crossed, [h(0, 0), h(1, 0), h(1, 1), h(2, 0), h(2, 1), h(3, 1)]);
+    assert_eq!(
+        crossed,
+        [h(0, 0), h(1, 0), h(1, 1), h(2, 0), h(2, 1), h(3, 1)]
+    );
     assert_eq!(t.ties().count(), 0);
     assert_eq!(t.vertices().count(), 0);
     let sampled: Vec<hexx::Hex> = hexx::Hex::ZERO.line_to(hexx::hex(3, 1)).collect();
     assert_eq!(sampled.len(), 5, "line_to returns distance + 1 hexes");
-    let missed: Vec<&Hex> = crossed.iter().filter(|c| !sampled.contains(&hexx::hex(c.q, c.r))).collect();
+    let missed: Vec<&Hex> = crossed
+        .iter()
+        .filter(|c| !sampled.contains(&hexx::hex(c.q, c.r)))
+        .collect();
     assert_eq!(missed, [&h(2, 0)]);
 }
 
@@ -281,7 +334,10 @@ fn the_six_diagonals_run_along_hexsides() {
         let mut expected = vec![TraceStep::Cross(a)];
         for k in 0..3 {
             let c = diag * k;
-            expected.push(TraceStep::Tie { left: c.neighbor(d), right: c.neighbor(d.right()) });
+            expected.push(TraceStep::Tie {
+                left: c.neighbor(d),
+                right: c.neighbor(d.right()),
+            });
             expected.push(TraceStep::Cross(c + diag));
         }
         assert_eq!(t.steps(), expected, "diagonal {d}");
@@ -350,7 +406,10 @@ fn planet_rule_blocks_only_unavoidable_hexes() {
 
     // A diagonal: ties at (0,-1)|(1,-1) and (1,-3)|(2,-3); (1,-2) is crossed.
     let t = trace(h(0, 0), h(2, -4));
-    assert_eq!(t.ties().collect::<Vec<_>>(), [(h(0, -1), h(1, -1)), (h(1, -3), h(2, -3))]);
+    assert_eq!(
+        t.ties().collect::<Vec<_>>(),
+        [(h(0, -1), h(1, -1)), (h(1, -3), h(2, -3))]
+    );
     assert!(!blocked_unless_avoidable(&t, |x| x == h(0, -1)));
     assert!(!blocked_unless_avoidable(&t, |x| x == h(1, -1)));
     // Planets on opposite sides of two different ties: still avoidable at each.
@@ -364,20 +423,35 @@ fn planet_rule_blocks_only_unavoidable_hexes() {
     assert!(!blocked_unless_avoidable(&t, |x| x == touched));
 
     // One-hex trace: nothing between.
-    assert!(!blocked_unless_avoidable(&trace(h(0, 0), h(0, 0)), |_| true));
-    assert!(blocked_unless_avoidable_with_ends(&trace(h(0, 0), h(0, 0)), |_| true));
+    assert!(!blocked_unless_avoidable(&trace(h(0, 0), h(0, 0)), |_| {
+        true
+    }));
+    assert!(blocked_unless_avoidable_with_ends(
+        &trace(h(0, 0), h(0, 0)),
+        |_| true
+    ));
 }
 
 #[test]
 fn resolving_ties() {
     let t = trace(h(0, 0), h(2, -4));
-    assert_eq!(all_left(&t), [h(0, 0), h(0, -1), h(1, -2), h(1, -3), h(2, -4)]);
-    assert_eq!(all_right(&t), [h(0, 0), h(1, -1), h(1, -2), h(2, -3), h(2, -4)]);
+    assert_eq!(
+        all_left(&t),
+        [h(0, 0), h(0, -1), h(1, -2), h(1, -3), h(2, -4)]
+    );
+    assert_eq!(
+        all_right(&t),
+        [h(0, 0), h(1, -1), h(1, -2), h(2, -3), h(2, -4)]
+    );
     // The attacker chooses per tie: right at the first, left at the second.
     let mut calls = Vec::new();
     let path = resolve_ties(&t, |l, r| {
         calls.push((l, r));
-        if calls.len() == 1 { Side::Right } else { Side::Left }
+        if calls.len() == 1 {
+            Side::Right
+        } else {
+            Side::Left
+        }
     });
     assert_eq!(path, [h(0, 0), h(1, -1), h(1, -2), h(1, -3), h(2, -4)]);
     assert_eq!(calls, [(h(0, -1), h(1, -1)), (h(1, -3), h(2, -3))]);
@@ -405,7 +479,10 @@ fn from_hexx(d: hexx::EdgeDirection) -> Direction {
 fn entry_hexside_matches_hexx_way_to_within_radius_10() {
     // The names differ (hexx's FLAT_TOP is our N only because both are (0, -1)); check the map.
     assert_eq!(from_hexx(hexx::EdgeDirection::FLAT_TOP), Direction::N);
-    assert_eq!(from_hexx(hexx::EdgeDirection::FLAT_BOTTOM_RIGHT), Direction::SE);
+    assert_eq!(
+        from_hexx(hexx::EdgeDirection::FLAT_BOTTOM_RIGHT),
+        Direction::SE
+    );
     for target in [h(0, 0), h(4, -9)] {
         let mut vertices = 0;
         for from in disc(target, 10) {
@@ -420,7 +497,11 @@ fn entry_hexside_matches_hexx_way_to_within_radius_10() {
                 hexx::DirectionWay::Tie([x, y]) => {
                     let (x, y) = (from_hexx(x), from_hexx(y));
                     vertices += 1;
-                    if x.right() == y { Entry::Vertex(x, y) } else { Entry::Vertex(y, x) }
+                    if x.right() == y {
+                        Entry::Vertex(x, y)
+                    } else {
+                        Entry::Vertex(y, x)
+                    }
                 }
             };
             assert_eq!(ours, Some(expected), "{from} -> {target}");
@@ -445,17 +526,30 @@ fn entry_hexside_agrees_with_the_trace() {
         let expected = match before {
             TraceStep::Cross(n) => Entry::Side(target.direction_to(n).unwrap()),
             TraceStep::Tie { left, right } => {
-                let (l, r) = (target.direction_to(left).unwrap(), target.direction_to(right).unwrap());
-                if l.right() == r { Entry::Vertex(l, r) } else { Entry::Vertex(r, l) }
+                let (l, r) = (
+                    target.direction_to(left).unwrap(),
+                    target.direction_to(right).unwrap(),
+                );
+                if l.right() == r {
+                    Entry::Vertex(l, r)
+                } else {
+                    Entry::Vertex(r, l)
+                }
             }
             TraceStep::Vertex { .. } => {
                 // Into the target through a corner it only... cannot happen: a corner step is
                 // always followed by the hex it enters, which would then be the target itself.
-                let TraceStep::Cross(n) = steps[steps.len() - 3] else { unreachable!() };
+                let TraceStep::Cross(n) = steps[steps.len() - 3] else {
+                    unreachable!()
+                };
                 panic!("corner step right before the target from {n}");
             }
         };
-        assert_eq!(entry_hexside(from, target), Some(expected), "{from} -> {target}");
+        assert_eq!(
+            entry_hexside(from, target),
+            Some(expected),
+            "{from} -> {target}"
+        );
     }
 }
 
@@ -474,7 +568,10 @@ fn relative_entry_for_every_facing() {
         }
     }
     // The front-right corner of a target facing S is between its S and SW sides: (0, 1).
-    assert_eq!(relative_entry(h(-1, 2), target, Direction::S), Some(RelativeEntry::Vertex(0, 1)));
+    assert_eq!(
+        relative_entry(h(-1, 2), target, Direction::S),
+        Some(RelativeEntry::Vertex(0, 1))
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

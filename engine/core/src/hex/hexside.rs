@@ -93,7 +93,10 @@ const CORNERS: [(i64, i64); 6] = [(1, -2), (2, -1), (1, 1), (-1, 2), (-2, 1), (-
 /// hex enters through no side.
 #[must_use]
 pub fn entry_hexside(from: Hex, target: Hex) -> Option<Entry> {
-    let d = (i64::from(from.q) - i64::from(target.q), i64::from(from.r) - i64::from(target.r));
+    let d = (
+        i64::from(from.q) - i64::from(target.q),
+        i64::from(from.r) - i64::from(target.r),
+    );
     if d == (0, 0) {
         return None;
     }
@@ -106,7 +109,10 @@ pub fn entry_hexside(from: Hex, target: Hex) -> Option<Entry> {
         } else if k[i] > 0 {
             Some(Entry::Side(Direction::from_index(i as i32)))
         } else if k[i] == 0 {
-            Some(Entry::Vertex(Direction::from_index(i as i32), Direction::from_index(i as i32 + 1)))
+            Some(Entry::Vertex(
+                Direction::from_index(i as i32),
+                Direction::from_index(i as i32 + 1),
+            ))
         } else {
             None
         }
@@ -145,12 +151,27 @@ mod tests {
     #[test]
     fn relative_numbering_counts_clockwise_from_the_front() {
         let t = Hex::new(0, 0);
-        assert_eq!(relative_entry(Hex::new(0, -3), t, Direction::N), Some(RelativeEntry::Side(0)));
-        assert_eq!(relative_entry(Hex::new(0, 3), t, Direction::N), Some(RelativeEntry::Side(3)));
-        assert_eq!(relative_entry(Hex::new(3, 0), t, Direction::SE), Some(RelativeEntry::Side(0)));
-        assert_eq!(relative_entry(Hex::new(0, -3), t, Direction::SE), Some(RelativeEntry::Side(4)));
+        assert_eq!(
+            relative_entry(Hex::new(0, -3), t, Direction::N),
+            Some(RelativeEntry::Side(0))
+        );
+        assert_eq!(
+            relative_entry(Hex::new(0, 3), t, Direction::N),
+            Some(RelativeEntry::Side(3))
+        );
+        assert_eq!(
+            relative_entry(Hex::new(3, 0), t, Direction::SE),
+            Some(RelativeEntry::Side(0))
+        );
+        assert_eq!(
+            relative_entry(Hex::new(0, -3), t, Direction::SE),
+            Some(RelativeEntry::Side(4))
+        );
         // The corner between NW and N, seen from a target facing N, is the front-left corner.
-        assert_eq!(relative_entry(Hex::new(-1, -1), t, Direction::N), Some(RelativeEntry::Vertex(5, 0)));
+        assert_eq!(
+            relative_entry(Hex::new(-1, -1), t, Direction::N),
+            Some(RelativeEntry::Vertex(5, 0))
+        );
         assert_eq!(relative_entry(t, t, Direction::N), None);
     }
 
@@ -166,7 +187,10 @@ mod tests {
 
     #[test]
     fn serde_shape() {
-        assert_eq!(serde_json::to_string(&Entry::Side(Direction::SE)).unwrap(), r#"{"side":2}"#);
+        assert_eq!(
+            serde_json::to_string(&Entry::Side(Direction::SE)).unwrap(),
+            r#"{"side":2}"#
+        );
         assert_eq!(
             serde_json::to_string(&RelativeEntry::Vertex(5, 0)).unwrap(),
             r#"{"vertex":[5,0]}"#

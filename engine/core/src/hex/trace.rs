@@ -209,13 +209,20 @@ pub fn trace(a: Hex, b: Hex) -> Trace {
     let iter = trace_iter(a, b);
     let mut steps = Vec::with_capacity(iter.capacity_hint());
     steps.extend(iter);
-    Trace { from: a, to: b, steps }
+    Trace {
+        from: a,
+        to: b,
+        steps,
+    }
 }
 
 /// The same steps as [`trace`], produced lazily one at a time without allocating.
 #[must_use]
 pub fn trace_iter(a: Hex, b: Hex) -> TraceIter {
-    let d = (i64::from(b.q) - i64::from(a.q), i64::from(b.r) - i64::from(a.r));
+    let d = (
+        i64::from(b.q) - i64::from(a.q),
+        i64::from(b.r) - i64::from(a.r),
+    );
     // Why two widths: the corner values are about 6 * |d|^2, which fits i64 for any board a game
     // could use; only coordinates near the i32 limits need i128.
     const SMALL: i64 = 1 << 29;
@@ -313,7 +320,9 @@ impl<N: Acc> Walker<N> {
         });
         // Start the rising run just after a minimum whose successor is larger.
         let min = k.iter().copied().min().unwrap_or(0);
-        let m = (0..6).find(|&i| k[i] == min && k[(i + 1) % 6] > min).unwrap_or(0);
+        let m = (0..6)
+            .find(|&i| k[i] == min && k[(i + 1) % 6] > min)
+            .unwrap_or(0);
         let mut threshold = [N::from(0); 3];
         let mut side = [0u8; 3];
         let mut len = 0;
@@ -335,7 +344,13 @@ impl<N: Acc> Walker<N> {
             side[j] = side[j - 1];
         }
         let corner_sign = k.map(|v| v.signum() as i8);
-        Walker { x: N::from(0), step, threshold, side, corner_sign }
+        Walker {
+            x: N::from(0),
+            step,
+            threshold,
+            side,
+            corner_sign,
+        }
     }
 
     #[inline]
@@ -399,13 +414,20 @@ impl TraceIter {
         self.walk.advance(i);
         self.offset = (self.offset.0 + i64::from(dq), self.offset.1 + i64::from(dr));
         // Wrapping: see `trace` (only hexes beyond the i32 range are affected).
-        self.current = Hex::new(self.current.q.wrapping_add(dq), self.current.r.wrapping_add(dr));
+        self.current = Hex::new(
+            self.current.q.wrapping_add(dq),
+            self.current.r.wrapping_add(dr),
+        );
         self.current
     }
 
+    #[inline]
     fn neighbor(&self, i: usize) -> Hex {
         let (dq, dr) = Direction::VECTORS[i % 6];
-        Hex::new(self.current.q.wrapping_add(dq), self.current.r.wrapping_add(dr))
+        Hex::new(
+            self.current.q.wrapping_add(dq),
+            self.current.r.wrapping_add(dr),
+        )
     }
 }
 
@@ -461,6 +483,29 @@ impl Iterator for TraceIter {
         }
         Some(step)
     }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        if self.done && self.started {
+            return (
+                usize::from(self.pending.is_some()),
+                Some(usize::from(self.pending.is_some())),
+            );
+        }
+        // Every remaining step moves at most one hex closer (a tie and the hex after it: two
+        // steps, two hexes), and each loop round yields at most two steps.
+        let (q, r) = (self.goal.0 - self.offset.0, self.goal.1 - self.offset.1);
+        let remaining = (q.abs() + r.abs() + (q + r).abs()) / 2;
+        let extra = usize::from(self.pending.is_some()) + usize::from(!self.started);
+        let low = usize::try_from(remaining)
+            .unwrap_or(usize::MAX)
+            .saturating_add(extra);
+        let high = usize::try_from(self.budget.max(0))
+            .ok()
+            .and_then(|b| b.checked_mul(2))
+            .and_then(|b| b.checked_add(extra));
+        (low, high)
+    }
 }
 
 impl std::iter::FusedIterator for TraceIter {}
@@ -485,7 +530,11 @@ impl std::iter::FusedIterator for TraceIter {}
 pub fn blocked_unless_avoidable(trace: &Trace, is_blocker: impl Fn(Hex) -> bool) -> bool {
     let steps = trace.steps();
     // The first and last steps are always Cross(from) and Cross(to).
-    let inner = if steps.len() >= 2 { &steps[1..steps.len() - 1] } else { &[] };
+    let inner = if steps.len() >= 2 {
+        &steps[1..steps.len() - 1]
+    } else {
+        &[]
+    };
     blocked_in(inner, is_blocker)
 }
 
@@ -557,7 +606,10 @@ mod tests {
         assert_eq!(trace(a, a).steps(), [TraceStep::Cross(a)]);
         for d in Direction::ALL {
             let b = a.neighbor(d);
-            assert_eq!(trace(a, b).steps(), [TraceStep::Cross(a), TraceStep::Cross(b)]);
+            assert_eq!(
+                trace(a, b).steps(),
+                [TraceStep::Cross(a), TraceStep::Cross(b)]
+            );
         }
     }
 
@@ -571,15 +623,23 @@ mod tests {
             .iter()
             .map(|s| match *s {
                 TraceStep::Cross(h) => TraceStep::Cross(h + shift),
-                TraceStep::Vertex { touched } => TraceStep::Vertex { touched: touched + shift },
-                TraceStep::Tie { left, right } => TraceStep::Tie { left: left + shift, right: right + shift },
+                TraceStep::Vertex { touched } => TraceStep::Vertex {
+                    touched: touched + shift,
+                },
+                TraceStep::Tie { left, right } => TraceStep::Tie {
+                    left: left + shift,
+                    right: right + shift,
+                },
             })
             .collect();
         assert_eq!(far.steps(), moved);
         // Ends at opposite corners of the coordinate range: no panic, ends where it should.
         let huge = trace_iter(Hex::new(i32::MIN, i32::MAX), Hex::new(i32::MAX, i32::MIN));
         assert!(matches!(huge.walk, Walk::Big(_)));
-        let first: Vec<TraceStep> = trace_iter(Hex::new(i32::MIN, i32::MAX), Hex::new(i32::MAX, i32::MIN)).take(3).collect();
+        let first: Vec<TraceStep> =
+            trace_iter(Hex::new(i32::MIN, i32::MAX), Hex::new(i32::MAX, i32::MIN))
+                .take(3)
+                .collect();
         assert_eq!(first[0], TraceStep::Cross(Hex::new(i32::MIN, i32::MAX)));
     }
 
@@ -591,7 +651,9 @@ mod tests {
             json,
             r#"{"from":{"q":0,"r":0},"to":{"q":1,"r":-2},"steps":[{"kind":"cross","q":0,"r":0},{"kind":"tie","left":{"q":0,"r":-1},"right":{"q":1,"r":-1}},{"kind":"cross","q":1,"r":-2}]}"#
         );
-        let v = TraceStep::Vertex { touched: Hex::new(1, 2) };
+        let v = TraceStep::Vertex {
+            touched: Hex::new(1, 2),
+        };
         let s = serde_json::to_string(&v).unwrap();
         assert_eq!(s, r#"{"kind":"vertex","touched":{"q":1,"r":2}}"#);
         assert_eq!(serde_json::from_str::<TraceStep>(&s).unwrap(), v);
