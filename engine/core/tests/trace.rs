@@ -258,6 +258,18 @@ proptest! {
         prop_assert_eq!(*steps.last().unwrap(), TraceStep::Cross(b));
         // Consecutive crossed hexes are neighbours; a corner or tie sits between two crossings.
         let crossed: Vec<Hex> = t.hexes_crossed().collect();
+        // Each hex appears at most once, in one kind of step.
+        let mut all: Vec<Hex> = steps
+            .iter()
+            .flat_map(|s| match *s {
+                TraceStep::Cross(h) | TraceStep::Vertex { touched: h } => vec![h],
+                TraceStep::Tie { left, right } => vec![left, right],
+            })
+            .collect();
+        let count = all.len();
+        all.sort();
+        all.dedup();
+        prop_assert_eq!(all.len(), count);
         for w in crossed.windows(2) {
             let d = w[0].distance(w[1]);
             prop_assert!(d == 1 || d == 2, "{} -> {}", w[0], w[1]);
@@ -536,14 +548,8 @@ fn entry_hexside_agrees_with_the_trace() {
                     Entry::Vertex(r, l)
                 }
             }
-            TraceStep::Vertex { .. } => {
-                // Into the target through a corner it only... cannot happen: a corner step is
-                // always followed by the hex it enters, which would then be the target itself.
-                let TraceStep::Cross(n) = steps[steps.len() - 3] else {
-                    unreachable!()
-                };
-                panic!("corner step right before the target from {n}");
-            }
+            // A corner step is always followed by the hex the line enters, never by the end.
+            TraceStep::Vertex { .. } => panic!("corner step right before the target: {from}"),
         };
         assert_eq!(
             entry_hexside(from, target),
@@ -556,8 +562,10 @@ fn entry_hexside_agrees_with_the_trace() {
 #[test]
 fn relative_entry_for_every_facing() {
     let target = h(0, 0);
-    let from = h(5, -1); // between NE and SE; enters through the SE... checked below
+    // (5, -1) lies inside the SE wedge (between the corner rays (2, -1) and (1, 1)).
+    let from = h(5, -1);
     let abs = entry_hexside(from, target).unwrap();
+    assert_eq!(abs, Entry::Side(Direction::SE));
     for facing in Direction::ALL {
         let rel = relative_entry(from, target, facing).unwrap();
         match (abs, rel) {
