@@ -35,7 +35,7 @@ fn actions_are_logged_with_rolls_and_events() {
     assert_eq!(e.index, 1);
     assert_eq!(e.action.as_ref(), Some(&a));
     assert!(g.state().events.is_empty());
-    assert!(g.state().dice.pending.is_empty());
+    assert!(g.state().dice.pending_rolls().is_empty());
     g.perform(&Action::end_phase("blue".into())).unwrap();
     let e = g.state().log.last().unwrap();
     assert_eq!(e.events, vec!["red to move"]);

@@ -283,19 +283,19 @@ fn doc_004_solar_flare_highest_roll_first_then_clockwise() {
         saw_tie |= rolls.len() > 4;
         // The winner rolled the highest in the first batch (ties were re-rolled among the tied).
         let winner = &s.clock.order[0];
-        let max = rolls[..4].iter().map(|r| r.value).max().unwrap();
+        let max = rolls[..4].iter().map(|r| r.total).max().unwrap();
         let k = seating.iter().position(|p| p == winner).unwrap();
         assert_eq!(rolls[k].label, format!("play order: {winner}"));
-        assert_eq!(rolls[k].value, max, "seed {seed}");
+        assert_eq!(rolls[k].total, max, "seed {seed}");
         // Clockwise: the order is seating order rotated to start at the winner.
         let mut expect: Vec<String> = seating.iter().map(|p| (*p).to_owned()).collect();
         expect.rotate_left(k);
         assert_eq!(s.clock.order, expect, "seed {seed}");
         assert_eq!(s.clock.acting, vec![SideId::new(winner)]);
         if rolls.len() == 4 {
-            let max = rolls.iter().map(|r| r.value).max().unwrap();
+            let max = rolls.iter().map(|r| r.total).max().unwrap();
             assert_eq!(
-                rolls[k].value, max,
+                rolls[k].total, max,
                 "seed {seed}: unique highest roll goes first"
             );
         }
