@@ -7,8 +7,11 @@
 //! ours (`EdgeDirection::FLAT_NORTH` is `(0, -1)`, our `N`) but its *indices* differ: hexx index
 //! `k` is our direction `(k + 2) mod 6` (hexx 0 = `(1, 0)` = our `SE`). hexx calls its index
 //! order counter-clockwise because it draws with y up; on our y-down screen the same order is
-//! clockwise. Its `ring` starts elsewhere and turns differently from ours, so rings and ranges
-//! are compared as sets.
+//! clockwise, and its `EdgeDirection::clockwise()` agrees with our clockwise. Rings: hexx's
+//! `custom_ring(range, k, clockwise = false)` is exactly our `ring(c, range, k + 2, Clockwise)`
+//! (its `clockwise = true` flag walks counter-clockwise), and its plain `ring` starts at our `SE`
+//! and walks clockwise; the property tests compare rings and ranges as sets, and
+//! `hexx_ring_order_maps_onto_ours` pins the order mapping.
 
 use hexforge_core::hex::arc::{ArcPosition, arc_position};
 use hexforge_core::hex::shapes::{orbit_step, range, range_count, ring, spiral};
@@ -197,4 +200,32 @@ fn direction_mapping_to_hexx() {
         to_hexx(Hex::unit(Direction::NW)),
         hexx::EdgeDirection::FLAT_NORTH_WEST.into_hex()
     );
+}
+
+#[test]
+fn hexx_ring_order_maps_onto_ours() {
+    // hexx's `custom_ring(range, k, clockwise = false)` is exactly our ring from direction k + 2
+    // walking clockwise (its `clockwise` flag walks the other way from its own `clockwise()`).
+    for radius in [1u32, 3, 7] {
+        for k in 0..6u8 {
+            let start = Direction::from_index(i32::from(k) + 2);
+            let dir = hexx::EdgeDirection::ALL_DIRECTIONS[k as usize];
+            let c = Hex::new(-4, 9);
+            for (flag, turn) in [(false, Turn::Clockwise), (true, Turn::CounterClockwise)] {
+                let theirs: Vec<Hex> = to_hexx(c)
+                    .custom_ring(radius, dir, flag)
+                    .map(from_hexx)
+                    .collect();
+                let ours: Vec<Hex> = ring(c, radius as i32, start, turn).collect();
+                assert_eq!(
+                    ours, theirs,
+                    "radius {radius}, hexx direction {k}, flag {flag}"
+                );
+            }
+        }
+    }
+    // hexx's plain `ring` starts at our SE and walks clockwise on our (y-down) screen.
+    let theirs: Vec<Hex> = hexx::Hex::ZERO.ring(2).map(from_hexx).collect();
+    let ours: Vec<Hex> = ring(Hex::ORIGIN, 2, Direction::SE, Turn::Clockwise).collect();
+    assert_eq!(ours, theirs);
 }

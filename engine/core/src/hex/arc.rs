@@ -126,7 +126,8 @@ pub fn arc_position(origin: Hex, side: Direction, target: Hex) -> ArcPosition {
 /// Every hex within `max_range` of `origin` that is inside or on the boundary of the arc across
 /// `side`, with its position, ordered by range and then clockwise across the arc. The firing hex
 /// is not included. At each range `d` there are `d + 1` hexes when `d` is even (the two ends on
-/// the boundary) and `d` when `d` is odd (all inside).
+/// the boundary) and `d` when `d` is odd (all inside), so the list has about `max_range^2 / 2`
+/// entries: bound `max_range` by the weapon's range. A negative or zero range gives nothing.
 ///
 /// ```
 /// use hexforge_core::hex::arc::{arc_hexes, ArcPosition};

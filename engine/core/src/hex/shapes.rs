@@ -15,6 +15,9 @@
 //! clipping them to a map is the caller's job (see `crate::board`).
 //!
 //! Radii and lengths are `i32` like coordinates; a negative radius or length gives an empty shape.
+//! The arithmetic is plain `i32`, as in [`Hex`]: shapes whose hexes would leave the `i32` range
+//! overflow, so keep boards well inside it (the script layer should bound coordinates and radii),
+//! and remember a range of radius `R` holds `3R(R+1)+1` hexes.
 //!
 //! ```
 //! use hexforge_core::hex::shapes::{orbit_step, range, range_count, ring};
