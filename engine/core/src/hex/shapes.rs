@@ -63,11 +63,10 @@ pub fn ring(center: Hex, radius: i32, start: Direction, turn: Turn) -> Ring {
 pub struct Ring {
     /// The next hex to yield.
     current: Hex,
-    /// Index of the direction of the current edge walk (the edge that starts at the corner
-    /// reached most recently).
-    dir: i32,
-    /// +1 or -1: how `dir` advances at each corner.
-    turn: i32,
+    /// The six edge walks, in the order they are taken.
+    walks: [(i32, i32); 6],
+    /// Index into `walks` of the current edge.
+    edge: usize,
     /// Side length (the radius).
     radius: i32,
     /// Hexes already walked along the current edge.
@@ -83,14 +82,14 @@ impl Ring {
             0 => 1,
             r => 6 * r as usize,
         };
-        let sign = turn.sign();
         // Walking clockwise from the corner in direction `start`, the first edge runs in direction
-        // `start + 2` (e.g. from the N corner towards the NE corner is a SE walk); counter-
-        // clockwise it runs `start - 2`.
+        // `start + 2` (e.g. from the N corner towards the NE corner is a SE walk), and each
+        // corner turns one more step clockwise; counter-clockwise mirrors this (`start - 2`, ...).
+        let first = start.rotate(turn, 2);
         Ring {
             current: center.step(start, radius.max(0)),
-            dir: start as i32 + 2 * sign,
-            turn: sign,
+            walks: [0, 1, 2, 3, 4, 5].map(|i| first.rotate(turn, i).vector()),
+            edge: 0,
             radius,
             along: 0,
             remaining,
@@ -108,12 +107,13 @@ impl Iterator for Ring {
         }
         self.remaining -= 1;
         let out = self.current;
-        let (dq, dr) = Direction::VECTORS[self.dir.rem_euclid(6) as usize];
+        // `edge` is at most 5 here: it reaches 6 only after the last hex has been taken.
+        let (dq, dr) = self.walks[self.edge % 6];
         self.current = Hex::new(out.q + dq, out.r + dr);
         self.along += 1;
         if self.along == self.radius {
             self.along = 0;
-            self.dir += self.turn;
+            self.edge += 1;
         }
         Some(out)
     }
