@@ -41,12 +41,14 @@ impl Hex {
 
     /// The third cube coordinate, `-q - r`.
     #[must_use]
+    #[inline]
     pub const fn s(self) -> i32 {
         -self.q - self.r
     }
 
     /// The unit step in a direction, as a hex offset.
     #[must_use]
+    #[inline]
     pub const fn unit(d: Direction) -> Self {
         let (q, r) = d.vector();
         Hex { q, r }
@@ -54,18 +56,21 @@ impl Hex {
 
     /// Distance from the origin in hex steps.
     #[must_use]
+    #[inline]
     pub const fn length(self) -> i32 {
         (self.q.abs() + self.r.abs() + self.s().abs()) / 2
     }
 
     /// Distance in hex steps (the number of moves between the two hexes).
     #[must_use]
+    #[inline]
     pub const fn distance(self, other: Hex) -> i32 {
         Hex::new(self.q - other.q, self.r - other.r).length()
     }
 
     /// The adjacent hex in direction `d`.
     #[must_use]
+    #[inline]
     pub const fn neighbor(self, d: Direction) -> Self {
         let (dq, dr) = d.vector();
         Hex::new(self.q + dq, self.r + dr)
@@ -73,6 +78,7 @@ impl Hex {
 
     /// The hex `k` steps away in direction `d` (k may be 0 or negative).
     #[must_use]
+    #[inline]
     pub const fn step(self, d: Direction, k: i32) -> Self {
         let (dq, dr) = d.vector();
         Hex::new(self.q + dq * k, self.r + dr * k)
