@@ -19,7 +19,9 @@ use serde::{Deserialize, Serialize};
 use std::ops::{Add, Mul, Neg, Sub};
 
 /// A hex in axial coordinates. Serialised as `{"q": .., "r": ..}`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 pub struct Hex {
     /// Column axis (towards `SE`).
     pub q: i32,
@@ -39,12 +41,14 @@ impl Hex {
 
     /// The third cube coordinate, `-q - r`.
     #[must_use]
+    #[inline]
     pub const fn s(self) -> i32 {
         -self.q - self.r
     }
 
     /// The unit step in a direction, as a hex offset.
     #[must_use]
+    #[inline]
     pub const fn unit(d: Direction) -> Self {
         let (q, r) = d.vector();
         Hex { q, r }
@@ -52,18 +56,21 @@ impl Hex {
 
     /// Distance from the origin in hex steps.
     #[must_use]
+    #[inline]
     pub const fn length(self) -> i32 {
         (self.q.abs() + self.r.abs() + self.s().abs()) / 2
     }
 
     /// Distance in hex steps (the number of moves between the two hexes).
     #[must_use]
+    #[inline]
     pub const fn distance(self, other: Hex) -> i32 {
         Hex::new(self.q - other.q, self.r - other.r).length()
     }
 
     /// The adjacent hex in direction `d`.
     #[must_use]
+    #[inline]
     pub const fn neighbor(self, d: Direction) -> Self {
         let (dq, dr) = d.vector();
         Hex::new(self.q + dq, self.r + dr)
@@ -71,6 +78,7 @@ impl Hex {
 
     /// The hex `k` steps away in direction `d` (k may be 0 or negative).
     #[must_use]
+    #[inline]
     pub const fn step(self, d: Direction, k: i32) -> Self {
         let (dq, dr) = d.vector();
         Hex::new(self.q + dq * k, self.r + dr * k)
@@ -194,19 +202,28 @@ mod tests {
         let c = Hex::new(5, 5);
         let p = Hex::new(7, 4);
         assert_eq!(p.rotate_around(c, Turn::Clockwise, 6), p);
-        assert_eq!(p.rotate_around(c, Turn::Clockwise, 2), p.rotate_around(c, Turn::CounterClockwise, 4));
+        assert_eq!(
+            p.rotate_around(c, Turn::Clockwise, 2),
+            p.rotate_around(c, Turn::CounterClockwise, 4)
+        );
     }
 
     #[test]
     fn straight_lines() {
         let a = Hex::new(1, 1);
-        assert_eq!(a.straight_line_to(a.step(Direction::SW, 4)), Some((Direction::SW, 4)));
+        assert_eq!(
+            a.straight_line_to(a.step(Direction::SW, 4)),
+            Some((Direction::SW, 4))
+        );
         assert_eq!(a.straight_line_to(Hex::new(3, 2)), None);
         assert_eq!(a.straight_line_to(a), None);
     }
 
     #[test]
     fn serde_shape_is_q_r() {
-        assert_eq!(serde_json::to_string(&Hex::new(2, -1)).unwrap(), r#"{"q":2,"r":-1}"#);
+        assert_eq!(
+            serde_json::to_string(&Hex::new(2, -1)).unwrap(),
+            r#"{"q":2,"r":-1}"#
+        );
     }
 }

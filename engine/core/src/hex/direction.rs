@@ -123,7 +123,9 @@ impl Direction {
     /// Parses a short name (case-insensitive) as returned by [`Direction::name`].
     #[must_use]
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|d| d.name().eq_ignore_ascii_case(name))
+        Self::ALL
+            .into_iter()
+            .find(|d| d.name().eq_ignore_ascii_case(name))
     }
 
     /// The axial offset `(dq, dr)` of one step in this direction.
@@ -207,7 +209,10 @@ mod tests {
         assert_eq!(Direction::N.left(), Direction::NW);
         assert_eq!(Direction::NW.right(), Direction::N);
         assert_eq!(Direction::N.rotate(Turn::Clockwise, 7), Direction::NE);
-        assert_eq!(Direction::N.rotate(Turn::CounterClockwise, 8), Direction::SW);
+        assert_eq!(
+            Direction::N.rotate(Turn::CounterClockwise, 8),
+            Direction::SW
+        );
         for d in Direction::ALL {
             assert_eq!(d.opposite().opposite(), d);
             assert_eq!(d.right().left(), d);
@@ -226,7 +231,10 @@ mod tests {
     #[test]
     fn turns_between_facings() {
         assert_eq!(Direction::N.turns_to(Direction::SE), (2, Turn::Clockwise));
-        assert_eq!(Direction::N.turns_to(Direction::SW), (2, Turn::CounterClockwise));
+        assert_eq!(
+            Direction::N.turns_to(Direction::SW),
+            (2, Turn::CounterClockwise)
+        );
         assert_eq!(Direction::N.turns_to(Direction::S), (3, Turn::Clockwise));
         assert_eq!(Direction::S.turns_to(Direction::S), (0, Turn::Clockwise));
     }
@@ -238,7 +246,10 @@ mod tests {
             assert_eq!(Direction::from_name(&d.name().to_lowercase()), Some(d));
         }
         assert_eq!(serde_json::to_string(&Direction::SW).unwrap(), "4");
-        assert_eq!(serde_json::from_str::<Direction>("1").unwrap(), Direction::NE);
+        assert_eq!(
+            serde_json::from_str::<Direction>("1").unwrap(),
+            Direction::NE
+        );
         assert!(serde_json::from_str::<Direction>("6").is_err());
     }
 }

@@ -1,0 +1,339 @@
+//! A game in progress: the state, its rules, all-or-nothing actions, the log and undo/redo.
+//!
+//! [`Game::perform`] is a transaction: it clones the state, applies the action on the clone
+//! (rules, hooks, turn engine, victory check) and swaps the clone in only if everything
+//! succeeded. A rules error or an illegal result leaves the state exactly as it was. Each
+//! accepted action appends a [`LogEntry`] with the dice rolled and the lines the rules emitted.
+//!
+//! Undo and redo never replay: the state before each action is kept (without its log, so each
+//! snapshot costs one state clone, and the log is never copied). This module deliberately does
+//! no I/O; see [`crate::record`] for replays and saves.
+//!
+//! ```ignore
+//! let mut game = Game::new(rules, GameState::new(vec![], "duel", Value::Null, 42))?;
+//! let blue = SideId::new("blue");
+//! let actions = game.legal_actions(&blue)?;
+//! game.perform(&actions[0])?;
+//! game.undo();
+//! ```
+
+use crate::action::{Action, Illegal};
+use crate::dice::DiceSource;
+use crate::ids::SideId;
+use crate::record::{FORMAT_VERSION, GameRecord};
+use crate::rules::{Rules, RulesError};
+use crate::state::{GameState, LogEntry, Outcome};
+use crate::turn::{self, HookEvent, Order, TurnError};
+use std::collections::VecDeque;
+
+/// Why an action (or the game start) did not happen.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PerformError {
+    /// The action is not allowed now; the reason is for the player.
+    #[error(transparent)]
+    Illegal(#[from] Illegal),
+    /// The rules failed.
+    #[error("rules error: {0}")]
+    Rules(#[from] RulesError),
+    /// The turn structure is broken or nobody can act.
+    #[error("turn engine: {0}")]
+    Turn(#[from] TurnError),
+}
+
+/// How many hook/phase rounds one action may trigger before the engine calls it a loop.
+const MAX_CASCADE: usize = 100_000;
+
+/// A game in progress.
+pub struct Game<R: Rules> {
+    state: GameState,
+    rules: R,
+    undo: VecDeque<GameState>,
+    redo: Vec<(GameState, LogEntry)>,
+    undo_limit: usize,
+}
+
+impl<R: Rules> Game<R> {
+    /// Starts a game: runs the rules' setup on `state`, starts the clock (firing its hooks) and
+    /// logs the start as entry 0 (action `None`).
+    ///
+    /// # Errors
+    /// A rules error or a broken turn structure.
+    pub fn new(rules: R, mut state: GameState) -> Result<Self, PerformError> {
+        state.log.clear();
+        rules.setup(&mut state)?;
+        let events = turn::start(&mut state, rules.turn_structure())?;
+        run_events(&rules, &mut state, events)?;
+        settle_outcome(&rules, &mut state)?;
+        let entry = LogEntry {
+            index: 0,
+            action: None,
+            rolls: state.dice.drain_rolls(),
+            events: std::mem::take(&mut state.events),
+        };
+        state.log.push(entry);
+        Ok(Game {
+            state,
+            rules,
+            undo: VecDeque::new(),
+            redo: Vec::new(),
+            undo_limit: usize::MAX,
+        })
+    }
+
+    /// The current state.
+    #[must_use]
+    pub fn state(&self) -> &GameState {
+        &self.state
+    }
+
+    /// The rules.
+    #[must_use]
+    pub fn rules(&self) -> &R {
+        &self.rules
+    }
+
+    /// Swaps the rules (hot reload), keeping the state, log and history.
+    pub fn set_rules(&mut self, rules: R) -> R {
+        std::mem::replace(&mut self.rules, rules)
+    }
+
+    /// Consumes the game, returning the state.
+    #[must_use]
+    pub fn into_state(self) -> GameState {
+        self.state
+    }
+
+    /// Keeps at most `limit` undo steps (oldest dropped first). Default: unlimited.
+    pub fn set_undo_limit(&mut self, limit: usize) {
+        self.undo_limit = limit;
+        while self.undo.len() > limit {
+            self.undo.pop_front();
+        }
+    }
+
+    /// Sides that may act now.
+    #[must_use]
+    pub fn waiting(&self) -> Vec<SideId> {
+        if self.state.outcome.is_some() {
+            Vec::new()
+        } else {
+            self.state.clock.waiting()
+        }
+    }
+
+    /// The actions `side` may take now: the rules' actions plus `end_phase`. Empty when the
+    /// side cannot act.
+    ///
+    /// # Errors
+    /// A rules error.
+    pub fn legal_actions(&self, side: &SideId) -> Result<Vec<Action>, RulesError> {
+        if self.state.outcome.is_some() || !self.state.clock.may_act(side) {
+            return Ok(Vec::new());
+        }
+        let mut out = self.rules.legal_actions(&self.state, side)?;
+        out.push(Action::end_phase(side.clone()));
+        Ok(out)
+    }
+
+    /// Whether an action is legal now (no change to the state).
+    ///
+    /// # Errors
+    /// A rules error.
+    pub fn check(&self, action: &Action) -> Result<Result<(), Illegal>, RulesError> {
+        if let Err(ill) = self.engine_check(action) {
+            return Ok(Err(ill));
+        }
+        self.rules.check(&self.state, action)
+    }
+
+    fn engine_check(&self, action: &Action) -> Result<(), Illegal> {
+        if let Some(o) = &self.state.outcome {
+            return Err(Illegal::new(format!("the game is over: {}", o.reason)));
+        }
+        if self.state.side(&action.side).is_none() {
+            return Err(Illegal::new(format!("there is no side `{}`", action.side)));
+        }
+        if !self.state.clock.may_act(&action.side) {
+            let phase = self
+                .state
+                .phase_id(self.rules.turn_structure())
+                .unwrap_or("-");
+            let waiting: Vec<String> = self
+                .state
+                .clock
+                .waiting()
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            return Err(Illegal::new(format!(
+                "{} cannot act now: phase `{phase}` waits for {}",
+                action.side,
+                if waiting.is_empty() {
+                    "nobody".to_owned()
+                } else {
+                    waiting.join(", ")
+                }
+            )));
+        }
+        Ok(())
+    }
+
+    /// Performs an action, all or nothing. Returns the outcome if the game is now over.
+    ///
+    /// # Errors
+    /// [`PerformError::Illegal`] (with a reason) or a rules/turn fault; in every error case the
+    /// state is exactly as before.
+    pub fn perform(&mut self, action: &Action) -> Result<Option<Outcome>, PerformError> {
+        self.engine_check(action)?;
+        // `end_phase` is checked by the rules too: a mod may refuse it ("every ship must move
+        // before the movement phase ends"). Its effect is the engine's.
+        self.rules.check(&self.state, action)??;
+        // Clone without the log: the log is append-only and owned here.
+        let log = std::mem::take(&mut self.state.log);
+        let mut work = self.state.clone();
+        self.state.log = log;
+
+        transact(&self.rules, &mut work, action)?;
+
+        let rolls = work.dice.drain_rolls();
+        let events = std::mem::take(&mut work.events);
+        let mut prev = std::mem::replace(&mut self.state, work);
+        self.state.log = std::mem::take(&mut prev.log);
+        let index = self.state.log.len() as u32;
+        self.state.log.push(LogEntry {
+            index,
+            action: Some(action.clone()),
+            rolls,
+            events,
+        });
+        self.undo.push_back(prev);
+        if self.undo.len() > self.undo_limit {
+            self.undo.pop_front();
+        }
+        self.redo.clear();
+        Ok(self.state.outcome.clone())
+    }
+
+    /// Whether there is an action to undo.
+    #[must_use]
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    /// Whether there is an undone action to redo.
+    #[must_use]
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Undoes the last action (no replay). Returns false if there is nothing to undo.
+    pub fn undo(&mut self) -> bool {
+        let Some(mut prev) = self.undo.pop_back() else {
+            return false;
+        };
+        prev.log = std::mem::take(&mut self.state.log);
+        let Some(entry) = prev.log.pop() else {
+            // Unreachable by construction (every snapshot has a log entry); restore and refuse.
+            self.state.log = std::mem::take(&mut prev.log);
+            self.undo.push_back(prev);
+            return false;
+        };
+        let cur = std::mem::replace(&mut self.state, prev);
+        self.redo.push((cur, entry));
+        true
+    }
+
+    /// Redoes the last undone action (no replay). Returns false if there is nothing to redo.
+    pub fn redo(&mut self) -> bool {
+        let Some((mut next, entry)) = self.redo.pop() else {
+            return false;
+        };
+        next.log = std::mem::take(&mut self.state.log);
+        next.log.push(entry);
+        let prev = std::mem::replace(&mut self.state, next);
+        self.undo.push_back(prev);
+        true
+    }
+
+    /// The record of this game (everything a replay needs).
+    #[must_use]
+    pub fn record(&self) -> GameRecord {
+        GameRecord {
+            format_version: FORMAT_VERSION,
+            mods: self.state.mods.clone(),
+            scenario: self.state.scenario.clone(),
+            options: self.state.options.clone(),
+            seed: self.state.seed,
+            actions: self
+                .state
+                .log
+                .iter()
+                .filter_map(|e| e.action.clone())
+                .collect(),
+        }
+    }
+}
+
+/// Applies an action to the scratch state: rules or the built-in `end_phase`, then hooks, the
+/// turn engine and the victory check.
+fn transact<R: Rules + ?Sized>(
+    rules: &R,
+    work: &mut GameState,
+    action: &Action,
+) -> Result<(), PerformError> {
+    let turns = rules.turn_structure();
+    let after = HookEvent::AfterAction {
+        action: action.id.clone(),
+        side: action.side.clone(),
+    };
+    let mut events = Vec::new();
+    if action.is_end_phase() {
+        let moved = turn::end_phase(work, turns, &action.side)??;
+        events.push(after);
+        events.extend(moved);
+    } else {
+        rules.apply(work, action)??;
+        events.push(after);
+    }
+    run_events(rules, work, events)?;
+    settle_outcome(rules, work)
+}
+
+/// Fires events in order; when they run out, re-checks who acts (rules may have eliminated
+/// sides or changed the order) and moves the clock on if nobody is left waiting.
+fn run_events<R: Rules + ?Sized>(
+    rules: &R,
+    state: &mut GameState,
+    events: Vec<HookEvent>,
+) -> Result<(), PerformError> {
+    let turns = rules.turn_structure();
+    let mut queue: VecDeque<HookEvent> = events.into();
+    for _ in 0..MAX_CASCADE {
+        if let Some(event) = queue.pop_front() {
+            rules.hook(state, &event)?;
+            if matches!(event, HookEvent::RoundStart { .. }) && turns.order == Order::Hook {
+                turn::refresh_acting(state, turns);
+            }
+            continue;
+        }
+        if state.outcome.is_some() || state.clock.finished || state.clock.round == 0 {
+            return Ok(());
+        }
+        if turn::refresh_acting(state, turns) {
+            return Ok(());
+        }
+        queue.extend(turn::advance(state, turns)?);
+    }
+    Err(RulesError::new("hooks keep ending phases: gave up after 100000 events").into())
+}
+
+/// Asks the rules for an outcome; past the turn limit a game without one is a draw.
+fn settle_outcome<R: Rules + ?Sized>(rules: &R, state: &mut GameState) -> Result<(), PerformError> {
+    if state.outcome.is_none() {
+        state.outcome = rules.outcome(state)?;
+    }
+    if state.outcome.is_none() && state.clock.finished {
+        state.outcome = Some(Outcome::draw("the turn limit has passed"));
+    }
+    Ok(())
+}

@@ -1,0 +1,692 @@
+//! The turn engine: how a game's rounds, segments, turns and phases follow one another, and who
+//! acts at each step.
+//!
+//! A [`TurnStructure`] (declared by the mod) describes one round: `segments` times, run the list
+//! of [`PhaseSpec`]s. Consecutive phases with [`Scope::Turn`] form a *turn block* that is played
+//! once per turn-taker in the round's play order (a side, or a team when `teams` is set);
+//! [`Scope::Segment`] phases run once per segment; [`Scope::Round`] phases run once per round (in
+//! the first segment if listed before every turn phase, otherwise in the last). The [`Clock`] in
+//! the state says where the game is and who acts; [`advance`] moves it on.
+//!
+//! This module deliberately does not run hooks or rules: [`advance`] returns the
+//! [`HookEvent`]s to fire, and [`crate::Game`] fires them.
+//!
+//! ```
+//! use hexforge_game::turn::{Actor, PhaseSpec, TurnStructure};
+//! // orbital-skirmish: two halves per round; move, defensive fire (the other side), offensive fire.
+//! let t = TurnStructure::fixed(&["blue", "red"], vec![
+//!     PhaseSpec::turn("move", Actor::Active),
+//!     PhaseSpec::turn("defensive_fire", Actor::Others),
+//!     PhaseSpec::turn("offensive_fire", Actor::Active),
+//! ]);
+//! assert!(t.validate().is_empty());
+//! ```
+
+use crate::action::Illegal;
+use crate::dice::DiceSource;
+use crate::ids::SideId;
+use crate::state::GameState;
+use serde::{Deserialize, Serialize};
+
+/// Who acts in a phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Actor {
+    /// The side (or every side of the team) whose turn it is.
+    #[default]
+    Active,
+    /// Every other side still in the game (e.g. defensive fire).
+    Others,
+    /// Every side, one after another in play order.
+    Each,
+    /// Every side at once; the phase ends when all have ended it.
+    All,
+}
+
+/// How often a phase runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// Once per turn-taker (part of each side's or team's turn).
+    #[default]
+    Turn,
+    /// Once per segment, outside the turns.
+    Segment,
+    /// Once per round, outside the turns (first segment if listed before the turn phases,
+    /// otherwise the last segment).
+    Round,
+}
+
+/// One phase of the structure.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseSpec {
+    /// The phase id, e.g. `"move"`.
+    pub id: String,
+    /// Who acts.
+    #[serde(default)]
+    pub actor: Actor,
+    /// How often it runs.
+    #[serde(default)]
+    pub scope: Scope,
+}
+
+impl PhaseSpec {
+    /// A phase that is part of each turn.
+    #[must_use]
+    pub fn turn(id: &str, actor: Actor) -> Self {
+        PhaseSpec {
+            id: id.to_owned(),
+            actor,
+            scope: Scope::Turn,
+        }
+    }
+
+    /// A phase that runs once per segment.
+    #[must_use]
+    pub fn segment(id: &str, actor: Actor) -> Self {
+        PhaseSpec {
+            id: id.to_owned(),
+            actor,
+            scope: Scope::Segment,
+        }
+    }
+
+    /// A phase that runs once per round.
+    #[must_use]
+    pub fn round(id: &str, actor: Actor) -> Self {
+        PhaseSpec {
+            id: id.to_owned(),
+            actor,
+            scope: Scope::Round,
+        }
+    }
+}
+
+/// How the play order of a round is decided.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    /// A fixed order of turn-taker ids (side ids, or team ids when playing by teams). Empty =
+    /// the sides' (or teams') seating order.
+    Fixed(Vec<String>),
+    /// Each turn-taker rolls a `die`-sided die; the highest goes first (ties re-roll among the
+    /// tied), then play proceeds in seating order ("clockwise") from the winner.
+    Rolled {
+        /// Faces of the die.
+        die: u32,
+        /// Roll again at the start of every round (otherwise only in round 1).
+        #[serde(default)]
+        every_round: bool,
+    },
+    /// The rules set `clock.order` in their `round_start` hook (initially seating order).
+    Hook,
+}
+
+/// The turn structure of a game (declared by the mod).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnStructure {
+    /// How the play order is decided.
+    pub order: Order,
+    /// Whether turns are taken by teams (all sides of a team act together and complete each
+    /// phase together) rather than by sides.
+    #[serde(default)]
+    pub teams: bool,
+    /// The phases, in order.
+    pub phases: Vec<PhaseSpec>,
+    /// Segments per round (at least 1).
+    #[serde(default = "one")]
+    pub segments: u32,
+    /// Labels cycling by round (e.g. blue, red, yellow).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_track: Option<Vec<String>>,
+    /// The last round played; the game ends when it is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_limit: Option<u32>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Where the game is in its turn structure, and who acts now.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clock {
+    /// The round, from 1 (0 = not started).
+    pub round: u32,
+    /// The segment within the round, from 1.
+    pub segment: u32,
+    /// Index into `order` of the turn-taker whose turn it is (`None` in segment/round phases).
+    pub turn_index: Option<u32>,
+    /// Index into the structure's phases.
+    pub phase_index: u32,
+    /// Index of the current step in the segment's schedule (see [`schedule`]).
+    #[serde(default)]
+    pub step: u32,
+    /// For [`Actor::Each`] phases: index into the play order of sides of the side acting now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub each_index: Option<u32>,
+    /// This round's play order (side ids, or team ids when playing by teams).
+    pub order: Vec<String>,
+    /// This round's time-track label, if the structure has a time track.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Sides that act in the current step, in play order.
+    pub acting: Vec<SideId>,
+    /// Sides among `acting` that have ended the phase.
+    #[serde(default)]
+    pub done: Vec<SideId>,
+    /// Set once the turn limit has passed.
+    #[serde(default)]
+    pub finished: bool,
+}
+
+/// An engine event the rules may react to (Lua `game.on(name, fn)`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum HookEvent {
+    /// A round begins.
+    RoundStart {
+        /// The new round.
+        round: u32,
+    },
+    /// A segment begins (also fired for segment 1 of every round).
+    SegmentStart {
+        /// The new segment.
+        segment: u32,
+    },
+    /// A side's or team's turn begins.
+    TurnStart {
+        /// The turn-taker id.
+        taker: String,
+    },
+    /// A phase begins.
+    PhaseStart {
+        /// The phase id.
+        phase: String,
+    },
+    /// A phase ends (every acting side ended it).
+    PhaseEnd {
+        /// The phase id.
+        phase: String,
+    },
+    /// An action was applied.
+    AfterAction {
+        /// The action id.
+        action: String,
+        /// Who did it.
+        side: SideId,
+    },
+    /// The turn limit passed.
+    TurnLimit,
+}
+
+impl HookEvent {
+    /// The hook name mods register for: `round_start`, `segment_start`, `turn_start`,
+    /// `phase_start`, `phase_end`, `after_action`, `turn_limit`.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            HookEvent::RoundStart { .. } => "round_start",
+            HookEvent::SegmentStart { .. } => "segment_start",
+            HookEvent::TurnStart { .. } => "turn_start",
+            HookEvent::PhaseStart { .. } => "phase_start",
+            HookEvent::PhaseEnd { .. } => "phase_end",
+            HookEvent::AfterAction { .. } => "after_action",
+            HookEvent::TurnLimit => "turn_limit",
+        }
+    }
+}
+
+/// Problems with a turn structure or with advancing it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TurnError {
+    /// The structure is not usable (every problem listed).
+    #[error("invalid turn structure: {}", .0.join("; "))]
+    Invalid(Vec<String>),
+    /// No side is left to act.
+    #[error("no side can act: every side is out of the game")]
+    NoActors,
+}
+
+impl TurnStructure {
+    /// A fixed-order structure with one segment, no time track and no turn limit.
+    #[must_use]
+    pub fn fixed(order: &[&str], phases: Vec<PhaseSpec>) -> Self {
+        TurnStructure {
+            order: Order::Fixed(order.iter().map(|s| (*s).to_owned()).collect()),
+            teams: false,
+            phases,
+            segments: 1,
+            time_track: None,
+            turn_limit: None,
+        }
+    }
+
+    /// Every problem with the structure (empty = usable).
+    #[must_use]
+    pub fn validate(&self) -> Vec<String> {
+        let mut errs = Vec::new();
+        if self.phases.is_empty() {
+            errs.push("a turn structure needs at least one phase".to_owned());
+        }
+        if self.segments == 0 {
+            errs.push("segments must be at least 1".to_owned());
+        }
+        for (i, p) in self.phases.iter().enumerate() {
+            if self.phases[..i].iter().any(|q| q.id == p.id) {
+                errs.push(format!("phase id `{}` is used twice", p.id));
+            }
+            if p.scope != Scope::Turn && matches!(p.actor, Actor::Active | Actor::Others) {
+                errs.push(format!(
+                    "phase `{}`: actor `{:?}` needs a turn, but the phase is not part of a turn",
+                    p.id, p.actor
+                ));
+            }
+        }
+        if let Order::Rolled { die: 0, .. } = self.order {
+            errs.push("a rolled order needs a die with at least 1 face".to_owned());
+        }
+        if matches!(&self.time_track, Some(t) if t.is_empty()) {
+            errs.push("a time track needs at least one label".to_owned());
+        }
+        if self.turn_limit == Some(0) {
+            errs.push("a turn limit must be at least 1".to_owned());
+        }
+        errs
+    }
+
+    /// The time-track label of a round (1-based), if there is a track.
+    #[must_use]
+    pub fn label_of_round(&self, round: u32) -> Option<&str> {
+        let track = self.time_track.as_ref().filter(|t| !t.is_empty())?;
+        let i = (round.max(1) - 1) as usize % track.len();
+        Some(track[i].as_str())
+    }
+}
+
+impl Clock {
+    /// Sides that act in this step and have not yet ended the phase.
+    #[must_use]
+    pub fn waiting(&self) -> Vec<SideId> {
+        self.acting
+            .iter()
+            .filter(|s| !self.done.contains(s))
+            .cloned()
+            .collect()
+    }
+
+    /// Whether `side` may act now (acting, not done, game not finished).
+    #[must_use]
+    pub fn may_act(&self, side: &SideId) -> bool {
+        !self.finished && self.acting.contains(side) && !self.done.contains(side)
+    }
+}
+
+/// One step of a segment: a phase, for a turn-taker (turn phases) and a side ([`Actor::Each`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// Index into the phases.
+    pub phase_index: u32,
+    /// Index into the play order, for turn phases.
+    pub turn_index: Option<u32>,
+    /// Index into the play order of sides, for [`Actor::Each`] phases.
+    pub each_index: Option<u32>,
+}
+
+/// The steps of one segment, for `takers` turn-takers and `sides` sides in play order.
+///
+/// Steps for sides that are out of the game are still listed (the clock skips them), so a
+/// step's index stays valid for the whole round.
+#[must_use]
+pub fn schedule(turns: &TurnStructure, takers: usize, sides: usize, segment: u32) -> Vec<Step> {
+    let first_turn = turns.phases.iter().position(|p| p.scope == Scope::Turn);
+    let mut out = Vec::new();
+    let each = |p: usize, t: Option<u32>, out: &mut Vec<Step>| {
+        if turns.phases[p].actor == Actor::Each {
+            for e in 0..sides {
+                out.push(Step {
+                    phase_index: p as u32,
+                    turn_index: t,
+                    each_index: Some(e as u32),
+                });
+            }
+        } else {
+            out.push(Step {
+                phase_index: p as u32,
+                turn_index: t,
+                each_index: None,
+            });
+        }
+    };
+    let mut i = 0;
+    while i < turns.phases.len() {
+        match turns.phases[i].scope {
+            Scope::Turn => {
+                // A block of consecutive turn phases is played through by each turn-taker.
+                let end = turns.phases[i..]
+                    .iter()
+                    .position(|p| p.scope != Scope::Turn)
+                    .map_or(turns.phases.len(), |k| i + k);
+                for t in 0..takers {
+                    for p in i..end {
+                        each(p, Some(t as u32), &mut out);
+                    }
+                }
+                i = end;
+                continue;
+            }
+            Scope::Segment => each(i, None, &mut out),
+            Scope::Round => {
+                let before_turns = first_turn.is_none_or(|f| i < f);
+                let runs = if before_turns {
+                    segment == 1
+                } else {
+                    segment == turns.segments
+                };
+                if runs {
+                    each(i, None, &mut out);
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The turn-takers in seating order: side ids, or team ids when playing by teams (a side
+/// without a team is its own team), each once.
+#[must_use]
+pub fn seating_takers(state: &GameState, turns: &TurnStructure) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in &state.sides {
+        let t = taker_of(s, turns);
+        if !out.contains(&t) {
+            out.push(t);
+        }
+    }
+    out
+}
+
+fn taker_of(s: &crate::state::SideState, turns: &TurnStructure) -> String {
+    if turns.teams {
+        s.team.clone().unwrap_or_else(|| s.id.0.clone())
+    } else {
+        s.id.0.clone()
+    }
+}
+
+/// The sides (in seating order) that make up a turn-taker, including those out of the game.
+#[must_use]
+pub fn members(state: &GameState, turns: &TurnStructure, taker: &str) -> Vec<SideId> {
+    state
+        .sides
+        .iter()
+        .filter(|s| taker_of(s, turns) == taker)
+        .map(|s| s.id.clone())
+        .collect()
+}
+
+fn live(state: &GameState, side: &SideId) -> bool {
+    state.side(side).is_some_and(|s| !s.eliminated)
+}
+
+/// All sides in this round's play order (turn-takers' members in order, then any side the
+/// order leaves out, in seating order), including those out of the game.
+#[must_use]
+pub fn play_sides(state: &GameState, turns: &TurnStructure) -> Vec<SideId> {
+    let mut out: Vec<SideId> = Vec::new();
+    for t in &state.clock.order {
+        for m in members(state, turns, t) {
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        }
+    }
+    for s in &state.sides {
+        if !out.contains(&s.id) {
+            out.push(s.id.clone());
+        }
+    }
+    out
+}
+
+/// The sides acting in a step (only sides still in the game), in play order.
+#[must_use]
+pub fn acting_for(state: &GameState, turns: &TurnStructure, step: Step) -> Vec<SideId> {
+    let Some(phase) = turns.phases.get(step.phase_index as usize) else {
+        return Vec::new();
+    };
+    let order = play_sides(state, turns);
+    let active: Vec<SideId> = step
+        .turn_index
+        .and_then(|t| state.clock.order.get(t as usize))
+        .map(|t| members(state, turns, t))
+        .unwrap_or_default();
+    let mut out: Vec<SideId> = match phase.actor {
+        Actor::Active => order.into_iter().filter(|s| active.contains(s)).collect(),
+        Actor::Others => order.into_iter().filter(|s| !active.contains(s)).collect(),
+        Actor::All => order,
+        Actor::Each => step
+            .each_index
+            .and_then(|e| order.get(e as usize).cloned())
+            .into_iter()
+            .collect(),
+    };
+    out.retain(|s| live(state, s));
+    out
+}
+
+/// Rolls for the play order: each live turn-taker rolls a `die`; the highest goes first (ties
+/// re-roll among the tied, at most 32 times, then seating order breaks the tie); the order then
+/// follows seating order from the winner.
+pub fn roll_order(state: &mut GameState, turns: &TurnStructure, die: u32) -> Vec<String> {
+    let takers = seating_takers(state, turns);
+    let mut contenders: Vec<usize> = (0..takers.len())
+        .filter(|&i| {
+            members(state, turns, &takers[i])
+                .iter()
+                .any(|m| live(state, m))
+        })
+        .collect();
+    for _ in 0..32 {
+        if contenders.len() <= 1 {
+            break;
+        }
+        let rolls: Vec<u32> = contenders
+            .iter()
+            .map(|&i| {
+                state
+                    .dice
+                    .roll_die(die, &format!("play order: {}", takers[i]))
+            })
+            .collect();
+        let best = rolls.iter().copied().max().unwrap_or(0);
+        contenders = contenders
+            .iter()
+            .zip(&rolls)
+            .filter(|(_, r)| **r == best)
+            .map(|(i, _)| *i)
+            .collect();
+    }
+    let first = contenders.first().copied().unwrap_or(0);
+    let mut order = takers;
+    let n = order.len();
+    order.rotate_left(first.min(n));
+    order
+}
+
+fn begin_round(state: &mut GameState, turns: &TurnStructure) {
+    let round = state.clock.round + 1;
+    state.clock.round = round;
+    state.clock.segment = 1;
+    state.clock.label = turns.label_of_round(round).map(str::to_owned);
+    state.clock.order = match &turns.order {
+        Order::Fixed(list) if !list.is_empty() => list.clone(),
+        Order::Fixed(_) => seating_takers(state, turns),
+        Order::Rolled { die, every_round } => {
+            if round == 1 || *every_round || state.clock.order.is_empty() {
+                roll_order(state, turns, *die)
+            } else {
+                state.clock.order.clone()
+            }
+        }
+        Order::Hook if state.clock.order.is_empty() => seating_takers(state, turns),
+        Order::Hook => state.clock.order.clone(),
+    };
+}
+
+/// Starts the clock at the first step of round 1. Same as [`advance`] on a fresh clock.
+///
+/// # Errors
+/// [`TurnError::Invalid`] for a bad structure, [`TurnError::NoActors`] if no side can act.
+pub fn start(state: &mut GameState, turns: &TurnStructure) -> Result<Vec<HookEvent>, TurnError> {
+    state.clock = Clock::default();
+    advance(state, turns)
+}
+
+/// Moves the clock to the next step that has someone to act (next phase, turn, segment or
+/// round), skipping steps whose actors are all out of the game. Returns the events to fire, in
+/// order. Past the turn limit the clock is marked finished and [`HookEvent::TurnLimit`] is
+/// returned; a finished clock does not move.
+///
+/// # Errors
+/// [`TurnError::Invalid`] for a bad structure, [`TurnError::NoActors`] if no side can act.
+pub fn advance(state: &mut GameState, turns: &TurnStructure) -> Result<Vec<HookEvent>, TurnError> {
+    let errs = turns.validate();
+    if !errs.is_empty() {
+        return Err(TurnError::Invalid(errs));
+    }
+    if state.clock.finished {
+        return Ok(Vec::new());
+    }
+    if !state.sides.iter().any(|s| !s.eliminated) {
+        return Err(TurnError::NoActors);
+    }
+    let mut events = Vec::new();
+    let prev_turn = state.clock.turn_index;
+    let prev_phase = state.clock.phase_index;
+    let mut boundary = state.clock.round == 0;
+    let mut next = if boundary {
+        None
+    } else {
+        Some(state.clock.step as usize + 1)
+    };
+    let mut rounds_started = 0;
+    loop {
+        let idx = match next {
+            Some(i) => i,
+            None => {
+                if state.clock.round == 0 || state.clock.segment >= turns.segments {
+                    if turns.turn_limit.is_some_and(|l| state.clock.round >= l) {
+                        state.clock.finished = true;
+                        state.clock.acting.clear();
+                        state.clock.done.clear();
+                        events.push(HookEvent::TurnLimit);
+                        return Ok(events);
+                    }
+                    rounds_started += 1;
+                    if rounds_started > 2 {
+                        return Err(TurnError::NoActors);
+                    }
+                    begin_round(state, turns);
+                    events.push(HookEvent::RoundStart {
+                        round: state.clock.round,
+                    });
+                } else {
+                    state.clock.segment += 1;
+                }
+                events.push(HookEvent::SegmentStart {
+                    segment: state.clock.segment,
+                });
+                boundary = true;
+                0
+            }
+        };
+        let sides = play_sides(state, turns).len();
+        let list = schedule(turns, state.clock.order.len(), sides, state.clock.segment);
+        let Some(step) = list.get(idx).copied() else {
+            next = None;
+            continue;
+        };
+        let acting = acting_for(state, turns, step);
+        if acting.is_empty() {
+            next = Some(idx + 1);
+            continue;
+        }
+        let clock = &mut state.clock;
+        clock.step = idx as u32;
+        clock.phase_index = step.phase_index;
+        clock.turn_index = step.turn_index;
+        clock.each_index = step.each_index;
+        clock.acting = acting;
+        clock.done.clear();
+        let new_turn = step.turn_index.is_some() && (boundary || step.turn_index != prev_turn);
+        if let Some(t) = step.turn_index.filter(|_| new_turn) {
+            events.push(HookEvent::TurnStart {
+                taker: clock.order[t as usize].clone(),
+            });
+        }
+        if boundary || new_turn || step.turn_index != prev_turn || step.phase_index != prev_phase {
+            events.push(HookEvent::PhaseStart {
+                phase: turns.phases[step.phase_index as usize].id.clone(),
+            });
+        }
+        return Ok(events);
+    }
+}
+
+/// Recomputes who acts in the current step (after rules changed the order or eliminated a
+/// side); sides no longer acting are dropped from `done`. Returns whether anyone still waits.
+pub fn refresh_acting(state: &mut GameState, turns: &TurnStructure) -> bool {
+    if state.clock.round == 0 || state.clock.finished {
+        return false;
+    }
+    let step = Step {
+        phase_index: state.clock.phase_index,
+        turn_index: state.clock.turn_index,
+        each_index: state.clock.each_index,
+    };
+    let acting = acting_for(state, turns, step);
+    let clock = &mut state.clock;
+    clock.done.retain(|s| acting.contains(s));
+    clock.acting = acting;
+    !clock.waiting().is_empty()
+}
+
+/// `side` ends its part in the current phase. When every acting side has ended it, returns
+/// [`HookEvent::PhaseEnd`] followed by the events of [`advance`]; otherwise no events.
+///
+/// # Errors
+/// The outer error is a broken structure; the inner one an illegal request (not acting now,
+/// already ended, game finished).
+pub fn end_phase(
+    state: &mut GameState,
+    turns: &TurnStructure,
+    side: &SideId,
+) -> Result<Result<Vec<HookEvent>, Illegal>, TurnError> {
+    if state.clock.finished {
+        return Ok(Err(Illegal::new("the game is over")));
+    }
+    if !state.clock.acting.contains(side) {
+        return Ok(Err(Illegal::new(format!(
+            "{side} does not act in this phase"
+        ))));
+    }
+    if state.clock.done.contains(side) {
+        return Ok(Err(Illegal::new(format!(
+            "{side} has already ended this phase"
+        ))));
+    }
+    state.clock.done.push(side.clone());
+    if !state.clock.waiting().is_empty() {
+        return Ok(Ok(Vec::new()));
+    }
+    let phase = turns
+        .phases
+        .get(state.clock.phase_index as usize)
+        .map(|p| p.id.clone())
+        .unwrap_or_default();
+    let mut events = vec![HookEvent::PhaseEnd { phase }];
+    events.extend(advance(state, turns)?);
+    Ok(Ok(events))
+}
