@@ -20,9 +20,9 @@ use crate::board_view::{self, BoardScene, Camera};
 use crate::command::{Command, Tab};
 use crate::demo::{self, DemoKind};
 use crate::panels::code_editor::CodeEditor;
+use crate::panels::inspector;
 use crate::panels::mod_browser::{self, ModEntry};
 use crate::panels::problems::{self, Problem};
-use crate::panels::inspector;
 use hexforge_core::hex::Hex;
 use hexforge_core::hex::layout::Orientation;
 use serde::{Deserialize, Serialize};
@@ -85,10 +85,21 @@ impl RulesStatus {
     #[must_use]
     pub fn light(&self) -> (egui::Color32, String) {
         match self {
-            RulesStatus::NotAvailable => (egui::Color32::GRAY, "rules: runtime not available".into()),
-            RulesStatus::Ready => (egui::Color32::from_rgb(0x40, 0xc0, 0x60), "rules: ready".into()),
-            RulesStatus::Reloading => (egui::Color32::from_rgb(0xe0, 0xc0, 0x30), "rules: reloading".into()),
-            RulesStatus::Failed(n) => (egui::Color32::from_rgb(0xe0, 0x40, 0x40), format!("rules: {n} problem(s)")),
+            RulesStatus::NotAvailable => {
+                (egui::Color32::GRAY, "rules: runtime not available".into())
+            }
+            RulesStatus::Ready => (
+                egui::Color32::from_rgb(0x40, 0xc0, 0x60),
+                "rules: ready".into(),
+            ),
+            RulesStatus::Reloading => (
+                egui::Color32::from_rgb(0xe0, 0xc0, 0x30),
+                "rules: reloading".into(),
+            ),
+            RulesStatus::Failed(n) => (
+                egui::Color32::from_rgb(0xe0, 0x40, 0x40),
+                format!("rules: {n} problem(s)"),
+            ),
         }
     }
 }
@@ -211,7 +222,10 @@ impl EditorApp {
             ui.label(text);
             ui.separator();
             for (tab, name) in [(Tab::Board, "Board"), (Tab::Code, "Code")] {
-                if ui.selectable_label(self.persisted.tab == tab, name).clicked() {
+                if ui
+                    .selectable_label(self.persisted.tab == tab, name)
+                    .clicked()
+                {
                     cmds.push(Command::SelectTab(tab));
                 }
             }
@@ -234,7 +248,10 @@ impl EditorApp {
                 }
             }
             ui.separator();
-            for (o, name) in [(Orientation::Flat, "Flat-top"), (Orientation::Pointy, "Pointy-top")] {
+            for (o, name) in [
+                (Orientation::Flat, "Flat-top"),
+                (Orientation::Pointy, "Pointy-top"),
+            ] {
                 if ui
                     .selectable_label(self.persisted.camera.orientation == o, name)
                     .clicked()

@@ -362,7 +362,12 @@ fn draw_hex_board(painter: &egui::Painter, layout: &Layout, board: &Board, scene
         if !kind.is_enterable() {
             not_enterable_mark(painter, centre, size);
         } else if show_labels && !terrain.is_empty() {
-            let label: String = terrain.iter().map(|t| &t[..t.len().min(3)]).collect::<Vec<_>>().join("/");
+            // Chars, not bytes: terrain ids come from mods and may be any UTF-8.
+            let label: Vec<String> = terrain
+                .iter()
+                .map(|t| t.chars().take(3).collect())
+                .collect();
+            let label = label.join("/");
             painter.text(
                 p(layout.hex_to_pixel(h)) + vec2(0.0, size * 0.55),
                 egui::Align2::CENTER_CENTER,
@@ -380,7 +385,10 @@ fn draw_hex_board(painter: &egui::Painter, layout: &Layout, board: &Board, scene
             if let Some(c) = sectors::sector_center(n, s) {
                 painter.add(Shape::closed_line(
                     tile_outline(layout, c, n),
-                    Stroke::new((size * 0.08).clamp(1.0, 3.0), Color32::from_rgb(0xe0, 0xb0, 0x40)),
+                    Stroke::new(
+                        (size * 0.08).clamp(1.0, 3.0),
+                        Color32::from_rgb(0xe0, 0xb0, 0x40),
+                    ),
                 ));
                 painter.text(
                     p(layout.hex_to_pixel(c)) - vec2(0.0, size * 0.5),
@@ -411,8 +419,15 @@ fn draw_hex_board(painter: &egui::Painter, layout: &Layout, board: &Board, scene
 
     // The path.
     if scene.path.len() >= 2 {
-        let pts: Vec<Pos2> = scene.path.iter().map(|&h| p(layout.hex_to_pixel(h))).collect();
-        painter.add(Shape::line(pts.clone(), Stroke::new(3.0, Color32::from_rgb(0x60, 0xe0, 0xe0))));
+        let pts: Vec<Pos2> = scene
+            .path
+            .iter()
+            .map(|&h| p(layout.hex_to_pixel(h)))
+            .collect();
+        painter.add(Shape::line(
+            pts.clone(),
+            Stroke::new(3.0, Color32::from_rgb(0x60, 0xe0, 0xe0)),
+        ));
         for q in pts {
             painter.circle_filled(q, 3.5, Color32::from_rgb(0x60, 0xe0, 0xe0));
         }
@@ -420,7 +435,10 @@ fn draw_hex_board(painter: &egui::Painter, layout: &Layout, board: &Board, scene
 
     // Pieces.
     for piece in &scene.pieces {
-        let offsets = scene.footprints.get(&piece.kind).map_or(&[][..], Vec::as_slice);
+        let offsets = scene
+            .footprints
+            .get(&piece.kind)
+            .map_or(&[][..], Vec::as_slice);
         let hexes = piece.hexes(offsets);
         draw_piece(painter, layout, piece, &hexes);
     }
@@ -438,7 +456,11 @@ fn draw_trace(painter: &egui::Painter, layout: &Layout, a: Hex, b: Hex) {
     for step in t.steps() {
         match *step {
             TraceStep::Cross(h) => {
-                painter.add(Shape::convex_polygon(hex_points(layout, h), cross, Stroke::NONE));
+                painter.add(Shape::convex_polygon(
+                    hex_points(layout, h),
+                    cross,
+                    Stroke::NONE,
+                ));
             }
             TraceStep::Vertex { touched } => {
                 // Mark the corner the line passes through: the touched hex's corner nearest the
@@ -447,7 +469,11 @@ fn draw_trace(painter: &egui::Painter, layout: &Layout, a: Hex, b: Hex) {
                     .into_iter()
                     .min_by(|x, y| seg_dist(*x, pa, pb).total_cmp(&seg_dist(*y, pa, pb)));
                 painter.add(Shape::closed_line(
-                    shrink(&hex_points(layout, touched), p(layout.hex_to_pixel(touched)), 0.85),
+                    shrink(
+                        &hex_points(layout, touched),
+                        p(layout.hex_to_pixel(touched)),
+                        0.85,
+                    ),
                     Stroke::new(1.0, Color32::from_rgb(0xff, 0x80, 0x80)),
                 ));
                 if let Some(c) = corner {
@@ -470,7 +496,10 @@ fn draw_trace(painter: &egui::Painter, layout: &Layout, a: Hex, b: Hex) {
             }
         }
     }
-    painter.line_segment([pa, pb], Stroke::new(2.0, Color32::from_rgb(0xff, 0x60, 0x60)));
+    painter.line_segment(
+        [pa, pb],
+        Stroke::new(2.0, Color32::from_rgb(0xff, 0x60, 0x60)),
+    );
     painter.circle_filled(pa, 4.0, Color32::from_rgb(0xff, 0x60, 0x60));
     painter.circle_filled(pb, 4.0, Color32::from_rgb(0xff, 0x60, 0x60));
 }
@@ -487,7 +516,10 @@ fn draw_piece(painter: &egui::Painter, layout: &Layout, piece: &Piece, hexes: &[
     let size = layout.size;
     let centres: Vec<Pos2> = hexes.iter().map(|&h| p(layout.hex_to_pixel(h))).collect();
     if centres.len() >= 2 {
-        painter.add(Shape::line(centres.clone(), Stroke::new(size * 0.5, colour.gamma_multiply(0.8))));
+        painter.add(Shape::line(
+            centres.clone(),
+            Stroke::new(size * 0.5, colour.gamma_multiply(0.8)),
+        ));
     }
     for (&h, &c) in hexes.iter().zip(&centres) {
         painter.add(Shape::convex_polygon(
@@ -496,7 +528,9 @@ fn draw_piece(painter: &egui::Painter, layout: &Layout, piece: &Piece, hexes: &[
             Stroke::new(1.5, Color32::BLACK),
         ));
     }
-    let Some(&anchor) = centres.first() else { return };
+    let Some(&anchor) = centres.first() else {
+        return;
+    };
     if let Some(facing) = piece.facing {
         let a = direction_angle(layout.orientation, facing);
         let dir = vec2(a.sin(), -a.cos());
@@ -513,14 +547,20 @@ fn draw_piece(painter: &egui::Painter, layout: &Layout, piece: &Piece, hexes: &[
         painter.text(
             anchor - vec2(0.0, size * 0.05),
             egui::Align2::CENTER_BOTTOM,
-            &piece.kind[..piece.kind.len().min(4)],
+            piece.kind.chars().take(4).collect::<String>(),
             FontId::proportional((size * 0.24).clamp(7.0, 12.0)),
             Color32::BLACK,
         );
     }
 }
 
-fn draw_graph(painter: &egui::Painter, rect: Rect, graph: &GraphMap, scene: &BoardScene, camera: &Camera) {
+fn draw_graph(
+    painter: &egui::Painter,
+    rect: Rect,
+    graph: &GraphMap,
+    scene: &BoardScene,
+    camera: &Camera,
+) {
     // Nodes without a position go on a row at the bottom, in id order.
     let mut pos: BTreeMap<&str, Pos2> = BTreeMap::new();
     let mut spare = 0.0;
@@ -543,7 +583,8 @@ fn draw_graph(painter: &egui::Painter, rect: Rect, graph: &GraphMap, scene: &Boa
         return;
     }
     let span = (hi - lo).max(vec2(1.0, 1.0));
-    let fit = ((rect.width() - 160.0).max(50.0) / span.x).min((rect.height() - 160.0).max(50.0) / span.y);
+    let fit =
+        ((rect.width() - 160.0).max(50.0) / span.x).min((rect.height() - 160.0).max(50.0) / span.y);
     let scale = fit * camera.zoom;
     let mid = lo + (hi - lo) * 0.5;
     let c = rect.center() + Vec2::from(camera.pan);
@@ -552,14 +593,32 @@ fn draw_graph(painter: &egui::Painter, rect: Rect, graph: &GraphMap, scene: &Boa
 
     for route in &graph.routes {
         if let (Some(a), Some(b)) = (pos.get(route.a.as_str()), pos.get(route.b.as_str())) {
-            painter.line_segment([to_screen(*a), to_screen(*b)], Stroke::new(2.0, Color32::from_gray(140)));
+            painter.line_segment(
+                [to_screen(*a), to_screen(*b)],
+                Stroke::new(2.0, Color32::from_gray(140)),
+            );
         }
     }
     for (id, node) in &graph.nodes {
         let at = to_screen(pos[id.as_str()]);
-        painter.circle(at, r, terrain_color(&node.kind).gamma_multiply(0.7), Stroke::new(2.0, Color32::from_gray(220)));
-        let name = node.values.get("name").and_then(|v| v.as_str()).unwrap_or(id);
-        painter.text(at - vec2(0.0, r + 4.0), egui::Align2::CENTER_BOTTOM, name, FontId::proportional(13.0), Color32::WHITE);
+        painter.circle(
+            at,
+            r,
+            terrain_color(&node.kind).gamma_multiply(0.7),
+            Stroke::new(2.0, Color32::from_gray(220)),
+        );
+        let name = node
+            .values
+            .get("name")
+            .and_then(|v| v.as_str())
+            .unwrap_or(id);
+        painter.text(
+            at - vec2(0.0, r + 4.0),
+            egui::Align2::CENTER_BOTTOM,
+            name,
+            FontId::proportional(13.0),
+            Color32::WHITE,
+        );
         // Boxes inside the node, stacked.
         let n = node.boxes.len().max(1) as f32;
         let bh = (r * 1.4 / n).min(16.0);
@@ -567,13 +626,28 @@ fn draw_graph(painter: &egui::Painter, rect: Rect, graph: &GraphMap, scene: &Boa
             let top = at.y - bh * n / 2.0 + bh * i as f32;
             let b = Rect::from_min_size(pos2(at.x - r * 0.7, top), vec2(r * 1.4, bh - 1.0));
             painter.rect_filled(b, 2.0, Color32::from_black_alpha(120));
-            painter.text(b.center(), egui::Align2::CENTER_CENTER, box_id, FontId::proportional((bh * 0.7).clamp(6.0, 11.0)), Color32::from_gray(230));
+            painter.text(
+                b.center(),
+                egui::Align2::CENTER_CENTER,
+                box_id,
+                FontId::proportional((bh * 0.7).clamp(6.0, 11.0)),
+                Color32::from_gray(230),
+            );
         }
         // Pieces at the node, in a row under it.
-        let here = scene.pieces.iter().filter(|pc| matches!(&pc.pos, Position::Node { location, .. } if location == id));
+        let here = scene
+            .pieces
+            .iter()
+            .filter(|pc| matches!(&pc.pos, Position::Node { location, .. } if location == id));
         for (i, pc) in here.enumerate() {
             let q = at + vec2(-r + 10.0 + i as f32 * 14.0, r + 10.0);
-            painter.rect(Rect::from_center_size(q, vec2(12.0, 12.0)), 2.0, owner_color(pc.owner.as_str()), Stroke::new(1.0, Color32::BLACK), egui::StrokeKind::Inside);
+            painter.rect(
+                Rect::from_center_size(q, vec2(12.0, 12.0)),
+                2.0,
+                owner_color(pc.owner.as_str()),
+                Stroke::new(1.0, Color32::BLACK),
+                egui::StrokeKind::Inside,
+            );
         }
     }
 }
@@ -584,9 +658,19 @@ mod tests {
 
     #[test]
     fn clip_a_square_by_a_triangle_keeps_the_overlap() {
-        let square = [pos2(0.0, 0.0), pos2(2.0, 0.0), pos2(2.0, 2.0), pos2(0.0, 2.0)];
+        let square = [
+            pos2(0.0, 0.0),
+            pos2(2.0, 0.0),
+            pos2(2.0, 2.0),
+            pos2(0.0, 2.0),
+        ];
         // The half-plane left of x = 1 as a big triangle.
-        let tri = [pos2(-10.0, -10.0), pos2(1.0, -10.0), pos2(1.0, 10.0), pos2(-10.0, 10.0)];
+        let tri = [
+            pos2(-10.0, -10.0),
+            pos2(1.0, -10.0),
+            pos2(1.0, 10.0),
+            pos2(-10.0, 10.0),
+        ];
         let out = clip_convex(&square, &tri);
         let area = signed_area2(&out).abs() / 2.0;
         assert!((area - 2.0).abs() < 1e-4, "{out:?}");
@@ -603,11 +687,19 @@ mod tests {
     fn half_and_rim_hexes_are_drawn_partial() {
         let rect = Rect::from_min_size(Pos2::ZERO, vec2(800.0, 600.0));
         for orientation in [Orientation::Flat, Orientation::Pointy] {
-            let cam = Camera { orientation, ..Camera::default() };
+            let cam = Camera {
+                orientation,
+                ..Camera::default()
+            };
             // Offset board: a half hex is half a hexagon, on the board side of the edge.
             let board = Board::offset_rect(5, 4).unwrap();
             let layout = fit_layout(&board, rect, &cam);
-            let whole = area(&visible_parts(&board, &layout, board.hex_at(2, 1).unwrap(), HexKind::Full));
+            let whole = area(&visible_parts(
+                &board,
+                &layout,
+                board.hex_at(2, 1).unwrap(),
+                HexKind::Full,
+            ));
             for col in [0, 5] {
                 let h = board.hex_at(col, 1).unwrap();
                 let parts = visible_parts(&board, &layout, h, HexKind::Half);
@@ -621,6 +713,7 @@ mod tests {
             // Sector board: every rim hex is drawn as its covered sixths.
             let board = Board::sectors(2).unwrap();
             let layout = fit_layout(&board, rect, &cam);
+            let whole = area(&visible_parts(&board, &layout, Hex::ORIGIN, HexKind::Full));
             for h in board.hexes() {
                 let kind = board.kind(h).unwrap();
                 let got = area(&visible_parts(&board, &layout, h, kind)) / whole * 6.0;

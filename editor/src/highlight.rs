@@ -126,7 +126,9 @@ pub fn tokenize(src: &str) -> Vec<Token> {
                 // A backslash escapes the next byte (including a quote or a newline).
                 i += if b[i] == b'\\' { 2 } else { 1 };
             }
-            i = (i + 1).min(b.len());
+            if i < b.len() && b[i] == c {
+                i += 1; // the closing quote (an unterminated string stops before the newline)
+            }
             TokenKind::Str
         } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
         {

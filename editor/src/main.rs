@@ -4,10 +4,10 @@
 //! [--open FILE[:LINE]] [--mods DIR]`. The bundled mods folder is `--mods`, else `$HEXFORGE_MODS`,
 //! else `mods/` in the working folder. Layout, camera and the last mod persist between runs.
 
+use hexforge_core::hex::layout::Orientation;
 use hexforge_editor::app::{EditorApp, Persisted};
 use hexforge_editor::command::Command;
 use hexforge_editor::demo::DemoKind;
-use hexforge_core::hex::layout::Orientation;
 use std::path::PathBuf;
 
 /// The shell eframe drives: the app plus the commands given on the command line.
@@ -46,10 +46,15 @@ fn parse_args() -> (Vec<Command>, Option<PathBuf>) {
                 if let Some(spec) = args.next() {
                     // FILE:LINE, where LINE is a number.
                     let (path, line) = match spec.rsplit_once(':') {
-                        Some((p, l)) if l.parse::<usize>().is_ok() => (p.to_owned(), l.parse().ok()),
+                        Some((p, l)) if l.parse::<usize>().is_ok() => {
+                            (p.to_owned(), l.parse().ok())
+                        }
                         _ => (spec, None),
                     };
-                    cmds.push(Command::OpenFile { path: path.into(), line });
+                    cmds.push(Command::OpenFile {
+                        path: path.into(),
+                        line,
+                    });
                 }
             }
             "--mods" => mods = args.next().map(PathBuf::from),

@@ -4,17 +4,19 @@
 use egui::{Pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
+use hexforge_core::hex::layout::Orientation;
 use hexforge_editor::app::{EditorApp, Persisted};
 use hexforge_editor::command::{Command, Tab};
 use hexforge_editor::demo::DemoKind;
 use hexforge_editor::panels::problems::Problem;
-use hexforge_core::hex::layout::Orientation;
 use std::path::Path;
 
 /// One test helper per boundary: a harness around the whole app, 1280 x 800.
 fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
     Harness::builder()
         .with_size(vec2(1280.0, 800.0))
+        // Scrolling to a line animates over a few frames.
+        .with_max_steps(32)
         .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app)
 }
 
@@ -23,9 +25,15 @@ fn mods_folder() -> tempfile::TempDir {
     let root = tempfile::tempdir().unwrap();
     let m = root.path().join("demo");
     std::fs::create_dir_all(m.join("scenarios")).unwrap();
-    std::fs::write(m.join("mod.toml"), "id = \"demo\"\nname = \"Demo\"\nversion = \"0.3.0\"\n").unwrap();
+    std::fs::write(
+        m.join("mod.toml"),
+        "id = \"demo\"\nname = \"Demo\"\nversion = \"0.3.0\"\n",
+    )
+    .unwrap();
     std::fs::write(m.join("scenarios/duel.toml"), "").unwrap();
-    let lua: String = (1..=60).map(|i| format!("local v{i} = {i} -- line {i}\n")).collect();
+    let lua: String = (1..=60)
+        .map(|i| format!("local v{i} = {i} -- line {i}\n"))
+        .collect();
     std::fs::write(m.join("rules.lua"), lua + "return { target = 'needle' }\n").unwrap();
     root
 }
@@ -45,7 +53,10 @@ fn the_app_starts_and_lists_the_mod() {
     // Clicking the mod makes it the last mod (persisted).
     h.get_by_label("demo 0.3.0").click();
     h.run();
-    assert_eq!(h.state().persisted.last_mod.as_deref(), Some(mods.path().join("demo").as_path()));
+    assert_eq!(
+        h.state().persisted.last_mod.as_deref(),
+        Some(mods.path().join("demo").as_path())
+    );
 }
 
 #[test]
@@ -67,9 +78,11 @@ fn every_board_kind_renders_and_reports_the_hovered_hex() {
                 assert_eq!(hovered, None);
             } else {
                 let board = h.state().scene.board.shape.clone().unwrap();
-                let hex = hovered.unwrap_or_else(|| panic!("{kind:?} {orientation:?}: no hex hovered"));
+                let hex =
+                    hovered.unwrap_or_else(|| panic!("{kind:?} {orientation:?}: no hex hovered"));
                 assert!(board.contains(hex));
-                h.get_by_label_contains(&format!("hex {}, {}", hex.q, hex.r));
+                // The inspector names the hovered hex.
+                h.get_by_label(&format!("q {}, r {}", hex.q, hex.r));
             }
         }
     }
@@ -86,7 +99,8 @@ fn clicking_a_problem_opens_the_file_at_the_line() {
     ]);
     let mut h = harness(app);
     h.run();
-    h.get_by_label_contains("rules.lua:42: attempt to index").click();
+    h.get_by_label_contains("rules.lua:42: attempt to index")
+        .click();
     h.run();
     let st = h.state();
     assert_eq!(st.persisted.tab, Tab::Code);
@@ -103,7 +117,10 @@ fn find_next_in_the_code_editor_finds_text() {
     let mods = mods_folder();
     let file = mods.path().join("demo/rules.lua");
     let mut h = harness(app_with(mods.path()));
-    h.state_mut().apply(Command::OpenFile { path: file, line: None });
+    h.state_mut().apply(Command::OpenFile {
+        path: file,
+        line: None,
+    });
     h.run();
     h.state_mut().editor.search = "needle".into();
     h.get_by_label("Find next").click();
@@ -118,11 +135,18 @@ fn saving_emits_a_saved_command() {
     let mods = mods_folder();
     let file = mods.path().join("demo/rules.lua");
     let mut h = harness(app_with(mods.path()));
-    h.state_mut().apply(Command::OpenFile { path: file.clone(), line: None });
+    h.state_mut().apply(Command::OpenFile {
+        path: file.clone(),
+        line: None,
+    });
     h.run();
     h.state_mut().editor.text.push_str("-- edited\n");
     h.get_by_label("Save").click();
     h.run();
     assert_eq!(h.state().saved, vec![file.clone()]);
-    assert!(std::fs::read_to_string(&file).unwrap().ends_with("-- edited\n"));
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .ends_with("-- edited\n")
+    );
 }

@@ -89,7 +89,9 @@ fn char_index(text: &str, byte: usize) -> usize {
 }
 
 fn byte_index(text: &str, chars: usize) -> usize {
-    text.char_indices().nth(chars).map_or(text.len(), |(i, _)| i)
+    text.char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(i, _)| i)
 }
 
 /// Writes `contents` to `path` atomically (temporary file in the same folder, then rename).
@@ -184,9 +186,10 @@ impl CodeEditor {
     /// Selects the next match of the search text after the selection (wrapping). Returns whether
     /// there was a match.
     pub fn find_next(&mut self) -> bool {
-        let from = self.selection.as_ref().map_or(0, |r| {
-            if r.is_empty() { r.start } else { r.start + 1 }
-        });
+        let from = self
+            .selection
+            .as_ref()
+            .map_or(0, |r| if r.is_empty() { r.start } else { r.start + 1 });
         match find_next(&self.text, &self.search, from) {
             Some(r) => {
                 self.set_selection(r);
@@ -211,22 +214,32 @@ impl CodeEditor {
     pub fn show(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
         let mut cmds = Vec::new();
         let mut save = ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::S));
+        let mut name_label = None;
         ui.horizontal(|ui| {
             let name = self
                 .path
                 .as_ref()
                 .map_or_else(|| "no file open".to_owned(), |p| p.display().to_string());
-            ui.monospace(if self.is_dirty() { format!("{name} *") } else { name });
+            name_label = Some(
+                ui.monospace(if self.is_dirty() {
+                    format!("{name} *")
+                } else {
+                    name
+                })
+                .id,
+            );
             save |= ui
                 .add_enabled(self.path.is_some(), egui::Button::new("Save"))
                 .clicked();
             ui.separator();
-            let search = ui.add(
-                egui::TextEdit::singleline(&mut self.search)
-                    .id_salt("code_search")
-                    .hint_text("find")
-                    .desired_width(140.0),
-            );
+            let search = ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.search)
+                        .id_salt("code_search")
+                        .hint_text("find")
+                        .desired_width(140.0),
+                )
+                .accessible_name("Find");
             let enter = search.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if ui.button("Find next").clicked() || enter {
                 if !self.find_next() {
@@ -292,8 +305,15 @@ impl CodeEditor {
                     .lock_focus(true)
                     .layouter(&mut layouter)
                     .show(ui);
+                // The file name label names the text area for screen readers (and tests).
+                if let Some(id) = name_label {
+                    let _ = output.response.response.clone().labelled_by(id);
+                }
                 if let Some(r) = self.pending.take() {
-                    let (a, b) = (char_index(&self.text, r.start), char_index(&self.text, r.end));
+                    let (a, b) = (
+                        char_index(&self.text, r.start),
+                        char_index(&self.text, r.end),
+                    );
                     output
                         .state
                         .cursor
@@ -303,8 +323,7 @@ impl CodeEditor {
                 } else if let Some(cr) = output.cursor_range {
                     let (a, b) = (cr.primary.index.0, cr.secondary.index.0);
                     let (a, b) = (a.min(b), a.max(b));
-                    self.selection =
-                        Some(byte_index(&self.text, a)..byte_index(&self.text, b));
+                    self.selection = Some(byte_index(&self.text, a)..byte_index(&self.text, b));
                 }
             });
         });
@@ -360,7 +379,11 @@ mod tests {
         assert!(ed.is_dirty());
         assert_eq!(ed.save().unwrap(), path);
         assert!(!ed.is_dirty());
-        assert!(std::fs::read_to_string(&path).unwrap().ends_with("return x\n"));
+        assert!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .ends_with("return x\n")
+        );
         // No stray temporary files left beside it.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
         // A missing file is an error and keeps the current file.

@@ -20,7 +20,11 @@ fn hex_details(ui: &mut egui::Ui, scene: &BoardScene, h: Hex) {
             Some(kind) => {
                 ui.label(format!(
                     "{kind:?}{}",
-                    if kind.is_enterable() { "" } else { " (not enterable)" }
+                    if kind.is_enterable() {
+                        ""
+                    } else {
+                        " (not enterable)"
+                    }
                 ));
             }
             None => {
@@ -43,7 +47,12 @@ fn hex_details(ui: &mut egui::Ui, scene: &BoardScene, h: Hex) {
         let offsets = scene.footprints.get(&p.kind).map_or(&[][..], Vec::as_slice);
         if p.hexes(offsets).contains(&h) {
             let facing = p.facing.map(|d| format!(" facing {d}")).unwrap_or_default();
-            ui.label(format!("#{} {} ({}){facing}", p.id.0, p.kind, p.owner.as_str()));
+            ui.label(format!(
+                "#{} {} ({}){facing}",
+                p.id.0,
+                p.kind,
+                p.owner.as_str()
+            ));
         }
     }
 }
