@@ -402,10 +402,12 @@ fn draw_hex_board(painter: &egui::Painter, layout: &Layout, board: &Board, scene
     }
 
     // Highlights (movement preview).
+    // Drawn over the visible part only, so half and rim hexes stay partial.
     for &h in &scene.highlight {
-        if board.contains(h) {
+        let Some(kind) = board.kind(h) else { continue };
+        for part in visible_parts(board, layout, h, kind) {
             painter.add(Shape::convex_polygon(
-                shrink(&hex_points(layout, h), p(layout.hex_to_pixel(h)), 0.9),
+                shrink(&part, centroid(&part), 0.9),
                 Color32::from_rgba_unmultiplied(0xf0, 0xe0, 0x40, 50),
                 Stroke::new(1.5, Color32::from_rgb(0xf0, 0xe0, 0x40)),
             ));
@@ -532,24 +534,26 @@ fn draw_piece(painter: &egui::Painter, layout: &Layout, piece: &Piece, hexes: &[
         return;
     };
     if let Some(facing) = piece.facing {
+        // The arrow sits between the counter and the hexside it faces, so it never covers the
+        // counter's label.
         let a = direction_angle(layout.orientation, facing);
         let dir = vec2(a.sin(), -a.cos());
         let side = vec2(-dir.y, dir.x);
-        let tip = anchor + dir * size * 0.55;
-        let back = anchor + dir * size * 0.1;
+        let tip = anchor + dir * size * 0.84;
+        let back = anchor + dir * size * 0.52;
         painter.add(Shape::convex_polygon(
-            vec![tip, back + side * size * 0.22, back - side * size * 0.22],
+            vec![tip, back + side * size * 0.2, back - side * size * 0.2],
             Color32::WHITE,
             Stroke::new(1.0, Color32::BLACK),
         ));
     }
     if size > 16.0 {
         painter.text(
-            anchor - vec2(0.0, size * 0.05),
-            egui::Align2::CENTER_BOTTOM,
+            anchor,
+            egui::Align2::CENTER_CENTER,
             piece.kind.chars().take(4).collect::<String>(),
-            FontId::proportional((size * 0.24).clamp(7.0, 12.0)),
-            Color32::BLACK,
+            FontId::proportional((size * 0.26).clamp(7.0, 12.0)),
+            Color32::WHITE,
         );
     }
 }
@@ -601,10 +605,13 @@ fn draw_graph(
     }
     for (id, node) in &graph.nodes {
         let at = to_screen(pos[id.as_str()]);
+        // Opaque, so routes end at the rim instead of showing through.
+        let [cr, cg, cb, _] = terrain_color(&node.kind).to_array();
+        let dim = |c: u8| (f32::from(c) * 0.7) as u8;
         painter.circle(
             at,
             r,
-            terrain_color(&node.kind).gamma_multiply(0.7),
+            Color32::from_rgb(dim(cr), dim(cg), dim(cb)),
             Stroke::new(2.0, Color32::from_gray(220)),
         );
         let name = node
@@ -619,9 +626,11 @@ fn draw_graph(
             FontId::proportional(13.0),
             Color32::WHITE,
         );
-        // Boxes inside the node, stacked.
+        // Boxes inside the node, stacked; a piece in a box sits at the box's right end, other
+        // pieces at the node in a row under it.
         let n = node.boxes.len().max(1) as f32;
         let bh = (r * 1.4 / n).min(16.0);
+        let mut box_rects: BTreeMap<&str, (Rect, f32)> = BTreeMap::new();
         for (i, box_id) in node.boxes.keys().enumerate() {
             let top = at.y - bh * n / 2.0 + bh * i as f32;
             let b = Rect::from_min_size(pos2(at.x - r * 0.7, top), vec2(r * 1.4, bh - 1.0));
@@ -633,16 +642,28 @@ fn draw_graph(
                 FontId::proportional((bh * 0.7).clamp(6.0, 11.0)),
                 Color32::from_gray(230),
             );
+            box_rects.insert(box_id.as_str(), (b, 0.0));
         }
-        // Pieces at the node, in a row under it.
-        let here = scene
-            .pieces
-            .iter()
-            .filter(|pc| matches!(&pc.pos, Position::Node { location, .. } if location == id));
-        for (i, pc) in here.enumerate() {
-            let q = at + vec2(-r + 10.0 + i as f32 * 14.0, r + 10.0);
+        let mut loose = 0.0;
+        for pc in &scene.pieces {
+            let Position::Node { location, slot } = &pc.pos else {
+                continue;
+            };
+            if location != id {
+                continue;
+            }
+            let q = match slot.as_deref().and_then(|s| box_rects.get_mut(s)) {
+                Some((b, used)) => {
+                    *used += 1.0;
+                    pos2(b.right() + 2.0 + *used * 11.0 - 5.0, b.center().y)
+                }
+                None => {
+                    loose += 1.0;
+                    at + vec2(-r + loose * 14.0, r + 10.0)
+                }
+            };
             painter.rect(
-                Rect::from_center_size(q, vec2(12.0, 12.0)),
+                Rect::from_center_size(q, vec2(10.0, 10.0)),
                 2.0,
                 owner_color(pc.owner.as_str()),
                 Stroke::new(1.0, Color32::BLACK),
