@@ -24,6 +24,7 @@ pub mod manifest;
 pub mod rules;
 pub mod sandbox;
 pub mod scenario;
+pub mod watch;
 
 pub use decl::ModDecls;
 pub use error::{ModError, ModErrors, ScriptError, ScriptErrorKind, SourceLoc};
