@@ -396,6 +396,11 @@ function Ctx:on_board(h) end
 ---@return Hex[]
 function Ctx:board_hexes() end
 
+---Kind of a board hex: "full", "half", "seam", "rim"; nil off the board ("full" with no board).
+---@param h Hex
+---@return string|nil
+function Ctx:hex_kind(h) end
+
 ---@param id string
 ---@return table|nil
 function Ctx:graph(id) end
@@ -466,6 +471,11 @@ function Ctx:log(text) end
 ---@param label? string
 ---@return integer
 function Ctx:roll(notation, label) end
+
+---@param notation string
+---@param label? string
+---@return { total: integer, dice: { sides: integer, value: integer, kept: boolean, face?: string }[] }
+function Ctx:roll_detail(notation, label) end
 
 ---@param n integer
 ---@param sides integer
