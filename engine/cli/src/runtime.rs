@@ -10,38 +10,45 @@
 //! let rules = loaded.rules().unwrap();
 //! ```
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use hexforge_game::{
     Action, GameState, Illegal, ModLock, Outcome, Rules, RulesError, SideId, TurnStructure,
     turn::HookEvent,
 };
 use std::path::{Path, PathBuf};
 
-/// Stand-in for the Lua-backed rules until the runtime lands: no value of it can exist.
+/// Stand-in for the Lua-backed rules until the runtime lands: every call reports that the
+/// runtime is missing (and [`load`] never returns a mod, so none is ever made).
 #[derive(Debug)]
-pub enum PendingRules {}
+pub struct PendingRules {
+    turns: TurnStructure,
+}
+
+fn missing() -> RulesError {
+    RulesError::new("the Lua runtime is not in this build yet")
+}
 
 impl Rules for PendingRules {
     fn turn_structure(&self) -> &TurnStructure {
-        match *self {}
+        &self.turns
     }
     fn setup(&self, _: &mut GameState) -> Result<(), RulesError> {
-        match *self {}
+        Err(missing())
     }
     fn legal_actions(&self, _: &GameState, _: &SideId) -> Result<Vec<Action>, RulesError> {
-        match *self {}
+        Err(missing())
     }
     fn check(&self, _: &GameState, _: &Action) -> Result<Result<(), Illegal>, RulesError> {
-        match *self {}
+        Err(missing())
     }
     fn apply(&self, _: &mut GameState, _: &Action) -> Result<Result<(), Illegal>, RulesError> {
-        match *self {}
+        Err(missing())
     }
     fn hook(&self, _: &mut GameState, _: &HookEvent) -> Result<(), RulesError> {
-        match *self {}
+        Err(missing())
     }
     fn outcome(&self, _: &GameState) -> Result<Option<Outcome>, RulesError> {
-        match *self {}
+        Err(missing())
     }
 }
 
@@ -56,7 +63,6 @@ pub struct LoadedMod {
     pub locks: Vec<ModLock>,
     /// Its scenario ids, in file-name order.
     pub scenarios: Vec<String>,
-    never: PendingRules,
 }
 
 impl LoadedMod {
@@ -65,7 +71,7 @@ impl LoadedMod {
     /// # Errors
     /// A fault building the rules.
     pub fn rules(&self) -> Result<PendingRules> {
-        match self.never {}
+        Err(not_landed("starting a game"))
     }
 }
 
@@ -127,5 +133,5 @@ pub fn eval(dir: Option<&Path>, code: &str) -> Result<serde_json::Value> {
 /// When the mod cannot be watched.
 pub fn watch(dir: &Path, out: &mut dyn std::io::Write) -> Result<()> {
     let _ = (dir, out);
-    bail!(not_landed("watch"))
+    Err(not_landed("watch"))
 }

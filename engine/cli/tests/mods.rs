@@ -1,0 +1,204 @@
+//! End to end on the real mods: the tutorial, its variant and the turn-structure fixtures,
+//! through the built binary and through the library (for the 200-game determinism check).
+//!
+//! These need the Lua runtime (`hexforge-script` `LuaRules`); until it is merged they are
+//! ignored with that reason, and `runtime_is_pending_until_lua_rules_land` checks the CLI says
+//! so clearly instead.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const NEEDS_LUA: &str = "needs hexforge-script LuaRules";
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn hexforge(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hexforge"))
+        .args(args)
+        .current_dir(dir)
+        .env("HEXFORGE_MODS_DIR", dir.join("no-user-mods"))
+        .output()
+        .expect("the binary runs")
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+const FIXTURES: [&str; 5] = [
+    "turns-orbital",
+    "turns-squadron",
+    "turns-planetoid",
+    "turns-hyperjump",
+    "turns-flare",
+];
+
+#[test]
+fn runtime_is_pending_until_lua_rules_land() {
+    // While the runtime is a stand-in, commands on a real mod fail with a clear message (this
+    // test is deleted when the ignored ones below are enabled).
+    let o = hexforge(&["play", "mods/tutorial", "--bots", "random"], &root());
+    if o.status.success() {
+        return; // the runtime has landed: the tests below cover it
+    }
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("needs the Lua runtime"), "{}", err(&o));
+}
+
+#[test]
+#[ignore = "needs hexforge-script LuaRules"]
+fn the_tutorial_checks_tests_and_plays() {
+    let o = hexforge(&["check", "tutorial"], &root());
+    assert!(o.status.success(), "{}{}", out(&o), err(&o));
+    assert!(out(&o).contains("ok"));
+
+    let o = hexforge(&["test", "tutorial"], &root());
+    assert!(o.status.success(), "{}{}", out(&o), err(&o));
+    assert!(out(&o).contains("3 passed, 0 failed"), "{}", out(&o));
+
+    let o = hexforge(&["play", "mods/tutorial", "--bots", "random"], &root());
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(
+        out(&o).contains("wins") || out(&o).contains("draw"),
+        "{}",
+        out(&o)
+    );
+
+    let o = hexforge(
+        &["play", "tutorial-variant", "--games", "5", "--json"],
+        &root(),
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["games"], 5);
+}
+
+#[test]
+#[ignore = "needs hexforge-script LuaRules"]
+fn a_saved_game_replays_to_its_hash_and_a_changed_mod_is_caught() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(
+        &root().join("mods/tutorial"),
+        &tmp.path().join("mods/tutorial"),
+    );
+    let o = hexforge(
+        &["play", "tutorial", "--seed", "4", "--save", "g.hexsave"],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    let o = hexforge(&["replay", "g.hexsave"], tmp.path());
+    assert!(o.status.success(), "{}{}", out(&o), err(&o));
+    assert!(out(&o).contains("same state as saved"));
+
+    // Change a rule: the replay reaches another state (or fails), and says so with exit 1.
+    let main = tmp.path().join("mods/tutorial/main.lua");
+    let text = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(
+        &main,
+        text.replace("hull = 3, speed = 2", "hull = 9, speed = 2"),
+    )
+    .unwrap();
+    let o = hexforge(&["replay", "g.hexsave"], tmp.path());
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(err(&o).contains("changed since the save"), "{}", err(&o));
+}
+
+#[test]
+#[ignore = "needs hexforge-script LuaRules"]
+fn a_broken_mod_reports_file_and_line_and_exits_1() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("mods/tutorial");
+    copy_dir(&root().join("mods/tutorial"), &dir);
+    let main = dir.join("main.lua");
+    let mut text = std::fs::read_to_string(&main).unwrap();
+    let line = text.lines().count() + 1;
+    text.push_str("game.action { id = \"jump\", phases = { \"nowhere\" } }\n");
+    std::fs::write(&main, text).unwrap();
+    let o = hexforge(&["check", "tutorial"], tmp.path());
+    assert_eq!(o.status.code(), Some(1));
+    let all = out(&o) + &err(&o);
+    assert!(all.contains(&format!("main.lua:{line}:")), "{all}");
+    assert!(!all.contains("panicked"), "{all}");
+}
+
+#[test]
+#[ignore = "needs hexforge-script LuaRules"]
+fn eval_prints_json_and_reports_lua_errors() {
+    let o = hexforge(&["eval", "return hex.neighbor({q=0,r=0}, 0)"], &root());
+    assert!(o.status.success(), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v, serde_json::json!({"q": 0, "r": -1}));
+
+    let o = hexforge(
+        &[
+            "eval",
+            "--mod",
+            "tutorial",
+            "return game.piece_types.scout.stats.speed",
+        ],
+        &root(),
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    assert_eq!(out(&o).trim(), "3");
+
+    let o = hexforge(&["eval", "error('nope')"], &root());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("nope"), "{}", err(&o));
+}
+
+#[test]
+#[ignore = "needs hexforge-script LuaRules"]
+fn two_hundred_bot_games_of_each_mod_replay_to_equal_hashes() {
+    use hexforge::session::{PlayOptions, play_bot_game};
+    let mut dirs = vec![
+        root().join("mods/tutorial"),
+        root().join("mods/tutorial-variant"),
+    ];
+    dirs.extend(
+        FIXTURES
+            .iter()
+            .map(|f| root().join("tests/fixtures").join(f)),
+    );
+    for dir in dirs {
+        let loaded = hexforge::runtime::load(&dir).unwrap();
+        let games = if dir.ends_with("tutorial") { 200 } else { 20 };
+        for seed in 0..games {
+            let state = hexforge_game::GameState::new(
+                loaded.locks.clone(),
+                &loaded.scenarios[0],
+                serde_json::Value::Null,
+                seed,
+            );
+            let (game, report) =
+                play_bot_game(loaded.rules().unwrap(), state, &PlayOptions::default())
+                    .unwrap_or_else(|e| panic!("{}: seed {seed}: {e}", dir.display()));
+            let again = hexforge_game::replay(&game.record(), loaded.rules().unwrap()).unwrap();
+            assert_eq!(
+                hexforge_game::state_hash(again.state()),
+                report.state_hash,
+                "{} seed {seed}",
+                dir.display()
+            );
+        }
+    }
+    let _ = NEEDS_LUA;
+}
