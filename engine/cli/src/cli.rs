@@ -93,6 +93,10 @@ pub struct PlayArgs {
     /// Write the (single) game to this save file. Example: `--save game.hexsave`.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Print the (single) game's log: every action with its dice and what the rules reported.
+    /// Example: `--log`.
+    #[arg(long, conflicts_with = "json")]
+    pub log: bool,
     /// Print a machine-readable JSON summary instead of text. Example: `--json`.
     #[arg(long)]
     pub json: bool,

@@ -140,6 +140,7 @@ fn args(seed: u64, games: u64) -> PlayArgs {
         bots: BotKind::Random,
         games,
         save: None,
+        log: false,
         json: false,
         max_steps: 10_000,
     }
@@ -344,4 +345,25 @@ fn bot_picks_are_uniform_and_in_range() {
     let picks: Vec<usize> = (0..400).map(|_| bot.pick(n).unwrap()).collect();
     assert!(picks.iter().all(|&p| p < n));
     assert!(picks.iter().any(|&p| p >= 20_000));
+}
+
+#[test]
+fn the_log_shows_each_action_with_its_dice() {
+    let a = PlayArgs {
+        log: true,
+        ..args(21, 1)
+    };
+    let mut out = Vec::new();
+    play_games(|| Ok(Race::new()), &setup(), &a, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("#0 start\n#1 blue "), "{text}");
+    assert!(text.contains("end_phase"), "{text}");
+    // Every accepted dash rolled the die, and the roll is shown under its action.
+    if text.contains("\"steps\":2") {
+        assert!(text.contains("roll dash d6 = "), "{text}");
+    }
+    assert!(
+        text.contains("rounds "),
+        "the summary follows the log: {text}"
+    );
 }

@@ -9,7 +9,7 @@ use crate::session::{GameReport, PlayOptions, Tally, play_bot_game};
 use crate::{modpath, runtime};
 use anyhow::{Context, bail};
 use hexforge_game::record::{SaveFile, save};
-use hexforge_game::{GameState, ModLock, Rules, Value};
+use hexforge_game::{GameState, LogEntry, ModLock, Rules, Value};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -102,6 +102,9 @@ pub fn play_games<R: Rules>(
         if let Some(path) = &args.save {
             save(path, &SaveFile::of(&game))?;
         }
+        if args.log && args.games == 1 {
+            print_log(&game.state().log, out)?;
+        }
         bar.inc(1);
         last = Some(report);
     }
@@ -124,6 +127,39 @@ fn progress_bar(games: u64) -> ProgressBar {
         bar.set_style(style);
     }
     bar
+}
+
+/// Writes a game log, one block per entry: the action, its dice, the lines the rules emitted.
+///
+/// # Errors
+/// Writing failed.
+pub fn print_log(log: &[LogEntry], out: &mut dyn Write) -> anyhow::Result<()> {
+    for entry in log {
+        match &entry.action {
+            None => writeln!(out, "#{} start", entry.index)?,
+            Some(a) if a.params.is_null() => writeln!(out, "#{} {} {}", entry.index, a.side, a.id)?,
+            Some(a) => writeln!(out, "#{} {} {} {}", entry.index, a.side, a.id, a.params)?,
+        }
+        for roll in &entry.rolls {
+            let faces: Vec<String> = roll
+                .dice
+                .iter()
+                .map(|d| d.face.clone().unwrap_or_else(|| d.value.to_string()))
+                .collect();
+            writeln!(
+                out,
+                "    roll {} {} = {} [{}]",
+                roll.label,
+                roll.expr,
+                roll.total,
+                faces.join(" ")
+            )?;
+        }
+        for line in &entry.events {
+            writeln!(out, "    {line}")?;
+        }
+    }
+    Ok(())
 }
 
 fn print_one(
