@@ -17,3 +17,16 @@ game.actions.fire.check = function(ctx, a)
     return "a scout fires at a frigate from 2 hexes or closer"
   end
 end
+
+-- choices must agree with check (bots and the editor offer what choices lists), so keep only
+-- the base choices the new check allows.
+local base_choices = game.actions.fire.choices
+game.actions.fire.choices = function(ctx, side)
+  local out = {}
+  for _, params in ipairs(base_choices(ctx, side)) do
+    if not game.actions.fire.check(ctx, { id = "fire", side = side, params = params }) then
+      out[#out + 1] = params
+    end
+  end
+  return out
+end
