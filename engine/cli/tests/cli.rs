@@ -111,3 +111,28 @@ fn replay_of_a_missing_or_foreign_file_is_a_clear_error() {
         stderr(&o)
     );
 }
+
+#[test]
+fn replay_needs_a_mod_to_replay_with() {
+    let tmp = tempfile::tempdir().unwrap();
+    let save = r#"{"format":"hexforge-save","version":1,"state_hash":"00",
+        "record":{"format_version":1,"mods":[],"scenario":"x","seed":1,"actions":[]}}"#;
+    std::fs::write(tmp.path().join("g.hexsave"), save).unwrap();
+    let o = hexforge(&["replay", "g.hexsave"], tmp.path());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("the save names no mod; pass --mod"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = hexforge(&["replay", "g.hexsave", "--mod", "elsewhere"], tmp.path());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no mod `elsewhere`"), "{}", stderr(&o));
+
+    let damaged = r#"{"format":"hexforge-save","version":1,"record":{"seed":"x"}}"#;
+    std::fs::write(tmp.path().join("d.hexsave"), damaged).unwrap();
+    let o = hexforge(&["replay", "d.hexsave"], tmp.path());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("damaged save"), "{}", stderr(&o));
+}
