@@ -1,0 +1,4 @@
+//! Declarations (placeholder).
+/// x
+#[derive(Debug, Default, Clone)]
+pub struct ModDecls;
