@@ -1,20 +1,25 @@
 //! The one place the CLI talks to the Lua runtime (`hexforge-script`).
 //!
 //! Every command reaches mods through these functions, so following a change in the script
-//! crate's API means editing this file only. Until `LuaRules` lands in this build, loading a mod
-//! reports that clearly instead of pretending; the commands and the game loop are already generic
-//! over [`Rules`] and tested with Rust rules.
+//! crate's API means editing this file only. What works today: manifests, dependency order,
+//! compiling every Lua file of the rule set (`check`), and running snippets in a sandbox
+//! (`eval`). Until `LuaRules` lands in this build, starting a game, Lua tests and `watch` report
+//! that clearly instead of pretending; the game loop is already generic over [`Rules`] and
+//! tested with Rust rules.
 //!
 //! ```no_run
 //! let loaded = hexforge::runtime::load(std::path::Path::new("mods/tutorial")).unwrap();
 //! let rules = loaded.rules().unwrap();
 //! ```
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use hexforge_game::{
     Action, GameState, Illegal, ModLock, Outcome, Rules, RulesError, SideId, TurnStructure,
     turn::HookEvent,
 };
+use hexforge_script::manifest::{ModInfo, ModSet, discover};
+use hexforge_script::sandbox::RequirePaths;
+use hexforge_script::{Limits, Sandbox};
 use std::path::{Path, PathBuf};
 
 /// Stand-in for the Lua-backed rules until the runtime lands: every call reports that the
@@ -90,13 +95,178 @@ pub fn load(dir: &Path) -> Result<LoadedMod> {
     Err(not_landed("loading a mod"))
 }
 
-/// Every problem in a mod as `file:line: message` lines (empty = the mod is fine).
+/// A mod with the rest of its rule set (base and dependencies, in load order).
+#[derive(Debug)]
+pub struct RuleSet {
+    /// Every mod found beside it, by id.
+    pub set: ModSet,
+    /// Load order: dependencies and base first, the mod itself last.
+    pub order: Vec<String>,
+}
+
+impl RuleSet {
+    /// The mods in load order.
+    pub fn mods(&self) -> impl Iterator<Item = &ModInfo> {
+        self.order.iter().filter_map(|id| self.set.mods.get(id))
+    }
+
+    /// The mod itself (last in load order).
+    #[must_use]
+    pub fn main(&self) -> Option<&ModInfo> {
+        self.order.last().and_then(|id| self.set.mods.get(id))
+    }
+}
+
+/// Reads the manifests beside `dir` (its parent folder is the mods root) and orders the mod's
+/// rule set. Problems in other mods of the folder that this one does not use are not reported.
+///
+/// # Errors
+/// Every manifest and dependency problem, as `file:line: message` lines.
+pub fn rule_set(dir: &Path) -> std::result::Result<RuleSet, Vec<String>> {
+    let dir = dir
+        .canonicalize()
+        .map_err(|e| vec![format!("{}: {e}", dir.display())])?;
+    let root = dir.parent().unwrap_or(&dir);
+    let folder = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (set, errors) = discover(root);
+    let base = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let own_prefix = format!("{base}/{folder}/");
+    let mut problems: Vec<String> = errors
+        .iter()
+        .filter(|e| e.file.starts_with(&own_prefix))
+        .map(ToString::to_string)
+        .collect();
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    match set.resolve(&folder) {
+        Ok(order) => Ok(RuleSet { set, order }),
+        Err(errors) => {
+            problems.extend(errors.iter().map(ToString::to_string));
+            Err(problems)
+        }
+    }
+}
+
+/// Every `.lua` file under `dir`, sorted, as (path, path relative to `dir` with `/`).
+fn lua_files(dir: &Path) -> Vec<(PathBuf, String)> {
+    fn walk(dir: &Path, rel: &str, out: &mut Vec<(PathBuf, String)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut entries: Vec<_> = entries.filter_map(std::result::Result::ok).collect();
+        entries.sort_by_key(std::fs::DirEntry::file_name);
+        for e in entries {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let path = e.path();
+            let rel = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            if path.is_dir() {
+                walk(&path, &rel, out);
+            } else if name.ends_with(".lua") {
+                out.push((path, rel));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, "", &mut out);
+    out
+}
+
+/// Compiles (without running) every Lua file of the rule set; one problem per file that does
+/// not parse.
+fn syntax_problems(rules: &RuleSet) -> Result<Vec<String>> {
+    let sb = Sandbox::new(Limits::default())?;
+    let mut problems = Vec::new();
+    for m in rules.mods() {
+        for (path, rel) in lua_files(&m.dir) {
+            let shown = format!("{}/{rel}", m.rel_dir);
+            let src = match std::fs::read_to_string(&path) {
+                Ok(s) => s,
+                Err(e) => {
+                    problems.push(format!("{shown}: cannot read: {e}"));
+                    continue;
+                }
+            };
+            let name = format!("@{shown}");
+            if let Err(e) = sb.guarded(|lua| lua.load(src.as_str()).set_name(name).into_function())
+            {
+                problems.push(e.to_string());
+            }
+        }
+    }
+    Ok(problems)
+}
+
+/// Every problem in a mod as `file:line: message` lines (empty = the mod is fine): manifests,
+/// dependencies, and Lua files that do not compile.
 ///
 /// # Errors
 /// Only when the check itself cannot run (not for problems in the mod).
 pub fn check(dir: &Path) -> Result<Vec<String>> {
-    let _ = dir;
-    Err(not_landed("checking a mod"))
+    let rules = match rule_set(dir) {
+        Ok(r) => r,
+        Err(problems) => return Ok(problems),
+    };
+    syntax_problems(&rules)
+}
+
+/// `require` paths for a rule set: its mods by id, and `./scripts` when present.
+fn require_paths(rules: Option<&RuleSet>) -> RequirePaths {
+    let mut paths = RequirePaths::default();
+    let scripts = Path::new("scripts");
+    if scripts.is_dir() {
+        paths.scripts = Some((scripts.to_owned(), "scripts".to_owned()));
+    }
+    if let Some(rules) = rules {
+        for m in rules.mods() {
+            paths
+                .mods
+                .insert(m.manifest.id.clone(), (m.dir.clone(), m.rel_dir.clone()));
+        }
+    }
+    paths
+}
+
+/// Lua that encodes a value as JSON text (see the file for the rules).
+const TO_JSON: &str = include_str!("lua/to_json.lua");
+
+/// Runs a Lua chunk in a sandbox (after the mod's entry files, with `--mod`) and returns its
+/// first result as JSON: tables with keys `1..n` become arrays, hexes `{"q":..,"r":..}`.
+///
+/// # Errors
+/// A Lua error (`file:line: message`) or a mod that does not load.
+pub fn eval(dir: Option<&Path>, code: &str) -> Result<serde_json::Value> {
+    let rules = match dir {
+        Some(d) => Some(rule_set(d).map_err(|p| anyhow::anyhow!(p.join("\n")))?),
+        None => None,
+    };
+    let sb = Sandbox::new(Limits::default())?;
+    sb.set_require_paths(require_paths(rules.as_ref()));
+    if let Some(rules) = &rules {
+        for m in rules.mods() {
+            let entry = m.dir.join(&m.manifest.entry);
+            sb.exec_file(&entry, &format!("{}/{}", m.rel_dir, m.manifest.entry))?;
+        }
+    }
+    // The encoder goes in first, as a global of this throwaway VM; the snippet then runs as the
+    // body of a function on the chunk's first line, so its line numbers are the user's own.
+    sb.exec(
+        &format!("__hexforge_to_json = (function() {TO_JSON}\nend)()"),
+        "=to_json",
+    )?;
+    let wrapped = format!("return __hexforge_to_json((function(...) {code}\n end)(...))");
+    let text: String = sb.eval(&wrapped, "=eval")?;
+    serde_json::from_str(&text).context("eval produced invalid JSON")
 }
 
 /// The result of one Lua test.
@@ -115,15 +285,6 @@ pub struct TestResult {
 pub fn run_tests(dir: &Path) -> Result<Vec<TestResult>> {
     let _ = dir;
     Err(not_landed("running Lua tests"))
-}
-
-/// Runs a Lua chunk in a mod's VM (or a bare sandbox) and returns its result as JSON.
-///
-/// # Errors
-/// A Lua error (`file:line: message`) or a mod that does not load.
-pub fn eval(dir: Option<&Path>, code: &str) -> Result<serde_json::Value> {
-    let _ = (dir, code);
-    Err(not_landed("eval"))
 }
 
 /// Watches a mod and reloads it on every change, printing each result; returns when the

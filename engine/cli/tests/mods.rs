@@ -141,13 +141,77 @@ fn a_broken_mod_reports_file_and_line_and_exits_1() {
 }
 
 #[test]
-#[ignore = "needs hexforge-script LuaRules"]
-fn eval_prints_json_and_reports_lua_errors() {
+fn eval_prints_json_and_reports_lua_errors_with_the_users_line() {
     let o = hexforge(&["eval", "return hex.neighbor({q=0,r=0}, 0)"], &root());
     assert!(o.status.success(), "{}", err(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v, serde_json::json!({"q": 0, "r": -1}));
 
+    let o = hexforge(
+        &["eval", "return {1, 2, {ok = true, s = 'a\"b'}}, 'ignored'"],
+        &root(),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v, serde_json::json!([1, 2, {"ok": true, "s": "a\"b"}]));
+
+    let o = hexforge(&["eval", "local x = 1\nerror('nope')"], &root());
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(err(&o).trim(), "error: eval:2: nope");
+
+    let o = hexforge(&["eval", "while true do end"], &root());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("instruction budget"), "{}", err(&o));
+}
+
+#[test]
+fn check_accepts_the_shipped_mods_and_reports_broken_files_with_their_lines() {
+    for m in ["mods/tutorial", "mods/tutorial-variant"]
+        .into_iter()
+        .map(String::from)
+        .chain(FIXTURES.iter().map(|f| format!("tests/fixtures/{f}")))
+    {
+        let o = hexforge(&["check", &m], &root());
+        assert!(o.status.success(), "{m}: {}{}", out(&o), err(&o));
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("mods/tutorial");
+    copy_dir(&root().join("mods/tutorial"), &dir);
+    copy_dir(
+        &root().join("mods/tutorial-variant"),
+        &tmp.path().join("mods/tutorial-variant"),
+    );
+    std::fs::write(dir.join("tests/broken.lua"), "return {\n  x = = 1,\n}\n").unwrap();
+    let manifest = std::fs::read_to_string(dir.join("mod.toml")).unwrap();
+    std::fs::write(
+        dir.join("mod.toml"),
+        manifest.replace("version = \"0.1.0\"", "version = \"one\""),
+    )
+    .unwrap();
+    let o = hexforge(&["check", "tutorial"], tmp.path());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        out(&o).contains("mods/tutorial/mod.toml:5:11: version"),
+        "{}",
+        out(&o)
+    );
+
+    std::fs::write(dir.join("mod.toml"), manifest).unwrap();
+    // The variant sees its base's broken file too: the base is part of its rule set.
+    for m in ["tutorial", "tutorial-variant"] {
+        let o = hexforge(&["check", m], tmp.path());
+        assert_eq!(o.status.code(), Some(1), "{m}");
+        assert!(
+            out(&o).contains("mods/tutorial/tests/broken.lua:2: unexpected symbol near '='"),
+            "{}",
+            out(&o)
+        );
+        assert!(out(&o).contains(": 1 problem"), "{}", out(&o));
+    }
+}
+
+#[test]
+#[ignore = "needs hexforge-script declarations (the `game` object)"]
+fn eval_in_a_mods_vm_sees_its_declarations() {
     let o = hexforge(
         &[
             "eval",
