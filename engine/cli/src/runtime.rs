@@ -246,18 +246,14 @@ const TO_JSON: &str = include_str!("lua/to_json.lua");
 /// # Errors
 /// A Lua error (`file:line: message`) or a mod that does not load.
 pub fn eval(dir: Option<&Path>, code: &str) -> Result<serde_json::Value> {
-    let rules = match dir {
-        Some(d) => Some(rule_set(d).map_err(|p| anyhow::anyhow!(p.join("\n")))?),
-        None => None,
-    };
-    let sb = Sandbox::new(Limits::default())?;
-    sb.set_require_paths(require_paths(rules.as_ref()));
-    if let Some(rules) = &rules {
-        for m in rules.mods() {
-            let entry = m.dir.join(&m.manifest.entry);
-            sb.exec_file(&entry, &format!("{}/{}", m.rel_dir, m.manifest.entry))?;
+    let sb = match dir {
+        Some(d) => mod_sandbox(&rule_set_or_error(d)?)?,
+        None => {
+            let sb = Sandbox::new(Limits::default())?;
+            sb.set_require_paths(require_paths(None));
+            sb
         }
-    }
+    };
     // The encoder goes in first, as a global of this throwaway VM; the snippet then runs as the
     // body of a function on the chunk's first line, so its line numbers are the user's own.
     sb.exec(
@@ -278,13 +274,68 @@ pub struct TestResult {
     pub failure: Option<String>,
 }
 
-/// Runs a mod's `tests/*.lua`.
+/// The Lua side of `hexforge test` (see the file).
+const TEST_RUNNER: &str = include_str!("lua/test_runner.lua");
+
+/// A sandbox with the rule set's `require` paths and its entry files run in load order.
+fn mod_sandbox(rules: &RuleSet) -> Result<Sandbox> {
+    let sb = Sandbox::new(Limits::default())?;
+    sb.set_require_paths(require_paths(Some(rules)));
+    for m in rules.mods() {
+        let entry = m.dir.join(&m.manifest.entry);
+        sb.exec_file(&entry, &format!("{}/{}", m.rel_dir, m.manifest.entry))?;
+    }
+    Ok(sb)
+}
+
+fn rule_set_or_error(dir: &Path) -> Result<RuleSet> {
+    rule_set(dir).map_err(|problems| anyhow::anyhow!(problems.join("\n")))
+}
+
+/// Runs a mod's `tests/*.lua`: each file in a fresh VM of the mod (after its entry files), each
+/// test with its own instruction budget. A file that fails to load counts as one failed test.
 ///
 /// # Errors
 /// When the mod does not load.
 pub fn run_tests(dir: &Path) -> Result<Vec<TestResult>> {
-    let _ = dir;
-    Err(not_landed("running Lua tests"))
+    let rules = rule_set_or_error(dir)?;
+    let main = rules.main().context("the rule set is empty")?;
+    let mut results = Vec::new();
+    for (_, rel) in lua_files(&main.dir.join("tests")) {
+        let shown = format!("{}/tests/{rel}", main.rel_dir);
+        let module = format!(
+            "{}.tests.{}",
+            main.manifest.id,
+            rel.trim_end_matches(".lua").replace('/', ".")
+        );
+        let sb = mod_sandbox(&rules)?;
+        sb.exec(TEST_RUNNER, "=test_runner")?;
+        let count: i64 = match sb.eval(&format!("return __hexforge_collect({module:?})"), "=test") {
+            Ok(n) => n,
+            Err(e) => {
+                results.push(TestResult {
+                    name: shown,
+                    failure: Some(e.to_string()),
+                });
+                continue;
+            }
+        };
+        for i in 1..=count {
+            let name: String = sb.eval(&format!("return __hexforge_name({i})"), "=test")?;
+            let outcome: std::result::Result<String, _> =
+                sb.eval(&format!("return __hexforge_run({i})"), "=test");
+            let failure = match outcome {
+                Ok(m) if m.is_empty() => None,
+                Ok(m) => Some(m),
+                Err(e) => Some(e.to_string()),
+            };
+            results.push(TestResult {
+                name: format!("{shown}: {name}"),
+                failure,
+            });
+        }
+    }
+    Ok(results)
 }
 
 /// Watches a mod and reloads it on every change, printing each result; returns when the

@@ -66,7 +66,7 @@ fn runtime_is_pending_until_lua_rules_land() {
 
 #[test]
 #[ignore = "needs hexforge-script LuaRules"]
-fn the_tutorial_checks_tests_and_plays() {
+fn the_tutorial_tests_pass_and_it_plays() {
     let o = hexforge(&["check", "tutorial"], &root());
     assert!(o.status.success(), "{}{}", out(&o), err(&o));
     assert!(out(&o).contains("ok"));
@@ -265,4 +265,65 @@ fn two_hundred_bot_games_of_each_mod_replay_to_equal_hashes() {
         }
     }
     let _ = NEEDS_LUA;
+}
+
+#[test]
+fn test_runs_returned_and_registered_tests_and_counts_failures() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("mods/mini");
+    std::fs::create_dir_all(dir.join("tests")).unwrap();
+    std::fs::write(
+        dir.join("mod.toml"),
+        "id = \"mini\"\nname = \"Mini\"\nversion = \"0.1.0\"\nengine = \"*\"\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("main.lua"), "answer = 42\n").unwrap();
+    std::fs::write(
+        dir.join("util.lua"),
+        "return { double = function(x) return 2 * x end }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("tests/a.lua"),
+        "local u = require('mini.util')\nreturn {\n  doubles = function() assert(u.double(2) == 4) end,\n  \
+         sees_main = function() assert(answer == 42, 'main.lua ran first') end,\n  \
+         fails = function() error('expected failure') end,\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("tests/b.lua"),
+        "test('registered', function() end)\ntest('loops', function() while true do end end)\n",
+    )
+    .unwrap();
+    let o = hexforge(&["test", "mini"], tmp.path());
+    assert_eq!(o.status.code(), Some(1), "{}{}", out(&o), err(&o));
+    let text = out(&o);
+    assert!(text.contains("3 passed, 2 failed"), "{text}");
+    assert!(
+        text.contains("ok   mods/mini/tests/a.lua: doubles"),
+        "{text}"
+    );
+    assert!(text.contains("FAIL mods/mini/tests/a.lua: fails"), "{text}");
+    assert!(
+        text.contains("mods/mini/tests/a.lua:5: expected failure"),
+        "{text}"
+    );
+    assert!(text.contains("FAIL mods/mini/tests/b.lua: loops"), "{text}");
+    assert!(text.contains("instruction budget"), "{text}");
+
+    // Fix the failures: exit 0.
+    std::fs::write(
+        dir.join("tests/b.lua"),
+        "test('registered', function() end)\n",
+    )
+    .unwrap();
+    let a = std::fs::read_to_string(dir.join("tests/a.lua")).unwrap();
+    std::fs::write(
+        dir.join("tests/a.lua"),
+        a.replace("error('expected failure')", ""),
+    )
+    .unwrap();
+    let o = hexforge(&["test", "mini"], tmp.path());
+    assert!(o.status.success(), "{}{}", out(&o), err(&o));
+    assert!(out(&o).contains("4 passed, 0 failed"), "{}", out(&o));
 }
