@@ -17,6 +17,7 @@ use hexforge_game::{
     Action, GameState, Illegal, ModLock, Outcome, Rules, RulesError, SideId, TurnStructure,
     turn::HookEvent,
 };
+use hexforge_script::loader::{LoadOptions, LoadedMods, load_mods};
 use hexforge_script::manifest::{ModInfo, ModSet, discover};
 use hexforge_script::sandbox::RequirePaths;
 use hexforge_script::{Limits, Sandbox};
@@ -86,13 +87,88 @@ fn not_landed(what: &str) -> anyhow::Error {
     )
 }
 
+/// The mods root (parent folder) and id (folder name) of a mod folder.
+fn root_and_id(dir: &Path) -> Result<(PathBuf, String)> {
+    let dir = dir
+        .canonicalize()
+        .with_context(|| format!("{}", dir.display()))?;
+    let id = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let root = dir.parent().unwrap_or(&dir).to_owned();
+    Ok((root, id))
+}
+
+/// Loads the rule set of a mod folder into one VM with its declarations validated.
+///
+/// # Errors
+/// Every problem, one `file:line: message` per line.
+pub fn load_vm(dir: &Path) -> Result<LoadedMods> {
+    let (root, id) = root_and_id(dir)?;
+    let opts = LoadOptions {
+        scripts_dir: scripts_dir(),
+        ..LoadOptions::default()
+    };
+    load_mods(&root, &id, &opts).map_err(|errors| {
+        anyhow::anyhow!(
+            "{}",
+            errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    })
+}
+
+/// The scenario ids of a mod: the stems of `scenarios/*.toml` and `scenarios/*.lua`, sorted.
+#[must_use]
+pub fn scenario_ids(dir: &Path) -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(dir.join("scenarios"))
+        .into_iter()
+        .flatten()
+        .filter_map(std::result::Result::ok)
+        .filter_map(|e| {
+            let path = e.path();
+            let ext = path.extension()?.to_str()?;
+            if ext == "toml" || ext == "lua" {
+                Some(path.file_stem()?.to_string_lossy().into_owned())
+            } else {
+                None
+            }
+        })
+        .collect();
+    ids.sort();
+    ids
+}
+
 /// Loads a mod (and its base and dependencies) and checks it.
 ///
 /// # Errors
-/// Every problem found, one `file:line: message` per line.
+/// Every problem found, one `file:line: message` per line; or, until `LuaRules` lands, that
+/// games cannot start yet.
 pub fn load(dir: &Path) -> Result<LoadedMod> {
-    let _ = dir;
-    Err(not_landed("loading a mod"))
+    let vm = load_vm(dir)?;
+    let locks = vm
+        .mods
+        .iter()
+        .map(|m| ModLock {
+            id: m.id.clone(),
+            version: m.version.to_string(),
+            content_hash: m.content_hash.clone(),
+        })
+        .collect();
+    let name = vm.mods.last().map(|m| m.id.clone()).unwrap_or_default();
+    let loaded = LoadedMod {
+        dir: dir.to_owned(),
+        name,
+        locks,
+        scenarios: scenario_ids(dir),
+    };
+    // Games need `LuaRules` (hexforge-script), which is not in this build yet.
+    let _ = loaded;
+    Err(not_landed("starting a game"))
 }
 
 /// A mod with the rest of its rule set (base and dependencies, in load order).
@@ -217,16 +293,31 @@ pub fn check(dir: &Path) -> Result<Vec<String>> {
         Ok(r) => r,
         Err(problems) => return Ok(problems),
     };
-    syntax_problems(&rules)
+    let mut problems: Vec<String> = match load_vm(dir) {
+        Ok(_) => Vec::new(),
+        Err(e) => e.to_string().lines().map(str::to_owned).collect(),
+    };
+    // Files the load did not run (tests, unused modules) are at least compiled.
+    for p in syntax_problems(&rules)? {
+        if !problems.contains(&p) {
+            problems.push(p);
+        }
+    }
+    Ok(problems)
+}
+
+/// The engine's shared `scripts/` folder, when run from the repository root.
+fn scripts_dir() -> Option<PathBuf> {
+    let scripts = Path::new("scripts");
+    scripts.is_dir().then(|| scripts.to_owned())
 }
 
 /// `require` paths for a rule set: its mods by id, and `./scripts` when present.
 fn require_paths(rules: Option<&RuleSet>) -> RequirePaths {
-    let mut paths = RequirePaths::default();
-    let scripts = Path::new("scripts");
-    if scripts.is_dir() {
-        paths.scripts = Some((scripts.to_owned(), "scripts".to_owned()));
-    }
+    let mut paths = RequirePaths {
+        scripts: scripts_dir().map(|d| (d, "scripts".to_owned())),
+        ..RequirePaths::default()
+    };
     if let Some(rules) = rules {
         for m in rules.mods() {
             paths
@@ -247,7 +338,7 @@ const TO_JSON: &str = include_str!("lua/to_json.lua");
 /// A Lua error (`file:line: message`) or a mod that does not load.
 pub fn eval(dir: Option<&Path>, code: &str) -> Result<serde_json::Value> {
     let sb = match dir {
-        Some(d) => mod_sandbox(&rule_set_or_error(d)?)?,
+        Some(d) => mod_sandbox(d)?,
         None => {
             let sb = Sandbox::new(Limits::default())?;
             sb.set_require_paths(require_paths(None));
@@ -277,15 +368,9 @@ pub struct TestResult {
 /// The Lua side of `hexforge test` (see the file).
 const TEST_RUNNER: &str = include_str!("lua/test_runner.lua");
 
-/// A sandbox with the rule set's `require` paths and its entry files run in load order.
-fn mod_sandbox(rules: &RuleSet) -> Result<Sandbox> {
-    let sb = Sandbox::new(Limits::default())?;
-    sb.set_require_paths(require_paths(Some(rules)));
-    for m in rules.mods() {
-        let entry = m.dir.join(&m.manifest.entry);
-        sb.exec_file(&entry, &format!("{}/{}", m.rel_dir, m.manifest.entry))?;
-    }
-    Ok(sb)
+/// The rule set's VM after its entry files ran and its declarations checked.
+fn mod_sandbox(dir: &Path) -> Result<Sandbox> {
+    Ok(load_vm(dir)?.sandbox)
 }
 
 fn rule_set_or_error(dir: &Path) -> Result<RuleSet> {
@@ -308,7 +393,7 @@ pub fn run_tests(dir: &Path) -> Result<Vec<TestResult>> {
             main.manifest.id,
             rel.trim_end_matches(".lua").replace('/', ".")
         );
-        let sb = mod_sandbox(&rules)?;
+        let sb = mod_sandbox(dir)?;
         sb.exec(TEST_RUNNER, "=test_runner")?;
         let count: i64 = match sb.eval(&format!("return __hexforge_collect({module:?})"), "=test") {
             Ok(n) => n,

@@ -65,8 +65,7 @@ fn runtime_is_pending_until_lua_rules_land() {
 }
 
 #[test]
-#[ignore = "needs hexforge-script LuaRules"]
-fn the_tutorial_tests_pass_and_it_plays() {
+fn the_tutorial_checks_and_its_lua_tests_pass() {
     let o = hexforge(&["check", "tutorial"], &root());
     assert!(o.status.success(), "{}{}", out(&o), err(&o));
     assert!(out(&o).contains("ok"));
@@ -75,6 +74,15 @@ fn the_tutorial_tests_pass_and_it_plays() {
     assert!(o.status.success(), "{}{}", out(&o), err(&o));
     assert!(out(&o).contains("3 passed, 0 failed"), "{}", out(&o));
 
+    // The variant has no tests of its own: nothing fails.
+    let o = hexforge(&["test", "tutorial-variant"], &root());
+    assert!(o.status.success(), "{}{}", out(&o), err(&o));
+    assert!(out(&o).contains("0 passed, 0 failed"), "{}", out(&o));
+}
+
+#[test]
+#[ignore = "needs hexforge-script LuaRules"]
+fn the_tutorial_and_its_variant_play() {
     let o = hexforge(&["play", "mods/tutorial", "--bots", "random"], &root());
     assert!(o.status.success(), "{}", err(&o));
     assert!(
@@ -123,8 +131,7 @@ fn a_saved_game_replays_to_its_hash_and_a_changed_mod_is_caught() {
 }
 
 #[test]
-#[ignore = "needs hexforge-script LuaRules"]
-fn a_broken_mod_reports_file_and_line_and_exits_1() {
+fn a_broken_mod_reports_every_problem_with_file_and_line_and_exits_1() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("mods/tutorial");
     copy_dir(&root().join("mods/tutorial"), &dir);
@@ -136,7 +143,19 @@ fn a_broken_mod_reports_file_and_line_and_exits_1() {
     let o = hexforge(&["check", "tutorial"], tmp.path());
     assert_eq!(o.status.code(), Some(1));
     let all = out(&o) + &err(&o);
-    assert!(all.contains(&format!("main.lua:{line}:")), "{all}");
+    // Both problems of the bad declaration are reported, at its line.
+    assert!(
+        all.contains(&format!(
+            "mods/tutorial/main.lua:{line}: action jump: phase \"nowhere\""
+        )),
+        "{all}"
+    );
+    assert!(
+        all.contains(&format!(
+            "mods/tutorial/main.lua:{line}: action jump: apply"
+        )),
+        "{all}"
+    );
     assert!(!all.contains("panicked"), "{all}");
 }
 
@@ -210,7 +229,6 @@ fn check_accepts_the_shipped_mods_and_reports_broken_files_with_their_lines() {
 }
 
 #[test]
-#[ignore = "needs hexforge-script declarations (the `game` object)"]
 fn eval_in_a_mods_vm_sees_its_declarations() {
     let o = hexforge(
         &[
@@ -224,9 +242,11 @@ fn eval_in_a_mods_vm_sees_its_declarations() {
     assert!(o.status.success(), "{}", err(&o));
     assert_eq!(out(&o).trim(), "3");
 
-    let o = hexforge(&["eval", "error('nope')"], &root());
-    assert_eq!(o.status.code(), Some(1));
-    assert!(err(&o).contains("nope"), "{}", err(&o));
+    // The variant's edits are applied on top of its base.
+    let code = "return { game.piece_types.scout.stats.speed, game.tables.to_hit.cells[2][3] }";
+    let o = hexforge(&["eval", "--mod", "tutorial-variant", code], &root());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v, serde_json::json!([4, 4]));
 }
 
 #[test]
