@@ -68,13 +68,12 @@ game.board {
 }
 
 ---------------------------------------------------------------------------------------------
--- 5. The turn structure: blue then red each round; in its turn a side moves, then fires.
---    `actor = "active"` (the default) means the side whose turn it is. The game ends after
---    round 10 if nobody has won before.
+-- 5. The turn structure: each round every side takes a turn, in the scenario's seating order
+--    (blue, then red); in its turn a side moves, then fires. `actor = "active"` (the default)
+--    means the side whose turn it is. The game ends after round 10 if nobody has won before.
 ---------------------------------------------------------------------------------------------
 game.turns {
   order = "fixed",
-  sides = { "blue", "red" },
   phases = {
     { id = "move" },
     { id = "fire", actor = "active" },
