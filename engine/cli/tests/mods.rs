@@ -347,3 +347,60 @@ fn test_runs_returned_and_registered_tests_and_counts_failures() {
     assert!(o.status.success(), "{}{}", out(&o), err(&o));
     assert!(out(&o).contains("4 passed, 0 failed"), "{}", out(&o));
 }
+
+#[test]
+fn watch_reloads_on_every_change_and_reports_problems() {
+    use std::io::BufRead;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("mods/tutorial");
+    copy_dir(&root().join("mods/tutorial"), &dir);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexforge"))
+        .args(["watch", "tutorial"])
+        .current_dir(tmp.path())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    // Waits for a line containing `want`, failing after a few seconds instead of hanging.
+    let wait_for = |want: &str| -> String {
+        loop {
+            match rx.recv_timeout(Duration::from_secs(10)) {
+                Ok(line) if line.contains(want) => return line,
+                Ok(_) => {}
+                Err(e) => panic!("no line with {want:?}: {e}"),
+            }
+        }
+    };
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        wait_for("watching");
+        wait_for("reloaded in");
+        let main = dir.join("main.lua");
+        let good = std::fs::read_to_string(&main).unwrap();
+        std::fs::write(&main, format!("{good}\ngame.action {{ id = \"x\" }}\n")).unwrap();
+        wait_for("not reloaded");
+        let problem = wait_for("main.lua:");
+        assert!(problem.contains("action x"), "{problem}");
+        std::fs::write(&main, &good).unwrap();
+        wait_for("reloaded in");
+    }));
+    // Stop the watcher this test started (by its own handle).
+    let _ = child.kill();
+    let _ = child.wait();
+    if let Err(e) = result {
+        std::panic::resume_unwind(e);
+    }
+}
