@@ -2,7 +2,7 @@
 //!
 //! Bound from `hexforge_core::hex::Hex`: `new`, `distance`, `length`, `neighbor`, `neighbors`,
 //! `step`, `direction_to`, `straight_line_to`, `rotate_around`, `reflect_q`, `add`, `sub`,
-//! `scale`, `equals`, `key`, `ring`, `range`. `ring` and `range` are written here over
+//! `scale`, `equals`/`eq`, `key`, `ring`, `range`/`spiral`, `rotate` (= `rotate_around`). `ring` and `range` are written here over
 //! `Hex::step` until the core's shapes module lands (same order: clockwise from the N corner).
 //!
 //! No game state is touched: every function is pure.
@@ -108,6 +108,18 @@ pub fn register(lua: &Lua) -> mlua::Result<Table> {
     })?;
     add(lua, &t, NS, "equals", |lua, a| {
         (a.hex(0)? == a.hex(1)?).into_lua_multi(lua)
+    })?;
+    add(lua, &t, NS, "eq", |lua, a| {
+        (a.hex(0)? == a.hex(1)?).into_lua_multi(lua)
+    })?;
+    add(lua, &t, NS, "rotate", |lua, a| {
+        let steps = a.int(3)?.rem_euclid(6) as i32;
+        hex_to_table(lua, a.hex(0)?.rotate_around(a.hex(1)?, a.turn(2)?, steps))?
+            .into_lua_multi(lua)
+    })?;
+    add(lua, &t, NS, "spiral", |lua, a| {
+        let r = a.int_in(1, 0, MAX_RANGE_RADIUS)? as i32;
+        hexes_to_table(lua, range(a.hex(0)?, r))?.into_lua_multi(lua)
     })?;
     add(lua, &t, NS, "key", |lua, a| {
         let h = a.hex(0)?;
