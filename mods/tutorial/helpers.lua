@@ -1,26 +1,26 @@
--- helpers.lua: small pure functions used by main.lua, loaded with
---   local helpers = require("tutorial.helpers")
--- A module name "<mod id>.<file>" resolves to mods/<mod id>/<file>.lua; a bare name such as
--- "movement" resolves to the engine's shared scripts/movement.lua. Paths and ".." are refused.
+-- helpers.lua: small pure functions used by main.lua, loaded with `require("helpers")`.
+-- A bare module name searches this mod (and, for a variant, its base), then the engine's shared
+-- scripts/ folder ("hexforge.movement" -> scripts/hexforge/movement.lua). Paths and ".." are
+-- refused.
 --
 -- Keep rules data (numbers) in declarations and scenarios, and keep helpers like these free of
 -- game state: they receive what they need as arguments.
 
 local helpers = {}
 
--- The hexes a piece could end its move in: every hex within `speed` of `from` that is on the
--- arena and not occupied. `occupied` is a set keyed by hex.key(h) ("q,r").
-function helpers.destinations(from, speed, radius, occupied)
+-- The hexes a piece could end its move in: every hex within `speed` of `from`, other than
+-- `from`, for which `blocked(hex)` is false.
+function helpers.destinations(from, speed, blocked)
   local out = {}
   for _, h in ipairs(hex.range(from, speed)) do
-    if hex.length(h) <= radius and not occupied[hex.key(h)] and not hex.equals(h, from) then
+    if not hex.eq(h, from) and not blocked(h) then
       out[#out + 1] = h
     end
   end
   return out
 end
 
--- Clamp a range to the last column of a table (longer shots use the last column).
+-- Clamp a number into lo..hi.
 function helpers.clamp(n, lo, hi)
   if n < lo then return lo end
   if n > hi then return hi end

@@ -1,23 +1,26 @@
 -- Tutorial: Picket Line
 --
 -- A Hexforge mod is declarations first: this file runs once when the mod loads and describes
--- the game through the global `game` object (piece types, tables, dice, the board, the turn
+-- the game through the global `game` object (piece types, a rule table, dice, terrain, the turn
 -- structure, actions, setup, victory and event hooks). Rust then checks everything at once and
--- reports each problem as `mods/tutorial/main.lua:<line>: <message>`.
+-- reports each problem as `mods/tutorial/main.lua:<line>: <message>`. The board and the starting
+-- pieces are data in scenarios/picket.toml. The API is described in LUA-API.md (v1).
 --
 -- The game state never lives in Lua. Callbacks receive `ctx`, a handle onto the Rust-owned
--- state: read it with ctx:piece(id), ctx:pieces{...}, ctx:pieces_at(hex); change it only with
--- engine calls (ctx:move_piece, ctx:set_value, ctx:destroy, ctx:roll, ctx:log). If a callback
--- errors, the whole action is discarded: you never have to undo half a change.
+-- state: read it with ctx:piece(id), ctx:pieces{...}, ctx:pieces_at(hex), ctx:terrain(hex);
+-- change it only with engine calls (ctx:move, ctx:set, ctx:destroy, ctx:roll, ctx:log). If a
+-- callback errors, the whole action is discarded: you never have to undo half a change.
 --
--- All randomness comes from ctx:roll (math.random is disabled), so a game is a pure function of
--- its seed and the players' actions: saves replay exactly.
+-- All randomness comes from ctx:roll and friends (math.random is disabled), so a game is a pure
+-- function of its seed and the players' actions: saves replay exactly.
 
-local helpers = require("tutorial.helpers")
+-- `require("helpers")` loads helpers.lua from this mod (a variant finds its base's files too;
+-- then the engine's shared scripts/ folder is searched).
+local helpers = require("helpers")
 
 ---------------------------------------------------------------------------------------------
--- 1. Piece types. `stats` are fixed numbers of the type; `values` are per-piece and change
---    during play (they start as given here).
+-- 1. Piece types. `stats` are fixed numbers of the type (read them as piece.stats.speed);
+--    `values` are per piece, copied into each piece, and change during play.
 ---------------------------------------------------------------------------------------------
 game.piece_type {
   id = "frigate",
@@ -35,20 +38,21 @@ game.piece_type {
 
 ---------------------------------------------------------------------------------------------
 -- 2. A rule table: the d6 roll needed to hit, by the firer's guns (rows) and range (columns).
---    A cell of 7 means "cannot hit". Variants edit single cells (see mods/tutorial-variant).
+--    Keys are strings: exact ("1"), ranges ("2-4"), open ("3+"). Variants edit single cells
+--    (see mods/tutorial-variant).
 ---------------------------------------------------------------------------------------------
 game.table {
   id = "to_hit",
-  rows = { 1, 2 },       -- guns
-  columns = { 1, 2, 3 }, -- range in hexes; longer shots use the last column
+  rows = { "1", "2" },          -- guns
+  columns = { "1", "2", "3+" }, -- range in hexes
   cells = {
-    { 4, 5, 6 },         -- 1 gun
-    { 3, 4, 5 },         -- 2 guns
+    { 4, 5, 6 },                -- 1 gun
+    { 3, 4, 5 },                -- 2 guns
   },
 }
 
 ---------------------------------------------------------------------------------------------
--- 3. Dice. Plain dice are written as notation ("1d6", "2d6+1"); a named die has faces.
+-- 3. Dice. Plain dice are notation ("d6", "2d6+1"); a named die has faces.
 --    A hit rolls the damage die: "hull" does one damage, "critical" two, "glancing" none.
 ---------------------------------------------------------------------------------------------
 game.dice {
@@ -56,21 +60,17 @@ game.dice {
   faces = { "glancing", "hull", "hull", "hull", "hull", "critical" },
 }
 
----------------------------------------------------------------------------------------------
--- 4. The board: a hexagonal arena of radius 4 (61 hexes) with a dust cloud at its centre
---    that blocks movement into it (terrain ids are the mod's own words).
----------------------------------------------------------------------------------------------
-game.board {
-  id = "arena",
-  shape = "hexagon",
-  radius = 4,
-  terrain = { cloud = { { q = 0, r = 0 } } },
-}
+local DAMAGE = { glancing = 0, hull = 1, critical = 2 }
 
 ---------------------------------------------------------------------------------------------
--- 5. The turn structure: each round every side takes a turn, in the scenario's seating order
+-- 4. Terrain. Where it lies is scenario data; what it means is up to the rules below.
+---------------------------------------------------------------------------------------------
+game.terrain { id = "cloud", name = "Dust cloud", color = "#8a8a70", blocks_movement = true }
+
+---------------------------------------------------------------------------------------------
+-- 5. The turn structure: each round every side takes a turn, in the scenario's side order
 --    (blue, then red); in its turn a side moves, then fires. `actor = "active"` (the default)
---    means the side whose turn it is. The game ends after round 10 if nobody has won before.
+--    means the side whose turn it is. After round 10 the `turn_limit` hook decides.
 ---------------------------------------------------------------------------------------------
 game.turns {
   order = "fixed",
@@ -84,15 +84,15 @@ game.turns {
 ---------------------------------------------------------------------------------------------
 -- Small helpers over ctx (local functions are fine: only declarations are visible to Rust).
 ---------------------------------------------------------------------------------------------
-local RADIUS = 4
+local MAX_RANGE = 3
 
-local function occupied(ctx)
-  local set = {}
-  for _, p in ipairs(ctx:pieces {}) do
-    if p.pos.q then set[hex.key(p.pos)] = true end
+-- Hexes no ship may end its move in: other ships and terrain that blocks movement.
+local function blocked(ctx, h)
+  if not ctx:on_board(h) or #ctx:pieces_at(h) > 0 then return true end
+  for _, t in ipairs(ctx:terrain(h)) do
+    if ctx:terrain_info(t).blocks_movement then return true end
   end
-  set[hex.key({ q = 0, r = 0 })] = true -- the cloud
-  return set
+  return false
 end
 
 local function own_piece(ctx, side, id)
@@ -103,10 +103,12 @@ local function own_piece(ctx, side, id)
 end
 
 ---------------------------------------------------------------------------------------------
--- 6. Actions. Each has the phases it is allowed in, typed params, and three callbacks:
---    choices(ctx, side) lists the legal actions (bots and the editor use it),
---    check(ctx, a) returns nothing if legal or a reason string if not,
---    apply(ctx, a) changes the state (the engine calls check first).
+-- 6. Actions. Each has the phases it is allowed in, its params, and three callbacks:
+--    choices(ctx, side) lists the params of every legal action (bots and the editor use it;
+--      it must only list actions that pass check),
+--    check(ctx, a) returns true, or false and a reason the player reads,
+--    apply(ctx, a) changes the state (the engine runs it only after check passed).
+--    The action `a` has a.id, a.side and its params as fields (a.piece, a.to).
 ---------------------------------------------------------------------------------------------
 game.action {
   id = "move",
@@ -114,11 +116,10 @@ game.action {
   params = { piece = "piece", to = "hex" },
 
   choices = function(ctx, side)
-    local out, blocked = {}, occupied(ctx)
+    local out = {}
     for _, p in ipairs(ctx:pieces { owner = side }) do
       if not p.values.moved then
-        local speed = game.piece_types[p.kind].stats.speed
-        for _, h in ipairs(helpers.destinations(p.pos, speed, RADIUS, blocked)) do
+        for _, h in ipairs(helpers.destinations(p.hex, p.stats.speed, function(x) return blocked(ctx, x) end)) do
           out[#out + 1] = { piece = p.id, to = h }
         end
       end
@@ -127,22 +128,21 @@ game.action {
   end,
 
   check = function(ctx, a)
-    local p, why = own_piece(ctx, a.side, a.params.piece)
-    if not p then return why end
-    if p.values.moved then return "piece " .. p.id .. " has already moved this turn" end
-    local speed = game.piece_types[p.kind].stats.speed
-    if hex.distance(p.pos, a.params.to) > speed then
-      return "too far: speed " .. speed
+    local p, why = own_piece(ctx, a.side, a.piece)
+    if not p then return false, why end
+    if p.values.moved then return false, "piece " .. p.id .. " has already moved this turn" end
+    if hex.distance(p.hex, a.to) > p.stats.speed then
+      return false, "too far: speed " .. p.stats.speed
     end
-    if hex.length(a.params.to) > RADIUS then return "off the arena" end
-    if occupied(ctx)[hex.key(a.params.to)] then return "that hex is occupied" end
+    if blocked(ctx, a.to) then return false, "that hex is off the arena, occupied or in the cloud" end
+    return true
   end,
 
   apply = function(ctx, a)
-    local p = ctx:piece(a.params.piece)
-    ctx:move_piece(p.id, a.params.to)
-    ctx:set_value(p.id, "moved", true)
-    ctx:log(("%s %d moves to (%d, %d)"):format(p.kind, p.id, a.params.to.q, a.params.to.r))
+    local p = ctx:piece(a.piece)
+    ctx:move(p.id, a.to)
+    ctx:set(p.id, "moved", true)
+    ctx:log(("%s %d moves to (%d, %d)"):format(p.type, p.id, a.to.q, a.to.r))
   end,
 }
 
@@ -156,7 +156,7 @@ game.action {
     for _, p in ipairs(ctx:pieces { owner = side }) do
       if not p.values.fired then
         for _, t in ipairs(ctx:pieces {}) do
-          if t.owner ~= side and hex.distance(p.pos, t.pos) <= 3 then
+          if t.owner ~= side and hex.distance(p.hex, t.hex) <= MAX_RANGE then
             out[#out + 1] = { piece = p.id, target = t.id }
           end
         end
@@ -166,41 +166,40 @@ game.action {
   end,
 
   check = function(ctx, a)
-    local p, why = own_piece(ctx, a.side, a.params.piece)
-    if not p then return why end
-    if p.values.fired then return "piece " .. p.id .. " has already fired this turn" end
-    local t = ctx:piece(a.params.target)
-    if not t or t.owner == a.side then return "the target must be an enemy piece" end
-    if hex.distance(p.pos, t.pos) > 3 then return "out of range (3 hexes)" end
+    local p, why = own_piece(ctx, a.side, a.piece)
+    if not p then return false, why end
+    if p.values.fired then return false, "piece " .. p.id .. " has already fired this turn" end
+    local t = ctx:piece(a.target)
+    if not t or t.owner == a.side then return false, "the target must be an enemy ship" end
+    if hex.distance(p.hex, t.hex) > MAX_RANGE then return false, "out of range (3 hexes)" end
+    return true
   end,
 
   apply = function(ctx, a)
-    local p, t = ctx:piece(a.params.piece), ctx:piece(a.params.target)
-    ctx:set_value(p.id, "fired", true)
-    local guns = game.piece_types[p.kind].stats.guns
-    local range = helpers.clamp(hex.distance(p.pos, t.pos), 1, 3)
-    local need = ctx:lookup("to_hit", guns, range)
-    local roll = ctx:roll("1d6", "to hit")
-    if roll.total < need then
-      ctx:log(("%s %d misses %s %d (rolled %d, needed %d)"):format(p.kind, p.id, t.kind, t.id, roll.total, need))
+    local p, t = ctx:piece(a.piece), ctx:piece(a.target)
+    ctx:set(p.id, "fired", true)
+    local range = helpers.clamp(hex.distance(p.hex, t.hex), 1, MAX_RANGE)
+    local need = ctx:lookup("to_hit", tostring(p.stats.guns), tostring(range))
+    local roll = ctx:roll("d6", "to hit")
+    if roll < need then
+      ctx:log(("%s %d misses %s %d (rolled %d, needed %d)"):format(p.type, p.id, t.type, t.id, roll, need))
       return
     end
-    local face = ctx:roll("1d[damage]", "damage").dice[1].face
-    local dmg = ({ glancing = 0, hull = 1, critical = 2 })[face]
-    local total = t.values.damage + dmg
-    ctx:log(("%s %d hits %s %d: %s (%d damage)"):format(p.kind, p.id, t.kind, t.id, face, dmg))
-    if total >= game.piece_types[t.kind].stats.hull then
+    local face = ctx:roll_named("damage", 1, "damage")[1]
+    local total = t.values.damage + DAMAGE[face]
+    ctx:log(("%s %d hits %s %d: %s"):format(p.type, p.id, t.type, t.id, face))
+    if total >= t.stats.hull then
       ctx:destroy(t.id)
-      ctx:log(("%s %d is destroyed"):format(t.kind, t.id))
+      ctx:log(("%s %d is destroyed"):format(t.type, t.id))
     else
-      ctx:set_value(t.id, "damage", total)
+      ctx:set(t.id, "damage", total)
     end
   end,
 }
 
 ---------------------------------------------------------------------------------------------
--- 7. Setup: the scenario file (scenarios/*.toml) places the pieces; setup can add to it.
---    Here it only announces the game.
+-- 7. Setup runs after the scenario placed the pieces; it can add to them. Here it only
+--    announces the game.
 ---------------------------------------------------------------------------------------------
 game.setup(function(ctx)
   ctx:log("Picket line: destroy the enemy squadron, or out-last it by round 10.")
@@ -208,37 +207,45 @@ end)
 
 ---------------------------------------------------------------------------------------------
 -- 8. Victory: called after every action. Return nil while the game goes on, or
---    { winners = { ... }, reason = "..." }. After the turn limit, no winner means a draw.
+--    { winners = { ... }, reason = "..." } (no winners = a draw).
 ---------------------------------------------------------------------------------------------
 local function strength(ctx, side)
   local hull = 0
   for _, p in ipairs(ctx:pieces { owner = side }) do
-    hull = hull + game.piece_types[p.kind].stats.hull - p.values.damage
+    hull = hull + p.stats.hull - p.values.damage
   end
   return hull
 end
 
 game.victory(function(ctx)
-  local blue, red = strength(ctx, "blue"), strength(ctx, "red")
-  if red == 0 then return { winners = { "blue" }, reason = "the red squadron is destroyed" } end
-  if blue == 0 then return { winners = { "red" }, reason = "the blue squadron is destroyed" } end
-  if ctx.finished then
-    if blue > red then return { winners = { "blue" }, reason = ("%d hull to %d"):format(blue, red) } end
-    if red > blue then return { winners = { "red" }, reason = ("%d hull to %d"):format(red, blue) } end
-  end
+  if strength(ctx, "red") == 0 then return { winners = { "blue" }, reason = "the red squadron is destroyed" } end
+  if strength(ctx, "blue") == 0 then return { winners = { "red" }, reason = "the blue squadron is destroyed" } end
+  return nil
 end)
 
 ---------------------------------------------------------------------------------------------
--- 9. Hooks: react to engine events (round_start, turn_start, phase_start, after_action).
+-- 9. Hooks react to engine events (round_start, segment_start, turn_start, phase_start,
+--    phase_end, after_action, turn_limit). They receive ctx and the event.
 ---------------------------------------------------------------------------------------------
-game.on("turn_start", function(ctx)
-  -- A new turn: every piece may move and fire again.
+game.on("turn_start", function(ctx, ev)
+  -- A new turn: every ship may move and fire again.
   for _, p in ipairs(ctx:pieces {}) do
-    ctx:set_value(p.id, "moved", false)
-    ctx:set_value(p.id, "fired", false)
+    ctx:set(p.id, "moved", false)
+    ctx:set(p.id, "fired", false)
   end
 end)
 
-game.on("round_start", function(ctx)
+game.on("round_start", function(ctx, ev)
   ctx:log("round " .. ctx.round)
+end)
+
+game.on("turn_limit", function(ctx, ev)
+  -- Round 10 is over and both squadrons are still flying: more hull left wins.
+  local blue, red = strength(ctx, "blue"), strength(ctx, "red")
+  if blue == red then
+    ctx:end_game { winners = {}, reason = ("%d hull each"):format(blue) }
+  else
+    local winner = blue > red and "blue" or "red"
+    ctx:end_game { winners = { winner }, reason = ("%d hull to %d"):format(math.max(blue, red), math.min(blue, red)) }
+  end
 end)

@@ -72,7 +72,7 @@ fn the_tutorial_checks_and_its_lua_tests_pass() {
 
     let o = hexforge(&["test", "tutorial"], &root());
     assert!(o.status.success(), "{}{}", out(&o), err(&o));
-    assert!(out(&o).contains("3 passed, 0 failed"), "{}", out(&o));
+    assert!(out(&o).contains("4 passed, 0 failed"), "{}", out(&o));
 
     // The variant has no tests of its own: nothing fails.
     let o = hexforge(&["test", "tutorial-variant"], &root());
@@ -312,13 +312,19 @@ fn test_runs_returned_and_registered_tests_and_counts_failures() {
     .unwrap();
     std::fs::write(
         dir.join("tests/b.lua"),
-        "test('registered', function() end)\ntest('loops', function() while true do end end)\n",
+        "test('registered', function() end)\ntest('loops', function() while true do end end)\n\
+         test('bad eq', function(t)\n  t:eq({1, {2}}, {1, {3}})\nend)\n",
     )
     .unwrap();
     let o = hexforge(&["test", "mini"], tmp.path());
     assert_eq!(o.status.code(), Some(1), "{}{}", out(&o), err(&o));
     let text = out(&o);
-    assert!(text.contains("3 passed, 2 failed"), "{text}");
+    assert!(text.contains("3 passed, 3 failed"), "{text}");
+    // A failing assertion names the test file and line, and both values.
+    assert!(
+        text.contains("mods/mini/tests/b.lua:4: expected {1=1, 2={1=3}}, got {1=1, 2={1=2}}"),
+        "{text}"
+    );
     assert!(
         text.contains("ok   mods/mini/tests/a.lua: doubles"),
         "{text}"
