@@ -246,3 +246,50 @@ impl Tally {
         }
     }
 }
+
+/// Rules borrowed by several games in turn (e.g. one loaded Lua rule set for `--games N`).
+///
+/// Why this is sound: rules hold no game state (the state is Rust-owned and handed to every
+/// call), so games that share one rules value cannot see each other. The replay tests check it.
+#[derive(Debug)]
+pub struct Shared<'a, R: Rules>(pub &'a R);
+
+impl<R: Rules> Rules for Shared<'_, R> {
+    fn turn_structure(&self) -> &hexforge_game::TurnStructure {
+        self.0.turn_structure()
+    }
+    fn setup(&self, state: &mut GameState) -> Result<(), hexforge_game::RulesError> {
+        self.0.setup(state)
+    }
+    fn legal_actions(
+        &self,
+        state: &GameState,
+        side: &hexforge_game::SideId,
+    ) -> Result<Vec<Action>, hexforge_game::RulesError> {
+        self.0.legal_actions(state, side)
+    }
+    fn check(
+        &self,
+        state: &GameState,
+        action: &Action,
+    ) -> Result<Result<(), hexforge_game::Illegal>, hexforge_game::RulesError> {
+        self.0.check(state, action)
+    }
+    fn apply(
+        &self,
+        state: &mut GameState,
+        action: &Action,
+    ) -> Result<Result<(), hexforge_game::Illegal>, hexforge_game::RulesError> {
+        self.0.apply(state, action)
+    }
+    fn hook(
+        &self,
+        state: &mut GameState,
+        event: &hexforge_game::HookEvent,
+    ) -> Result<(), hexforge_game::RulesError> {
+        self.0.hook(state, event)
+    }
+    fn outcome(&self, state: &GameState) -> Result<Option<Outcome>, hexforge_game::RulesError> {
+        self.0.outcome(state)
+    }
+}

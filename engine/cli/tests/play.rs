@@ -270,6 +270,40 @@ fn many_games_print_win_rates_that_add_up() {
 }
 
 #[test]
+fn games_sharing_one_rules_value_equal_games_with_their_own() {
+    use hexforge::session::Shared;
+    let shared = Race::new();
+    let mut a = Vec::new();
+    play_games(
+        || Ok(Shared(&shared)),
+        &setup(),
+        &PlayArgs {
+            json: true,
+            ..args(40, 20)
+        },
+        &mut a,
+    )
+    .unwrap();
+    let mut b = Vec::new();
+    play_games(
+        || Ok(Race::new()),
+        &setup(),
+        &PlayArgs {
+            json: true,
+            ..args(40, 20)
+        },
+        &mut b,
+    )
+    .unwrap();
+    let strip = |v: &[u8]| {
+        let mut v: Value = serde_json::from_slice(v).unwrap();
+        v["ms_per_game"] = Value::Null; // wall time differs
+        v
+    };
+    assert_eq!(strip(&a), strip(&b));
+}
+
+#[test]
 fn tally_counts_every_side_even_without_wins() {
     let mut t = Tally::default();
     t.include_sides(["blue", "red"]);
