@@ -1,66 +1,31 @@
 //! The one place the CLI talks to the Lua runtime (`hexforge-script`).
 //!
 //! Every command reaches mods through these functions, so following a change in the script
-//! crate's API means editing this file only. What works today: manifests, dependency order,
-//! compiling every Lua file of the rule set (`check`), and running snippets in a sandbox
-//! (`eval`). Until `LuaRules` lands in this build, starting a game, Lua tests and `watch` report
-//! that clearly instead of pretending; the game loop is already generic over [`Rules`] and
-//! tested with Rust rules.
+//! crate's API means editing this file only: loading a rule set (`load_mods` + `LuaRules`),
+//! checking it (every problem, plus every Lua file compiled), running its Lua tests, evaluating
+//! snippets, and hot reload (`ModWatcher`, `reload`, `replay_report`).
 //!
 //! ```no_run
 //! let loaded = hexforge::runtime::load(std::path::Path::new("mods/tutorial")).unwrap();
-//! let rules = loaded.rules().unwrap();
+//! let rules = loaded.rules(); // borrowable by any number of games
 //! ```
 
+use crate::session::Shared;
 use anyhow::{Context, Result};
-use hexforge_game::{
-    Action, GameState, Illegal, ModLock, Outcome, Rules, RulesError, SideId, TurnStructure,
-    turn::HookEvent,
-};
+use hexforge_game::ModLock;
+use hexforge_script::ModError;
 use hexforge_script::loader::{LoadOptions, LoadedMods, load_mods};
 use hexforge_script::manifest::{ModInfo, ModSet, discover};
+use hexforge_script::rules::LuaRules;
 use hexforge_script::sandbox::RequirePaths;
 use hexforge_script::{Limits, Sandbox};
 use std::path::{Path, PathBuf};
 
-/// Stand-in for the Lua-backed rules until the runtime lands: every call reports that the
-/// runtime is missing (and [`load`] never returns a mod, so none is ever made).
-#[derive(Debug)]
-pub struct PendingRules {
-    turns: TurnStructure,
-}
-
-fn missing() -> RulesError {
-    RulesError::new("the Lua runtime is not in this build yet")
-}
-
-impl Rules for PendingRules {
-    fn turn_structure(&self) -> &TurnStructure {
-        &self.turns
-    }
-    fn setup(&self, _: &mut GameState) -> Result<(), RulesError> {
-        Err(missing())
-    }
-    fn legal_actions(&self, _: &GameState, _: &SideId) -> Result<Vec<Action>, RulesError> {
-        Err(missing())
-    }
-    fn check(&self, _: &GameState, _: &Action) -> Result<Result<(), Illegal>, RulesError> {
-        Err(missing())
-    }
-    fn apply(&self, _: &mut GameState, _: &Action) -> Result<Result<(), Illegal>, RulesError> {
-        Err(missing())
-    }
-    fn hook(&self, _: &mut GameState, _: &HookEvent) -> Result<(), RulesError> {
-        Err(missing())
-    }
-    fn outcome(&self, _: &GameState) -> Result<Option<Outcome>, RulesError> {
-        Err(missing())
-    }
-}
-
 /// A mod loaded and checked, ready to start games.
 #[derive(Debug)]
 pub struct LoadedMod {
+    /// The rules (one VM; games borrow them through [`Shared`]).
+    pub lua: LuaRules,
     /// The mod folder.
     pub dir: PathBuf,
     /// Its display name.
@@ -72,18 +37,21 @@ pub struct LoadedMod {
 }
 
 impl LoadedMod {
-    /// Fresh rules for one game.
-    ///
-    /// # Errors
-    /// A fault building the rules.
-    pub fn rules(&self) -> Result<PendingRules> {
-        Err(not_landed("starting a game"))
+    /// The rules for one more game. Games may share them: the state never lives in the VM.
+    #[must_use]
+    pub fn rules(&self) -> Shared<'_, LuaRules> {
+        Shared(&self.lua)
     }
 }
 
-fn not_landed(what: &str) -> anyhow::Error {
+fn problems_error(errors: &[ModError]) -> anyhow::Error {
     anyhow::anyhow!(
-        "{what} needs the Lua runtime (hexforge-script `LuaRules`), which is not in this build yet"
+        "{}",
+        errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
     )
 }
 
@@ -106,33 +74,29 @@ fn root_and_id(dir: &Path) -> Result<(PathBuf, String)> {
 /// Every problem, one `file:line: message` per line.
 pub fn load_vm(dir: &Path) -> Result<LoadedMods> {
     let (root, id) = root_and_id(dir)?;
-    let opts = LoadOptions {
-        scripts_dir: scripts_dir(),
-        ..LoadOptions::default()
-    };
-    load_mods(&root, &id, &opts).map_err(|errors| {
-        anyhow::anyhow!(
-            "{}",
-            errors
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("\n")
-        )
-    })
+    load_mods(&root, &id, &load_options()).map_err(|errors| problems_error(&errors))
 }
 
-/// The scenario ids of a mod: the stems of `scenarios/*.toml` and `scenarios/*.lua`, sorted.
+fn load_options() -> LoadOptions {
+    LoadOptions {
+        scripts_dir: scripts_dir(),
+        ..LoadOptions::default()
+    }
+}
+
+/// The scenario ids a rule set offers: the stems of `scenarios/*.toml` in its mods (a variant
+/// plays its base's scenarios), sorted, each once.
 #[must_use]
-pub fn scenario_ids(dir: &Path) -> Vec<String> {
-    let mut ids: Vec<String> = std::fs::read_dir(dir.join("scenarios"))
-        .into_iter()
+pub fn scenario_ids(dirs: &[PathBuf]) -> Vec<String> {
+    let mut ids: Vec<String> = dirs
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d.join("scenarios")).ok())
         .flatten()
         .filter_map(std::result::Result::ok)
         .filter_map(|e| {
             let path = e.path();
             let ext = path.extension()?.to_str()?;
-            if ext == "toml" || ext == "lua" {
+            if ext == "toml" {
                 Some(path.file_stem()?.to_string_lossy().into_owned())
             } else {
                 None
@@ -140,35 +104,26 @@ pub fn scenario_ids(dir: &Path) -> Vec<String> {
         })
         .collect();
     ids.sort();
+    ids.dedup();
     ids
 }
 
 /// Loads a mod (and its base and dependencies) and checks it.
 ///
 /// # Errors
-/// Every problem found, one `file:line: message` per line; or, until `LuaRules` lands, that
-/// games cannot start yet.
+/// Every problem found, one `file:line: message` per line.
 pub fn load(dir: &Path) -> Result<LoadedMod> {
     let vm = load_vm(dir)?;
-    let locks = vm
-        .mods
-        .iter()
-        .map(|m| ModLock {
-            id: m.id.clone(),
-            version: m.version.to_string(),
-            content_hash: m.content_hash.clone(),
-        })
-        .collect();
+    let dirs: Vec<PathBuf> = vm.mods.iter().map(|m| m.dir.clone()).collect();
     let name = vm.mods.last().map(|m| m.id.clone()).unwrap_or_default();
-    let loaded = LoadedMod {
+    let lua = LuaRules::new(vm).map_err(|errors| problems_error(&errors))?;
+    Ok(LoadedMod {
         dir: dir.to_owned(),
         name,
-        locks,
-        scenarios: scenario_ids(dir),
-    };
-    // Games need `LuaRules` (hexforge-script), which is not in this build yet.
-    let _ = loaded;
-    Err(not_landed("starting a game"))
+        locks: lua.mod_locks(),
+        scenarios: scenario_ids(&dirs),
+        lua,
+    })
 }
 
 /// A mod with the rest of its rule set (base and dependencies, in load order).
@@ -293,7 +248,7 @@ pub fn check(dir: &Path) -> Result<Vec<String>> {
         Ok(r) => r,
         Err(problems) => return Ok(problems),
     };
-    let mut problems: Vec<String> = match load_vm(dir) {
+    let mut problems: Vec<String> = match load(dir) {
         Ok(_) => Vec::new(),
         Err(e) => e.to_string().lines().map(str::to_owned).collect(),
     };

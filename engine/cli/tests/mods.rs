@@ -1,14 +1,9 @@
 //! End to end on the real mods: the tutorial, its variant and the turn-structure fixtures,
 //! through the built binary and through the library (for the 200-game determinism check).
 //!
-//! These need the Lua runtime (`hexforge-script` `LuaRules`); until it is merged they are
-//! ignored with that reason, and `runtime_is_pending_until_lua_rules_land` checks the CLI says
-//! so clearly instead.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-const NEEDS_LUA: &str = "needs hexforge-script LuaRules";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -53,18 +48,6 @@ const FIXTURES: [&str; 5] = [
 ];
 
 #[test]
-fn runtime_is_pending_until_lua_rules_land() {
-    // While the runtime is a stand-in, commands on a real mod fail with a clear message (this
-    // test is deleted when the ignored ones below are enabled).
-    let o = hexforge(&["play", "mods/tutorial", "--bots", "random"], &root());
-    if o.status.success() {
-        return; // the runtime has landed: the tests below cover it
-    }
-    assert_eq!(o.status.code(), Some(1));
-    assert!(err(&o).contains("needs the Lua runtime"), "{}", err(&o));
-}
-
-#[test]
 fn the_tutorial_checks_and_its_lua_tests_pass() {
     let o = hexforge(&["check", "tutorial"], &root());
     assert!(o.status.success(), "{}{}", out(&o), err(&o));
@@ -81,7 +64,6 @@ fn the_tutorial_checks_and_its_lua_tests_pass() {
 }
 
 #[test]
-#[ignore = "needs hexforge-script LuaRules"]
 fn the_tutorial_and_its_variant_play() {
     let o = hexforge(&["play", "mods/tutorial", "--bots", "random"], &root());
     assert!(o.status.success(), "{}", err(&o));
@@ -101,7 +83,6 @@ fn the_tutorial_and_its_variant_play() {
 }
 
 #[test]
-#[ignore = "needs hexforge-script LuaRules"]
 fn a_saved_game_replays_to_its_hash_and_a_changed_mod_is_caught() {
     let tmp = tempfile::tempdir().unwrap();
     copy_dir(
@@ -250,7 +231,6 @@ fn eval_in_a_mods_vm_sees_its_declarations() {
 }
 
 #[test]
-#[ignore = "needs hexforge-script LuaRules"]
 fn two_hundred_bot_games_of_each_mod_replay_to_equal_hashes() {
     use hexforge::session::{PlayOptions, play_bot_game};
     let mut dirs = vec![
@@ -264,6 +244,8 @@ fn two_hundred_bot_games_of_each_mod_replay_to_equal_hashes() {
     );
     for dir in dirs {
         let loaded = hexforge::runtime::load(&dir).unwrap();
+        // Replays run in a second, separately loaded VM: nothing may hide in the first one.
+        let fresh = hexforge::runtime::load(&dir).unwrap();
         let games = if dir.ends_with("tutorial") { 200 } else { 20 };
         for seed in 0..games {
             let state = hexforge_game::GameState::new(
@@ -272,10 +254,9 @@ fn two_hundred_bot_games_of_each_mod_replay_to_equal_hashes() {
                 serde_json::Value::Null,
                 seed,
             );
-            let (game, report) =
-                play_bot_game(loaded.rules().unwrap(), state, &PlayOptions::default())
-                    .unwrap_or_else(|e| panic!("{}: seed {seed}: {e}", dir.display()));
-            let again = hexforge_game::replay(&game.record(), loaded.rules().unwrap()).unwrap();
+            let (game, report) = play_bot_game(loaded.rules(), state, &PlayOptions::default())
+                .unwrap_or_else(|e| panic!("{}: seed {seed}: {e}", dir.display()));
+            let again = hexforge_game::replay(&game.record(), fresh.rules()).unwrap();
             assert_eq!(
                 hexforge_game::state_hash(again.state()),
                 report.state_hash,
@@ -284,7 +265,6 @@ fn two_hundred_bot_games_of_each_mod_replay_to_equal_hashes() {
             );
         }
     }
-    let _ = NEEDS_LUA;
 }
 
 #[test]

@@ -66,7 +66,7 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         scenario,
         options: Value::Null,
     };
-    play_games(|| loaded.rules(), &setup, args, out)?;
+    play_games(|| Ok(loaded.rules()), &setup, args, out)?;
     Ok(ExitCode::SUCCESS)
 }
 
