@@ -115,23 +115,109 @@ function hex.eq(a, b) end
 ---@return string
 function hex.key(h) end
 
----The hexes at exactly `radius`, clockwise from the N corner.
+---The hexes at exactly `radius`, from the `start` corner (default N) going `way` (default "cw").
 ---@param center Hex
 ---@param radius integer 0..2000
+---@param start? Direction
+---@param way? TurnWay
 ---@return Hex[]
-function hex.ring(center, radius) end
+function hex.ring(center, radius, start, way) end
 
----The hexes within `radius`, ring by ring from the centre.
+---Every hex within `radius`, sorted by (q, r).
 ---@param center Hex
 ---@param radius integer 0..200
 ---@return Hex[]
 function hex.range(center, radius) end
 
----Same as hex.range (centre first, then ring by ring).
+---The centre, then ring by ring (each from `start`, going `way`).
 ---@param center Hex
 ---@param radius integer 0..200
+---@param start? Direction
+---@param way? TurnWay
 ---@return Hex[]
-function hex.spiral(center, radius) end
+function hex.spiral(center, radius, start, way) end
+
+---One step around `center` along the ring through `h`.
+---@param center Hex
+---@param h Hex
+---@param way? TurnWay
+---@return Hex
+function hex.orbit_step(center, h, way) end
+
+---The `k` hexes after `from` in direction `d`.
+---@param from Hex
+---@param d Direction
+---@param k integer 0..10000
+---@return Hex[]
+function hex.row(from, d, k) end
+
+---@class TraceStep
+---@field kind "cross"|"vertex"|"tie"
+---@field q? integer for cross
+---@field r? integer for cross
+---@field touched? Hex for vertex
+---@field left? Hex for tie
+---@field right? Hex for tie
+
+---@class Trace
+---@field from Hex
+---@field to Hex
+---@field steps TraceStep[]
+
+---The exact line between two hex centres (at most 10000 hexes long).
+---@param a Hex
+---@param b Hex
+---@return Trace
+function hex.trace(a, b) end
+
+---The hexes a trace crosses, in order (given as a trace or as two hexes).
+---@param trace_or_a Trace|Hex
+---@param b? Hex
+---@return Hex[]
+function hex.hexes_crossed(trace_or_a, b) end
+
+---True if the line is blocked even choosing the better side at every tie.
+---Call as (trace, is_blocker) or (a, b, is_blocker).
+---@param trace_or_a Trace|Hex
+---@param b_or_fn Hex|fun(h: Hex): boolean
+---@param is_blocker? fun(h: Hex): boolean
+---@return boolean
+function hex.blocked_unless_avoidable(trace_or_a, b_or_fn, is_blocker) end
+
+---The hexes of a trace with every tie resolved by `choose(left, right) -> "left"|"right"`.
+---Call as (trace, choose) or (a, b, choose).
+---@param trace_or_a Trace|Hex
+---@param b_or_fn Hex|fun(left: Hex, right: Hex): "left"|"right"
+---@param choose? fun(left: Hex, right: Hex): "left"|"right"
+---@return Hex[]
+function hex.resolve_ties(trace_or_a, b_or_fn, choose) end
+
+---Where `target` lies relative to the fire arc on hexside `side` of `origin`.
+---@param origin Hex
+---@param side Direction
+---@param target Hex
+---@return "inside"|"boundary"|"outside"
+function hex.arc_position(origin, side, target) end
+
+---Every hex of the arc out to `max_range`, with its position.
+---@param origin Hex
+---@param side Direction
+---@param max_range integer 0..200
+---@return { hex: Hex, position: "inside"|"boundary" }[]
+function hex.arc_hexes(origin, side, max_range) end
+
+---Which hexside (or vertex) of `target` a line from `from` enters by: { side = d } or { vertex = { d1, d2 } }.
+---@param from Hex
+---@param target Hex
+---@return table|nil
+function hex.entry_hexside(from, target) end
+
+---The entry relative to the target's facing (0 = its front): { side = k } or { vertex = { k1, k2 } }.
+---@param from Hex
+---@param target Hex
+---@param facing Direction
+---@return table|nil
+function hex.relative_entry(from, target, facing) end
 
 -------------------------------------------------------------------------------------------------
 -- direction: the six directions 0..5 clockwise from N
@@ -183,6 +269,35 @@ function direction.vector(d) end
 ---@return integer steps
 ---@return TurnWay way
 function direction.turns_to(from, to) end
+
+-------------------------------------------------------------------------------------------------
+-- dice: notation and exact odds (roll with ctx:roll)
+-------------------------------------------------------------------------------------------------
+dice = {}
+
+---Canonical notation of a dice expression ("2d6+1", "4d6kh3", ...).
+---@param notation string
+---@return string
+function dice.parse(notation) end
+
+---Every total with its count and probability.
+---@param notation string
+---@return { value: integer, count: number, p: number }[]
+function dice.distribution(notation) end
+
+---@param notation string
+---@param value integer
+---@return number
+function dice.at_least(notation, value) end
+
+---@param notation string
+---@param value integer
+---@return number
+function dice.at_most(notation, value) end
+
+---@param notation string
+---@return number
+function dice.mean(notation) end
 
 -------------------------------------------------------------------------------------------------
 -- game: declarations (data stage)
@@ -281,6 +396,11 @@ function Ctx:on_board(h) end
 ---@return Hex[]
 function Ctx:board_hexes() end
 
+---Kind of a board hex: "full", "half", "seam", "rim"; nil off the board ("full" with no board).
+---@param h Hex
+---@return string|nil
+function Ctx:hex_kind(h) end
+
 ---@param id string
 ---@return table|nil
 function Ctx:graph(id) end
@@ -351,6 +471,11 @@ function Ctx:log(text) end
 ---@param label? string
 ---@return integer
 function Ctx:roll(notation, label) end
+
+---@param notation string
+---@param label? string
+---@return { total: integer, dice: { sides: integer, value: integer, kept: boolean, face?: string }[] }
+function Ctx:roll_detail(notation, label) end
 
 ---@param n integer
 ---@param sides integer

@@ -843,6 +843,16 @@ fn build_ctx<'scope, 'env>(
         let h = hex(&args, 0)?;
         one(lua, s.board.shape.as_ref().is_none_or(|b| b.contains(h)))
     });
+    read!("hex_kind", |lua, s, args| {
+        let h = hex(&args, 0)?;
+        match s.board.shape.as_ref() {
+            Some(b) => match b.kind(h) {
+                Some(k) => one(lua, lua.to_value(&k)?),
+                None => one(lua, Value::Nil),
+            },
+            None => one(lua, "full"),
+        }
+    });
     read!("board_hexes", |lua, s, _args| {
         let hexes = s
             .board
@@ -1074,6 +1084,17 @@ fn build_ctx<'scope, 'env>(
             .map_err(|e| mlua::Error::runtime(format!("dice {notation:?}: {e}")))?;
         let roll = s.dice.roll(&expr, &label(&args, 1));
         one(lua, roll.total)
+    });
+    write!("roll_detail", |lua, s, args| {
+        let notation = string(&args, 0)?;
+        let expr = DiceExpr::parse(&notation)
+            .map_err(|e| mlua::Error::runtime(format!("dice {notation:?}: {e}")))?;
+        let roll = s.dice.roll(&expr, &label(&args, 1));
+        let t = lua.create_table()?;
+        t.raw_set("total", roll.total)?;
+        let dice = serde_json::to_value(&roll.dice).map_err(mlua::Error::external)?;
+        t.raw_set("dice", to_lua(lua, &dice)?)?;
+        one(lua, t)
     });
     write!("pool", |lua, s, args| {
         let n = match arg(&args, 0) {

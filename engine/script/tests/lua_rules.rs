@@ -46,6 +46,9 @@ game.action { id = "move", phases = { "move" }, params = { piece = "piece", to =
 game.action { id = "fire", phases = { "fire" }, params = { piece = "piece", target = "piece" },
   check = function(ctx, a) ctx:set(a.piece, "hull", 0) return true end,
   apply = function(ctx, a)
+    local d = ctx:roll_detail("2d6", "detail")
+    assert(#d.dice == 2 and d.total == d.dice[1].value + d.dice[2].value)
+    assert(ctx:hex_kind({ q = 0, r = 0 }) == "full" and ctx:hex_kind({ q = 9, r = 0 }) == nil)
     local r = ctx:roll("1d6", "to hit")
     local result = ctx:lookup("hit", r, "near")
     ctx:log("rolled " .. r .. ": " .. result)
@@ -259,7 +262,7 @@ fn writes_are_refused_outside_apply_and_budget_errors_name_the_line() {
         .unwrap_err()
         .to_string();
     assert!(
-        e.contains("mods/duel/main.lua:36: instruction budget exhausted"),
+        e.contains("mods/duel/main.lua:39: instruction budget exhausted"),
         "{e}"
     );
     // The VM is still fine.
@@ -305,4 +308,26 @@ fn every_ctx_method_is_in_the_definition_file_and_back() {
         .filter_map(|l| l.split_once('(').map(|(n, _)| n.to_string()))
         .collect();
     assert_eq!(registered, declared);
+}
+
+#[test]
+fn fire_rolls_are_logged_and_looked_up() {
+    let (_d, mut g) = game();
+    g.perform(&Action::end_phase(SideId::new("blue"))).unwrap();
+    // The fire check deliberately writes (to test the refusal), so call apply directly on a
+    // scratch copy of the state, as the engine's transaction would.
+    let mut s = g.state().clone();
+    let a = Action::new("fire", "blue", json!({ "piece": 1, "target": 2 }));
+    use hexforge_game::rules::Rules;
+    g.rules().apply(&mut s, &a).unwrap().unwrap();
+    let rolls = s.dice.pending_rolls();
+    assert_eq!(
+        rolls.iter().map(|r| r.label.as_str()).collect::<Vec<_>>(),
+        vec!["detail", "to hit"]
+    );
+    assert!(
+        s.events.iter().any(|e| e.starts_with("rolled ")),
+        "{:?}",
+        s.events
+    );
 }
