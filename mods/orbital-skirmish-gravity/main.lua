@@ -8,7 +8,13 @@
 -- It plugs two fields into the base's movement environment (env.pull, env.crash), so the
 -- move action, the reachability search and the bots all see gravity without new actions.
 
-local G = require("gravity")
+-- Mod modules load as "<mod id>.<file>" (the runtime's require) or by bare name (LUA-API.md).
+local function need(name)
+  local ok, m = pcall(require, "orbital-skirmish-gravity." .. name)
+  if ok then return m end
+  return require(name)
+end
+local G = need("gravity")
 local base = assert(ORBITAL_SKIRMISH, "orbital-skirmish must load first")
 local mv = base.movement
 

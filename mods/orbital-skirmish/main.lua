@@ -11,9 +11,15 @@
 --   { id = "speed", piece = 1, speed = 6 }                      -- within ADF of last turn's
 --   { id = "move",  piece = 1, plan = "FFFLFFLFLF" }            -- or to = {q=,r=}, facing = 3
 
-local data = require("ships")
-local mv = require("movement")
-local C = require("combat")
+-- Mod modules load as "<mod id>.<file>" (the runtime's require) or by bare name (LUA-API.md).
+local function need(name)
+  local ok, m = pcall(require, "orbital-skirmish." .. name)
+  if ok then return m end
+  return require(name)
+end
+local data = need("ships")
+local mv = need("movement")
+local C = need("combat")
 
 -- The variant (and tests) reach the modules through this global as well as through require.
 ORBITAL_SKIRMISH = { movement = mv, combat = C, data = data, env_extensions = {} }
