@@ -20,6 +20,7 @@ end
 local data = need("ships")
 local mv = need("movement")
 local C = need("combat")
+local bot = need("bot")
 
 -- The variant (and tests) reach the modules through this global as well as through require.
 ORBITAL_SKIRMISH = { movement = mv, combat = C, data = data, env_extensions = {} }
@@ -156,6 +157,9 @@ local function adjacent_planets(ctx, h)
   return out
 end
 
+--- The greedy bot's pick among `actions` (legal actions of `side`); see bot.lua.
+ORBITAL_SKIRMISH.greedy = function(ctx, side, actions) return bot.choose(ctx, side, actions, weapon) end
+
 ---------------------------------------------------------------------------------------------
 -- Movement actions
 ---------------------------------------------------------------------------------------------
@@ -262,6 +266,14 @@ local function resolve_move(ctx, p, a, env)
     end
   end
   local r, why = mv.simulate(p.hex, start_facing, speed, p.stats.mr, plan, env)
+  if not r and not env.crash then
+    -- A ship with no move that avoids every planet and stays on the map crashes.
+    local ends, exits = moves_of(ctx, p, env)
+    if #ends == 0 and #exits == 0 then
+      local forced = setmetatable({ crash = true }, { __index = env })
+      r = mv.simulate(p.hex, start_facing, speed, p.stats.mr, plan, forced)
+    end
+  end
   if not r then return nil, why end
   if a.to ~= nil and not mv.eq(a.to, r.to) then
     return nil, ("the plan ends in %s, not %s"):format(mv.show(r.to), mv.show(a.to))
@@ -282,10 +294,11 @@ game.action {
     for _, p in ipairs(ships_of(ctx, side)) do
       if not p.values.moved and p.values.new_speed >= 0 then
         env = env or move_env(ctx)
-        local ends, exits = moves_of(ctx, p, env)
+        local ends, exits, crashes = moves_of(ctx, p, env)
         local list = ends
         -- Leaving the map (or crashing) is offered only when no move stays on it.
         if #ends == 0 then list = exits end
+        if #list == 0 then list = crashes end
         for _, e in ipairs(list) do
           local c = { piece = p.id, plan = e.plan, to = e.to, facing = e.facing }
           if p.values.free_rot then c.start_facing = e.start_facing end

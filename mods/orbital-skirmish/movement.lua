@@ -139,17 +139,18 @@ end
 
 --- Every legal move: a list of { to, facing, turns, plan, start_facing }, one per end
 -- position and facing (the one with the fewest turns, then the first found), sorted by q, r,
--- facing; and a second list, one per way of leaving the map or crashing (with `exited` or
--- `crashed` set). Rebuild any path with simulate(start, start_facing, speed, mr, plan, env).
+-- facing; a second list, one per way of leaving the map or (env.crash) crashing (with
+-- `exited` or `crashed` set); and a third, one per way of running into a planet when planets
+-- are not crashed into (a forced crash, used only when nothing else is possible). Rebuild any path with simulate(start, start_facing, speed, mr, plan, env).
 -- `facings` lists the facings the ship may start with (more than one only for a ship leaving
 -- orbit, which may rotate freely before it moves).
 function M.reach(start, facings, speed, mr, env)
-  local ends, exits, exit_seen = {}, {}, {}
+  local ends, exits, exit_seen, crashes, crash_seen = {}, {}, {}, {}, {}
   if speed == 0 then
     for _, f in ipairs(facings) do
       ends[#ends + 1] = { to = start, facing = f, turns = 0, plan = "", start_facing = f }
     end
-    return ends, exits
+    return ends, exits, crashes
   end
   -- Frontier states are flat arrays {q, r, facing, turns, plan, start_facing}; integer keys
   -- (hex, facing, turns) merge states that have the same future.
@@ -179,7 +180,15 @@ function M.reach(start, facings, speed, mr, env)
           exits[#exits + 1] = { to = to, facing = f, turns = s[4], plan = plan, start_facing = s[6],
                                 exited = not crashed, crashed = crashed }
         end
-      elseif not blocked(to) then
+      elseif blocked(to) then
+        -- Not a legal move, but remembered: a ship with no other move crashes (main.lua).
+        local k = to.q .. "," .. to.r .. "," .. f
+        if not crash_seen[k] then
+          crash_seen[k] = true
+          crashes[#crashes + 1] = { to = to, facing = f, turns = s[4], plan = plan, start_facing = s[6],
+                                    exited = false, crashed = true }
+        end
+      else
         if pull and step < speed then f = pull(to, f, speed - step) or f end
         add(to.q, to.r, f, s[4], plan, s[6])
         if s[4] < mr then
@@ -207,7 +216,7 @@ function M.reach(start, facings, speed, mr, env)
     if a.to.r ~= b.to.r then return a.to.r < b.to.r end
     return a.facing < b.facing
   end)
-  return ends, exits
+  return ends, exits, crashes
 end
 
 -- Orbits ------------------------------------------------------------------------------------

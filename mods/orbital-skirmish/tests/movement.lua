@@ -227,3 +227,20 @@ test("every ship moves before the movement phase ends", function(t)
   local ok, why = g:try { id = "end_phase", side = "blue" }
   t:falsy(ok); t:matches(why, "ship 1 has not moved")
 end)
+
+test("a ship with no move that avoids the planets crashes into one", function(t)
+  local g = t:game { scenario = "duel", seed = 1 }
+  place(g, 1, { q = 0, r = 1 }, 0, 1) -- next to the planet, facing it
+  g:act { id = "speed", side = "blue", piece = 1, speed = 1 }
+  local moves = {}
+  for _, a in ipairs(g:legal("blue")) do if a.id == "move" then moves[#moves + 1] = a end end
+  t:eq(#moves, 1); t:eq(moves[1].to, { q = 0, r = 0 })
+  g:act(moves[1])
+  t:eq(g:piece(1), nil)
+  -- With any other move open, running into the planet stays illegal.
+  g = t:game { scenario = "duel", seed = 1 }
+  place(g, 1, { q = 0, r = 2 }, 0, 2)
+  g:act { id = "speed", side = "blue", piece = 1, speed = 2 }
+  local ok, why = g:try { id = "move", side = "blue", piece = 1, plan = "FF" }
+  t:falsy(ok); t:matches(why, "holds a planet")
+end)
