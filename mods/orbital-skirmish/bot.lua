@@ -66,6 +66,11 @@ function B.score(ctx, side, a, weapon_info)
     local ahead = to
     for _ = 1, math.max(1, p.values.new_speed) do ahead = mv.step(ahead, f) end
     if not ctx:on_board(ahead) then s = s - 10 end
+    -- Never end facing a planet next to the bow: next turn's first hex would be the planet.
+    local bow = mv.step(to, f)
+    for _, pl in ipairs(ctx:global("planets") or {}) do
+      if mv.eq(pl, bow) then s = s - 30 end
+    end
     return s
   end
   if a.id == "interceptors" then return a.count == 2 and 60 or -1 end

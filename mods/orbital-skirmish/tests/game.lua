@@ -71,3 +71,20 @@ test("every scenario plays to an end with bots", function(t)
     t:ok(g:outcome() ~= nil)
   end
 end)
+
+test("the greedy bot beats a bot that does not aim", function(t)
+  local wins = 0
+  for seed = 1, 4 do
+    local g = t:game { scenario = "duel", seed = seed }
+    for i = 1, 3000 do
+      if g:outcome() then break end
+      local side = g:clock().acting[1]
+      local legal = g:legal(side)
+      if side == "blue" then g:act(ORBITAL_SKIRMISH.greedy(g, side, legal))
+      else g:act(legal[(i * 7 + seed) % #legal + 1]) end
+    end
+    local o = g:outcome()
+    if o and #o.winners == 1 and o.winners[1] == "blue" then wins = wins + 1 end
+  end
+  t:ok(wins >= 3)
+end)
