@@ -28,7 +28,8 @@ ORBITAL_SKIRMISH = { movement = mv, combat = C, data = data, env_extensions = {}
 ---------------------------------------------------------------------------------------------
 -- Declarations
 ---------------------------------------------------------------------------------------------
-game.terrain { id = "planet", name = "Planet", color = "#6a8fd0", blocks_movement = true, blocks_fire = "unless_avoidable" }
+-- (game.terrain is in LUA-API.md but not yet in every runtime build: declare it when present.)
+if game.terrain then game.terrain { id = "planet", name = "Planet", color = "#6a8fd0", blocks_movement = true, blocks_fire = "unless_avoidable" } end
 
 do
   local rows, cells = {}, {}
@@ -320,6 +321,12 @@ game.action {
   apply = function(ctx, a)
     local p = ctx:piece(a.piece)
     local r = assert(resolve_move(ctx, p, a, move_env(ctx)))
+    ORBITAL_SKIRMISH.finish_move(ctx, p, r)
+  end,
+}
+
+-- Carry out a resolved move (shared by the move action and the default move).
+function ORBITAL_SKIRMISH.finish_move(ctx, p, r)
     ctx:set(p.id, "speed", p.values.new_speed)
     ctx:set(p.id, "moved", true)
     if r.exited then
@@ -336,8 +343,7 @@ game.action {
     ctx:move(p.id, r.to, r.facing)
     ctx:log(("ship %d moves %s to %s facing %s"):format(p.id, r.plan ~= "" and r.plan or "nowhere",
       mv.show(r.to), mv.NAMES[r.facing]))
-  end,
-}
+end
 
 game.action {
   id = "orbit",
@@ -445,17 +451,48 @@ game.action {
   end,
 }
 
-game.action {
-  id = "end_phase",
-  check = function(ctx, a)
-    if ctx.phase == "move" then
-      for _, p in ipairs(ships_of(ctx, a.side)) do
-        if not p.values.moved then return false, ("ship %d has not moved yet: every ship moves"):format(p.id) end
-      end
+-- Every ship moves: a ship still without orders when its side ends the movement phase flies
+-- straight on at last turn's speed, or goes on round its orbit (the runtime does not let a mod
+-- refuse end_phase, so the rule is kept this way).
+local function default_move(ctx, p)
+  local env = move_env(ctx)
+  if p.values.orbit and p.values.new_speed < 0 then
+    local o = p.values.orbit
+    local nxt = mv.orbit_next(o.planet, p.hex, o.dir)
+    if nxt and not env.blocked(nxt) then
+      ctx:set(p.id, "moved", true)
+      ctx:set(p.id, "new_speed", 0)
+      if not env.on_board(nxt) then ctx:destroy(p.id) return end
+      ctx:set(p.id, "path", { p.hex, nxt })
+      ctx:move(p.id, nxt, facing_of(p))
+      ctx:log(("ship %d goes on round its orbit"):format(p.id))
+      return
     end
-    return true
-  end,
-}
+    ctx:set(p.id, "orbit", false)
+  end
+  if p.values.new_speed < 0 then
+    ctx:set(p.id, "new_speed", p.values.speed)
+    p = ctx:piece(p.id)
+  end
+  local plan = string.rep("F", p.values.new_speed)
+  local a = { piece = p.id, plan = plan }
+  local r = resolve_move(ctx, p, a, env)
+  if not r then
+    local ends, exits, crashes = moves_of(ctx, p, env)
+    local e = ends[1] or exits[1] or crashes[1]
+    a.plan, a.start_facing = e.plan, e.start_facing
+    r = assert(resolve_move(ctx, p, a, env))
+  end
+  ctx:log(("ship %d had no orders and flies straight on"):format(p.id))
+  ORBITAL_SKIRMISH.finish_move(ctx, p, r)
+end
+
+game.on("phase_end", function(ctx)
+  if ctx.phase ~= "move" then return end
+  for _, p in ipairs(ships_of(ctx, ctx.active)) do
+    if not p.values.moved then default_move(ctx, p) end
+  end
+end)
 
 ---------------------------------------------------------------------------------------------
 -- Fire
@@ -656,7 +693,6 @@ local function result(ctx)
   return nil
 end
 
-game.victory(result)
 
 -- At the turn limit: the scenario names a winner (the defender of an objective), or the side
 -- with the most hull points left on the map wins; equal hull is a draw.
@@ -677,6 +713,12 @@ local function turn_limit_result(ctx)
 end
 ORBITAL_SKIRMISH.turn_limit_result = turn_limit_result
 
-game.on("turn_limit", function(ctx)
-  ctx:end_game(turn_limit_result(ctx))
+-- The scenario repeats its turn limit as the option `turn_limit` so the rules know when the
+-- limit has passed (the runtime has no turn_limit event).
+game.victory(function(ctx)
+  local r = result(ctx)
+  if r then return r end
+  local limit = (ctx.options or {}).turn_limit
+  if limit and ctx.round > limit then return turn_limit_result(ctx) end
+  return nil
 end)

@@ -222,10 +222,12 @@ test("the reachability search lists every end position with a plan that reaches 
   t:eq(g:piece(1).hex, { q = 0, r = 4 })
 end)
 
-test("every ship moves before the movement phase ends", function(t)
+test("a ship left without orders flies straight on at last turn's speed", function(t)
   local g = t:game { scenario = "duel", seed = 1 }
-  local ok, why = g:try { id = "end_phase", side = "blue" }
-  t:falsy(ok); t:matches(why, "ship 1 has not moved")
+  g:end_phase("blue")
+  local p = g:piece(1)
+  t:eq(p.hex, { q = -4, r = 4 }); t:eq(p.values.moved, true); t:eq(p.values.speed, 2)
+  t:eq(g:clock().phase, "defensive_fire")
 end)
 
 test("a ship with no move that avoids the planets crashes into one", function(t)
