@@ -75,6 +75,7 @@ end)
 
 test("out of charges: no movement", function(t)
   local g, red = moving(t)
+  g:edit(function(ctx) ctx:move(H.ship(g, "blue").id, { q = 4, r = 0 }, 0) end)
   for _ = 1, 6 do g:act { id = "forward", side = "red", ship = red.id, evade = 0 } end
   local ok, why = g:try { id = "forward", side = "red", ship = red.id, evade = 0 }
   t:falsy(ok); t:matches(why, "main engines are empty")

@@ -44,10 +44,11 @@ test("ships: not on an anomaly, not in a sector with an enemy ship; battle start
   -- place anomalies far from the centre sector with the first legal choice until ships are due
   for _ = 1, 200 do
     local side = H.active(g)
-    local placed = false
+    local placed, last = false, nil
     for _, a in ipairs(g:legal(side)) do
-      if a.id == "place_anomaly" and a.kind == "small_asteroid" then a.side = side; g:act(a); placed = true; break end
+      if a.id == "place_anomaly" and a.kind == "small_asteroid" then last = a end
     end
+    if last then last.side = side; g:act(last); placed = true end
     if not placed then
       local dep = nil
       for _, a in ipairs(g:legal(side)) do if a.id == "deploy" then dep = a break end end
@@ -71,7 +72,8 @@ test("ships: not on an anomaly, not in a sector with an enemy ship; battle start
   g:act { id = "deploy", side = enemy, ship = theirs.id, at = { q = 6, r = -3 }, facing = 5 }
   t:eq(g:global("battle"), false)
   g:end_phase(enemy)
-  while g:clock().phase ~= "weapons" do g:end_phase(H.active(g)) end
+  local round = g:clock().round
+  while g:clock().round == round do g:end_phase(H.active(g)) end
   t:eq(g:global("battle"), true)
   local _ = pick
 end)
@@ -118,6 +120,11 @@ test("fleet action: a team completes each phase together", function(t)
   local g = t:game { scenario = "fleet-action", seed = 4 }
   local c = g:clock()
   t:eq(#c.acting, 2)
+  for _, a in ipairs(g:legal(c.acting[1])) do
+    if a.id == "place_anomaly" then g:act(a) break end
+  end
+  g:end_phase(c.acting[1])
+  t:eq(g:clock().phase, "deploy") -- the phase waits for the whole team
   local team = {}
   for _, s in ipairs(c.acting) do team[#team + 1] = g:side(s).team end
   t:eq(team[1], team[2])
@@ -126,7 +133,9 @@ end)
 for _, sc in ipairs({ "skirmish", "range", "skirmish-4", "fleet-action", "standard", "advanced" }) do
   test("full game to the end with seeded choices: " .. sc, function(t)
     local g = t:game { scenario = sc, seed = 21 }
-    local outcome = H.play(g, 99, 20000)
-    t:ok(outcome ~= nil or g:clock().round > 40)
+    local outcome, steps = H.play(g, 99, 20000)
+    if not (outcome ~= nil or g:clock().round > 40) then
+      t:fail(("no end after %d steps, round %d phase %s"):format(steps, g:clock().round, g:clock().phase))
+    end
   end)
 end
