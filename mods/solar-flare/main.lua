@@ -24,7 +24,7 @@ game.terrain { id = "asteroid", name = "Asteroid field", color = "#864" }
 
 game.turns {
   order = "rolled",
-  die = "d6",
+  die = "1d6",
   teams = true,
   phases = {
     { id = "deploy" },
@@ -1021,6 +1021,22 @@ game.action {
     return true
   end,
 }
+
+-- Safety net if the runtime can not refuse end_phase: an undecided attack is cancelled and a
+-- torpedo past its second round is disarmed when the weapons phase ends.
+game.on("phase_end", function(ctx)
+  if ctx.phase ~= "weapons" then return end
+  local pl = pending(ctx)
+  if pl then ctx:set_global("pending", false) end
+  for _, side in ipairs(ctx.acting or { ctx.active }) do
+    for _, t in ipairs(R.torpedoes(ctx, side)) do
+      if (t.values.launched_round or ctx.round) < ctx.round then
+        ctx:destroy(t.id)
+        ctx:log(("torpedo %d is disarmed at the end of its second round"):format(t.id))
+      end
+    end
+  end
+end)
 
 -- Unused overcharge is lost after the owner's next weapons phase, and the beam loses a level.
 game.on("phase_start", function(ctx)
