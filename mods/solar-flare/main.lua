@@ -1028,7 +1028,8 @@ game.on("phase_end", function(ctx)
   if ctx.phase ~= "weapons" then return end
   local pl = pending(ctx)
   if pl then ctx:set_global("pending", false) end
-  for _, side in ipairs(ctx.acting or { ctx.active }) do
+  local sides = (ctx.acting and #ctx.acting > 0) and ctx.acting or { ctx.active }
+  for _, side in ipairs(sides) do
     for _, t in ipairs(R.torpedoes(ctx, side)) do
       if (t.values.launched_round or ctx.round) < ctx.round then
         ctx:destroy(t.id)
