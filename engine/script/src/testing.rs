@@ -2,7 +2,8 @@
 //! own VM, with `t:game { scenario =, seed =, options = }` starting real games of the mod
 //! (LUA-API.md section 7).
 //!
-//! Each test file gets a freshly loaded rule set (so files cannot leak state into each other);
+//! Files whose name starts with `_` (`tests/_helpers.lua`) are modules the tests `require`, not
+//! test files. Each test file gets a freshly loaded rule set (so files cannot leak state into each other);
 //! each test gets one instruction budget ([`TEST_INSTRUCTIONS`]) covering the test and every
 //! rules callback its games run. A game handle is a table of engine primitives scoped to the
 //! test: once the test returns they stop working, so nothing can outlive it.
@@ -18,7 +19,7 @@
 //! ```
 
 use crate::error::ModError;
-use crate::loader::{LoadOptions, load_mods};
+use crate::loader::{LoadOptions, LoadedMods, load_mods};
 use crate::rules::{Access, LuaRules};
 use hexforge_game::rules::{Rules, RulesError};
 use hexforge_game::turn::{HookEvent, TurnStructure};
@@ -30,7 +31,7 @@ use std::path::Path;
 use std::rc::Rc;
 
 /// Instruction budget of one test (its own code plus every rules callback of its games).
-pub const TEST_INSTRUCTIONS: u64 = 2_000_000_000;
+pub const TEST_INSTRUCTIONS: u64 = 500_000_000;
 
 const RUNNER: &str = include_str!("lua/testing.lua");
 
@@ -55,8 +56,16 @@ pub fn run_tests(
     id: &str,
     opts: &LoadOptions,
 ) -> Result<Vec<TestResult>, Vec<ModError>> {
-    let rules = LuaRules::new(load_mods(mods_root, id, opts)?)?;
-    let Some(main) = rules.loaded().mods.last().cloned() else {
+    let load = || -> Result<Loaded, Vec<ModError>> {
+        let loaded = load_mods(mods_root, id, opts)?;
+        // A rule set without a turn structure cannot start games, but its pure tests still run.
+        if loaded.decls.turns.is_none() {
+            return Ok(Loaded::Bare(loaded));
+        }
+        Ok(Loaded::Rules(LuaRules::new(loaded)?))
+    };
+    let first = load()?;
+    let Some(main) = first.loaded().mods.last().cloned() else {
         return Ok(Vec::new());
     };
     let mut files: Vec<String> = walkdir::WalkDir::new(main.dir.join("tests"))
@@ -71,30 +80,47 @@ pub fn run_tests(
                 .ok()?
                 .to_string_lossy()
                 .replace('\\', "/");
-            rel.ends_with(".lua").then_some(rel)
+            // `tests/_helpers.lua` (any name starting with `_`) is a module for tests, not tests.
+            let helper = rel.rsplit('/').next().is_some_and(|n| n.starts_with('_'));
+            (rel.ends_with(".lua") && !helper).then_some(rel)
         })
         .collect();
     files.sort();
     let mut results = Vec::new();
-    let mut first = Some(rules);
+    let mut first = Some(first);
     for rel in files {
         let shown = format!("{}/tests/{rel}", main.rel_dir);
-        let rules = match first.take() {
+        let set = match first.take() {
             Some(r) => r,
-            None => LuaRules::new(load_mods(mods_root, id, opts)?)?,
+            None => load()?,
         };
         let module = format!(
             "{}.tests.{}",
             main.id,
             rel.trim_end_matches(".lua").replace('/', ".")
         );
-        run_file(&rules, &shown, &module, &mut results);
+        run_file(&set, &shown, &module, &mut results);
     }
     Ok(results)
 }
 
-fn run_file(rules: &LuaRules, shown: &str, module: &str, results: &mut Vec<TestResult>) {
-    let sandbox = &rules.loaded().sandbox;
+/// A loaded rule set: with rules (games can start) or bare (declarations only).
+enum Loaded {
+    Rules(LuaRules),
+    Bare(LoadedMods),
+}
+
+impl Loaded {
+    fn loaded(&self) -> &LoadedMods {
+        match self {
+            Loaded::Rules(r) => r.loaded(),
+            Loaded::Bare(l) => l,
+        }
+    }
+}
+
+fn run_file(set: &Loaded, shown: &str, module: &str, results: &mut Vec<TestResult>) {
+    let sandbox = &set.loaded().sandbox;
     sandbox.set_instruction_limit(TEST_INSTRUCTIONS);
     let fail_file = |results: &mut Vec<TestResult>, why: String| {
         results.push(TestResult {
@@ -111,17 +137,23 @@ fn run_file(rules: &LuaRules, shown: &str, module: &str, results: &mut Vec<TestR
         Ok(n) => n,
         Err(e) => return fail_file(results, e.to_string()),
     };
-    let scenario = default_scenario(rules);
+    let rules = match set {
+        Loaded::Rules(r) => Some(r),
+        Loaded::Bare(_) => None,
+    };
+    let scenario = rules.map(default_scenario).unwrap_or_default();
     for i in 1..=count {
         let name: String = sandbox
             .eval(&format!("return __hexforge_name({i})"), "=test")
             .unwrap_or_else(|_| format!("test {i}"));
         let outcome = sandbox.guarded(|lua| {
             lua.scope(|scope| {
-                let make = scope.create_function(|lua, opts: Option<Table>| {
-                    new_game(lua, scope, rules, opts, &scenario)
-                })?;
-                lua.globals().raw_set("__hexforge_test_game", make)?;
+                if let Some(rules) = rules {
+                    let make = scope.create_function(|lua, opts: Option<Table>| {
+                        new_game(lua, scope, rules, opts, &scenario)
+                    })?;
+                    lua.globals().raw_set("__hexforge_test_game", make)?;
+                }
                 let run: Function = lua.globals().get("__hexforge_run")?;
                 let r: mlua::Result<String> = run.call(i);
                 lua.globals().raw_set("__hexforge_test_game", Value::Nil)?;

@@ -81,7 +81,7 @@ function G:waiting() return self._p.waiting() end
 
 function T:game(opts)
   local make = rawget(_G, "__hexforge_test_game")
-  if not make then error("t:game is only available while a test runs", 2) end
+  if not make then error("t:game needs a rule set with game.turns { .. } (and runs only inside a test)", 2) end
   return setmetatable({ _p = make(opts or {}) }, { __index = game_index })
 end
 
