@@ -209,14 +209,15 @@ game.action {
     end
     ctx:set(p.id, "moved", true)
     local how = a.warp and " at warp" or (a.impulse and " at full impulse" or "")
-    if w.kind(a.to) == "off" then
+    local to = R.as_hex(a.to)
+    if w.kind(to) == "off" then
       local pts = option(ctx, "exit_points")
       ctx:place(p.id, { box = "exited" })
       ctx:set_side(a.side, "points", side_value(ctx, a.side, "points", 0) + pts)
       ctx:log(("unit %d leaves the battlefield%s (+%d points)"):format(p.id, how, pts))
     else
-      ctx:move(p.id, a.to)
-      ctx:log(("unit %d moves%s to (%d, %d)"):format(p.id, how, a.to.q, a.to.r))
+      ctx:move(p.id, to)
+      ctx:log(("unit %d moves%s to (%d, %d)"):format(p.id, how, to.q, to.r))
     end
   end,
 }

@@ -11,6 +11,18 @@ local data = require("data")
 local G = require("geometry")
 local combat = require("combat")
 
+-- A hex table with integer q and r (numbers that arrive as 4.0 are accepted), or nil.
+local function as_hex(h)
+  if type(h) ~= "table" then
+    return nil
+  end
+  local q, r = math.tointeger(h.q), math.tointeger(h.r)
+  if q == nil or r == nil then
+    return nil
+  end
+  return { q = q, r = r }
+end
+
 local function option(ctx, key)
   local o = ctx.options
   if type(o) == "table" and o[key] ~= nil then
@@ -259,8 +271,8 @@ local function move_problem(ctx, w, a)
   if p.values.moved then
     return "unit " .. p.id .. " has already moved this turn: a unit moves once"
   end
-  local to = a.to
-  if type(to) ~= "table" or math.type(to.q) ~= "integer" or math.type(to.r) ~= "integer" then
+  local to = as_hex(a.to)
+  if to == nil then
     return "the destination must be a hex {q, r}"
   end
   if a.warp and a.impulse then
@@ -439,6 +451,7 @@ local function apply_battle(ctx, side, pid, tid, faces)
 end
 
 return {
+  as_hex = as_hex,
   apply_battle = apply_battle,
   option = option,
   side_value = side_value,
