@@ -57,18 +57,39 @@ local function world(ctx)
   for _, p in ipairs(units(ctx)) do
     w.occupied[G.key(p.hex)] = p
   end
+  local on, lo_x, hi_x = {}, nil, nil
   for _, h in ipairs(ctx:board_hexes()) do
+    on[G.key(h)] = true
     if w.top == nil or h.r < w.top then
       w.top = h.r
     end
     if w.bottom == nil or h.r > w.bottom then
       w.bottom = h.r
     end
+    if h.r % 2 == 0 then
+      local x = G.x2(h)
+      lo_x = (lo_x == nil or x < lo_x) and x or lo_x
+      hi_x = (hi_x == nil or x > hi_x) and x or hi_x
+    end
   end
+  -- "full", "half" (or another engine kind) for board hexes, "off" for the rest. Why the
+  -- fallback: if the engine offers no ctx:hex_kind, a half-hex is an odd-row hex sticking out
+  -- past the whole hexes of the even rows (the board's cut side edges).
   function w.kind(h)
     local k = G.key(h)
     if w.kinds[k] == nil then
-      w.kinds[k] = ctx:on_board(h) and ctx:hex_kind(h) or "off"
+      if not on[k] then
+        w.kinds[k] = "off"
+      else
+        local ok, kind = pcall(function()
+          return ctx:hex_kind(h)
+        end)
+        if not ok or type(kind) ~= "string" then
+          local x = G.x2(h)
+          kind = (lo_x and (x < lo_x or x > hi_x)) and "half" or "full"
+        end
+        w.kinds[k] = kind
+      end
     end
     return w.kinds[k]
   end
