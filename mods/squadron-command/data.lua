@@ -78,6 +78,10 @@ data.defaults = {
   clear_alert_cost = 2, -- command tokens to clear an alert marker
   exit_points = 1, -- victory points for a unit that leaves where the scenario allows
   exits = {}, -- side id -> list of board edges ("top"/"bottom") its units may leave by
+  turn_limit = 16, -- rounds; the game ends on points after the last
 }
+
+-- The longest game any scenario may ask for (the engine's rule-wide turn limit).
+data.max_turn_limit = 30
 
 return data

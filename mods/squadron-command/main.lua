@@ -57,6 +57,9 @@ game.turns {
     { id = "fight" },
     { id = "end" },
   },
+  -- Why both: the engine applies only this rule-wide limit; each scenario's own limit is its
+  -- option `turn_limit`, enforced by the round_start hook below (never above this one).
+  turn_limit = data.max_turn_limit,
 }
 
 ---------------------------------------------------------------------------------------------
@@ -299,6 +302,13 @@ game.victory(function(ctx)
     end
   end
   return nil
+end)
+
+game.on("round_start", function(ctx)
+  local limit = option(ctx, "turn_limit")
+  if ctx.round > limit then
+    ctx:end_game(by_points(ctx, "turn limit"))
+  end
 end)
 
 game.on("turn_limit", function(ctx)
