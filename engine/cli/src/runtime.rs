@@ -296,7 +296,7 @@ const TO_JSON: &str = include_str!("lua/to_json.lua");
 /// A Lua error (`file:line: message`) or a mod that does not load.
 pub fn eval(dir: Option<&Path>, code: &str) -> Result<serde_json::Value> {
     let sb = match dir {
-        Some(d) => mod_sandbox(d)?,
+        Some(d) => load_vm(d)?.sandbox,
         None => {
             let sb = Sandbox::new(Limits::default())?;
             sb.set_require_paths(require_paths(None));
@@ -323,62 +323,27 @@ pub struct TestResult {
     pub failure: Option<String>,
 }
 
-/// The Lua side of `hexforge test` (see the file).
-const TEST_RUNNER: &str = include_str!("lua/test_runner.lua");
-
-/// The rule set's VM after its entry files ran and its declarations checked.
-fn mod_sandbox(dir: &Path) -> Result<Sandbox> {
-    Ok(load_vm(dir)?.sandbox)
-}
-
-fn rule_set_or_error(dir: &Path) -> Result<RuleSet> {
-    rule_set(dir).map_err(|problems| anyhow::anyhow!(problems.join("\n")))
-}
-
-/// Runs a mod's `tests/*.lua`: each file in a fresh VM of the mod (after its entry files), each
-/// test with its own instruction budget. A file that fails to load counts as one failed test.
+/// Runs a mod's `tests/*.lua` with the script crate's harness (`t:game { .. }` plays real
+/// games of the mod): each file in a freshly loaded rule set, each test with its own budget. A
+/// file that fails to load counts as one failed test.
 ///
 /// # Errors
 /// When the mod does not load.
 pub fn run_tests(dir: &Path) -> Result<Vec<TestResult>> {
-    let rules = rule_set_or_error(dir)?;
-    let main = rules.main().context("the rule set is empty")?;
-    let mut results = Vec::new();
-    for (_, rel) in lua_files(&main.dir.join("tests")) {
-        let shown = format!("{}/tests/{rel}", main.rel_dir);
-        let module = format!(
-            "{}.tests.{}",
-            main.manifest.id,
-            rel.trim_end_matches(".lua").replace('/', ".")
-        );
-        let sb = mod_sandbox(dir)?;
-        sb.exec(TEST_RUNNER, "=test_runner")?;
-        let count: i64 = match sb.eval(&format!("return __hexforge_collect({module:?})"), "=test") {
-            Ok(n) => n,
-            Err(e) => {
-                results.push(TestResult {
-                    name: shown,
-                    failure: Some(e.to_string()),
-                });
-                continue;
-            }
-        };
-        for i in 1..=count {
-            let name: String = sb.eval(&format!("return __hexforge_name({i})"), "=test")?;
-            let outcome: std::result::Result<String, _> =
-                sb.eval(&format!("return __hexforge_run({i})"), "=test");
-            let failure = match outcome {
-                Ok(m) if m.is_empty() => None,
-                Ok(m) => Some(m),
-                Err(e) => Some(e.to_string()),
-            };
-            results.push(TestResult {
-                name: format!("{shown}: {name}"),
-                failure,
-            });
-        }
-    }
-    Ok(results)
+    let (root, id) = root_and_id(dir)?;
+    let results = hexforge_script::testing::run_tests(&root, &id, &load_options())
+        .map_err(|errors| problems_error(&errors))?;
+    Ok(results
+        .into_iter()
+        .map(|r| TestResult {
+            name: if r.name == r.file {
+                r.file
+            } else {
+                format!("{}: {}", r.file, r.name)
+            },
+            failure: r.failure,
+        })
+        .collect())
 }
 
 /// Starts the game `watch` keeps: the first scenario, seed 1, played by the random bots to its

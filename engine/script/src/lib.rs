@@ -30,6 +30,7 @@ pub mod manifest;
 pub mod rules;
 pub mod sandbox;
 pub mod scenario;
+pub mod testing;
 pub mod watch;
 
 pub use decl::ModDecls;
