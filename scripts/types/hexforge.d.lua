@@ -352,6 +352,7 @@ function game.on(event, fn) end
 ---@field segment integer
 ---@field phase string|nil
 ---@field label string|nil
+---@field turn_limit integer|nil  -- last round of this game (the scenario may override the declared one)
 ---@field active string|nil
 ---@field acting string[]
 ---@field scenario string

@@ -257,18 +257,20 @@ impl LuaRules {
         state: &GameState,
         action: &Action,
     ) -> Result<Result<(), Illegal>, RulesError> {
-        if !action.is_end_phase()
-            && let Err(i) = self.phase_allows(state, action)
-        {
+        let decl = self.loaded.decls.actions.get(&action.id);
+        if action.is_end_phase() {
+            // The engine's end_phase is always known; a declared `end_phase` only adds a check,
+            // and only in the phases it lists (all phases when it lists none).
+            let phase = state.phase_id(&self.turns);
+            if decl.is_some_and(|d| {
+                !d.phases.is_empty() && !phase.is_some_and(|p| d.phases.iter().any(|x| x == p))
+            }) {
+                return Ok(Ok(()));
+            }
+        } else if let Err(i) = self.phase_allows(state, action) {
             return Ok(Err(i));
         }
-        let Some(check) = self
-            .loaded
-            .decls
-            .actions
-            .get(&action.id)
-            .and_then(|d| d.check)
-        else {
+        let Some(check) = decl.and_then(|d| d.check) else {
             return Ok(Ok(()));
         };
         let r = self.call(
@@ -330,7 +332,11 @@ impl Rules for LuaRules {
     fn legal_actions(&self, state: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError> {
         let mut out = Vec::new();
         for (id, decl) in &self.loaded.decls.actions {
-            let Some(choices) = decl.choices else {
+            // The engine adds end_phase itself (when the rules' check allows it).
+            let Some(choices) = decl
+                .choices
+                .filter(|_| id != hexforge_game::action::END_PHASE)
+            else {
                 continue;
             };
             let probe = Action::new(id.clone(), side.clone(), Json::Object(Default::default()));
@@ -638,6 +644,7 @@ fn build_ctx<'scope, 'env>(
         ctx.raw_set("segment", s.clock.segment)?;
         ctx.raw_set("phase", s.phase_id(&rules.turns))?;
         ctx.raw_set("label", s.clock.label.as_deref())?;
+        ctx.raw_set("turn_limit", rules.turns.turn_limit)?;
         let active = s
             .clock
             .turn_index
