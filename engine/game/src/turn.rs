@@ -546,7 +546,7 @@ pub fn start(state: &mut GameState, turns: &TurnStructure) -> Result<Vec<HookEve
 
 /// Moves the clock to the next step that has someone to act (next phase, turn, segment or
 /// round), skipping steps whose actors are all out of the game. Returns the events to fire, in
-/// order. Past the turn limit the clock is marked finished and [`HookEvent::TurnLimit`] is
+/// order. Past the turn limit (the state's own, else the structure's) the clock is marked finished and [`HookEvent::TurnLimit`] is
 /// returned; a finished clock does not move.
 ///
 /// # Errors
@@ -577,7 +577,10 @@ pub fn advance(state: &mut GameState, turns: &TurnStructure) -> Result<Vec<HookE
             Some(i) => i,
             None => {
                 if state.clock.round == 0 || state.clock.segment >= turns.segments {
-                    if turns.turn_limit.is_some_and(|l| state.clock.round >= l) {
+                    if state
+                        .effective_turn_limit(turns)
+                        .is_some_and(|l| state.clock.round >= l)
+                    {
                         state.clock.finished = true;
                         state.clock.acting.clear();
                         state.clock.done.clear();

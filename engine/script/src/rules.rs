@@ -644,7 +644,7 @@ fn build_ctx<'scope, 'env>(
         ctx.raw_set("segment", s.clock.segment)?;
         ctx.raw_set("phase", s.phase_id(&rules.turns))?;
         ctx.raw_set("label", s.clock.label.as_deref())?;
-        ctx.raw_set("turn_limit", rules.turns.turn_limit)?;
+        ctx.raw_set("turn_limit", s.effective_turn_limit(&rules.turns))?;
         let active = s
             .clock
             .turn_index

@@ -166,3 +166,53 @@ game.on("turn_limit", function(ctx, ev) ctx:set_global("limit_event", ev.event) 
     assert_eq!(g.state().globals["limit_event"], json!("turn_limit"));
     assert_eq!(g.state().clock.round, 3);
 }
+
+/// The scenario `short` ends after round 1; `s` keeps the declared 3.
+fn two_scenarios() -> (tempfile::TempDir, LuaRules) {
+    let main = format!(
+        "{BASE}{}",
+        r#"game.action { id = "probe", apply = function(ctx, a) ctx:set_global("out", ctx.turn_limit) end }
+"#
+    );
+    let short = format!("turn_limit = 1\n{SCENARIO}");
+    let (d, r) = load(
+        &[
+            ("m/mod.toml", &manifest("m", "")),
+            ("m/main.lua", &main),
+            ("m/scenarios/s.toml", SCENARIO),
+            ("m/scenarios/short.toml", &short),
+        ],
+        "m",
+    );
+    (d, r.unwrap_or_else(|e| panic!("{e}")))
+}
+
+fn play_out(g: &mut Game<LuaRules>) {
+    while g.state().outcome.is_none() {
+        let side = g.waiting()[0].clone();
+        g.perform(&Action::end_phase(side)).unwrap();
+    }
+}
+
+#[test]
+fn a_scenario_turn_limit_overrides_the_declared_one_for_that_game_only() {
+    let (_d, r) = two_scenarios();
+    let state = GameState::new(r.mod_locks(), "short", json!({}), 5);
+    let mut g = Game::new(r, state).unwrap();
+    assert_eq!(run(&mut g, "probe"), json!(1));
+    play_out(&mut g);
+    assert_eq!(g.state().clock.round, 1);
+    let record = g.record();
+    let hash = hexforge_game::state_hash(g.state());
+
+    let (_d2, r2) = two_scenarios();
+    let state = GameState::new(r2.mod_locks(), "s", json!({}), 5);
+    let mut other = Game::new(r2, state).unwrap();
+    assert_eq!(run(&mut other, "probe"), json!(3));
+    play_out(&mut other);
+    assert_eq!(other.state().clock.round, 3);
+
+    let (_d3, r3) = two_scenarios();
+    let again = hexforge_game::replay(&record, r3).unwrap();
+    assert_eq!(hexforge_game::state_hash(again.state()), hash);
+}
