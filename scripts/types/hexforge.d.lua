@@ -414,11 +414,17 @@ function Ctx:global(key) end
 ---@return table|nil
 function Ctx:type(type_id) end
 
+--- Looks up a declared table. Row and column are numbers (a roll, a range) or names; `shift`
+--- moves that many columns (negative = left). Past the ends the table's policies apply: "clamp"
+--- uses the end key, "error" raises, a "shift_roll" column uses the last column and adds the steps
+--- beyond it to the row value (returned as the roll modifier).
 ---@param table_id string
----@param row any
----@param column any
----@return any
-function Ctx:lookup(table_id, row, column) end
+---@param row integer|string
+---@param column integer|string
+---@param shift? integer
+---@return string|integer cell
+---@return integer roll_modifier
+function Ctx:lookup(table_id, row, column, shift) end
 
 ---@param action table
 ---@return boolean ok

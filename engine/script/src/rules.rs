@@ -28,6 +28,7 @@ use crate::loader::LoadedMods;
 use crate::scenario::apply_scenario;
 use hexforge_core::dice::DiceExpr;
 use hexforge_core::hex::Hex;
+use hexforge_core::table::{Cell, Probe};
 use hexforge_game::rules::{Rules, RulesError};
 use hexforge_game::state::ModLock;
 use hexforge_game::turn::{Actor, HookEvent, Order, PhaseSpec, Scope, TurnStructure};
@@ -555,68 +556,63 @@ fn side_table(lua: &Lua, s: &hexforge_game::SideState) -> mlua::Result<Table> {
     Ok(t)
 }
 
-fn lookup_cell(rules: &LuaRules, table: &str, row: &Json, col: &Json) -> Result<Json, String> {
+/// Looks a cell up in a declared table through the core table built at load time: `row` and
+/// `column` are numbers (rolls, ranges) or names; `shift` moves columns (the column policy decides
+/// what happens past the ends). Returns the cell and the roll modifier a `shift_roll` column added.
+fn lookup_cell(
+    rules: &LuaRules,
+    table: &str,
+    row: &Value,
+    col: &Value,
+    shift: i64,
+) -> Result<(Json, i64), String> {
     let t = rules
         .loaded
         .decls
         .tables
         .get(table)
+        .and_then(|d| d.table.as_ref())
         .ok_or_else(|| format!("no table {table:?}"))?;
-    let key = |j: &Json| match j {
-        Json::String(s) => s.clone(),
-        other => other.to_string(),
-    };
-    let find = |heads: &[Json], k: &Json, policy: &str| -> Result<usize, String> {
-        let ks = key(k);
-        if let Some(i) = heads.iter().position(|h| key(h) == ks) {
-            return Ok(i);
-        }
-        // Range headings "2-4", "12+", "<=1" against an integer key.
-        let n = k.as_i64().or_else(|| ks.parse().ok());
-        if let Some(n) = n {
-            for (i, h) in heads.iter().enumerate() {
-                let h = key(h);
-                let hit = if let Some(x) = h.strip_suffix('+') {
-                    x.parse::<i64>().is_ok_and(|x| n >= x)
-                } else if let Some(x) = h.strip_prefix("<=") {
-                    x.parse::<i64>().is_ok_and(|x| n <= x)
-                } else if let Some((a, b)) = h.split_once('-').filter(|(a, _)| !a.is_empty()) {
-                    a.parse::<i64>().is_ok_and(|a| n >= a) && b.parse::<i64>().is_ok_and(|b| n <= b)
-                } else {
-                    false
-                };
-                if hit {
-                    return Ok(i);
+    let probe = |v: &Value, text: &'_ mut String, what: &str| -> Result<Option<i64>, String> {
+        match v {
+            Value::Integer(n) => Ok(Some(*n)),
+            Value::Number(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Ok(Some(*f as i64)),
+            Value::String(s) => {
+                let st = s.to_string_lossy();
+                match st.trim().parse::<i64>() {
+                    Ok(n) => Ok(Some(n)),
+                    Err(_) => {
+                        *text = st;
+                        Ok(None)
+                    }
                 }
             }
-            if policy == "clamp" {
-                let nums: Vec<(usize, i64)> = heads
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, h)| {
-                        key(h)
-                            .trim_start_matches("<=")
-                            .trim_end_matches('+')
-                            .split('-')
-                            .next()
-                            .and_then(|x| x.parse().ok())
-                            .map(|v| (i, v))
-                    })
-                    .collect();
-                if let (Some(first), Some(last)) = (nums.first(), nums.last()) {
-                    return Ok(if n < first.1 { first.0 } else { last.0 });
-                }
-            }
+            other => Err(format!(
+                "{what}: expected a number or a name, got {}",
+                other.type_name()
+            )),
         }
-        Err(format!("table {table}: no heading matches {ks}"))
     };
-    let r = find(&t.rows, row, &t.row_policy)?;
-    let c = find(&t.columns, col, &t.column_policy)?;
-    t.cells
-        .get(r)
-        .and_then(|row| row.get(c))
-        .cloned()
-        .ok_or_else(|| format!("table {table}: no cell at row {r}, column {c}"))
+    let mut rt = String::new();
+    let mut ct = String::new();
+    let rn = probe(row, &mut rt, "row")?;
+    let cn = probe(col, &mut ct, "column")?;
+    let rp: Probe<'_> = rn.map_or(Probe::Name(&rt), Probe::Value);
+    let cp: Probe<'_> = cn.map_or(Probe::Name(&ct), Probe::Value);
+    let at = t
+        .locate(rp, cp, shift)
+        .map_err(|e| format!("table {table}: {e}"))?;
+    let cell = match t.cell(at.row, at.column) {
+        Some(Cell::Value(v)) => Json::from(*v),
+        Some(Cell::Id(s)) => Json::String(s.clone()),
+        None => {
+            return Err(format!(
+                "table {table}: no cell at {}, {}",
+                at.row, at.column
+            ));
+        }
+    };
+    Ok((cell, at.roll_modifier))
 }
 
 /// A runtime error prefixed with the calling Lua line (`mods/x/main.lua:12: ...`).
@@ -910,10 +906,23 @@ fn build_ctx<'scope, 'env>(
     });
     read!("lookup", |lua, _s, args| {
         let table = string(&args, 0)?;
-        let row = from_lua(lua, arg(&args, 1), "row")?;
-        let col = from_lua(lua, arg(&args, 2), "column")?;
-        let cell = lookup_cell(rules, &table, &row, &col).map_err(mlua::Error::runtime)?;
-        one(lua, to_lua(lua, &cell)?)
+        let shift = match arg(&args, 3) {
+            Value::Nil => 0,
+            Value::Integer(n) => n,
+            Value::Number(f) if f.fract() == 0.0 && f.abs() < 1.0e9 => f as i64,
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "argument 4: expected a column shift (integer), got {}",
+                    other.type_name()
+                )));
+            }
+        };
+        let (cell, modifier) = lookup_cell(rules, &table, &arg(&args, 1), &arg(&args, 2), shift)
+            .map_err(mlua::Error::runtime)?;
+        Ok(MultiValue::from_iter([
+            to_lua(lua, &cell)?,
+            Value::Integer(modifier),
+        ]))
     });
     read!("legal", |lua, s, args| {
         let Value::Table(t) = arg(&args, 0) else {

@@ -216,3 +216,72 @@ fn a_scenario_turn_limit_overrides_the_declared_one_for_that_game_only() {
     let again = hexforge_game::replay(&record, r3).unwrap();
     assert_eq!(hexforge_game::state_hash(again.state()), hash);
 }
+
+/// The hyperjump table of LUA-API.md: rows clamp, columns shift the roll past the last column.
+const TABLES: &str = r#"game.table { id = "hyperjump", rows = { "<=2", "3-4", "5-11", "12+" },
+  columns = { "<=-1", "0", "1", "2" }, row_policy = "clamp", column_policy = "shift_roll",
+  cells = { { "a1", "a2", "a3", "a4" }, { "b1", "b2", "b3", "b4" }, { "c1", "c2", "c3", "c4" }, { "d1", "d2", "d3", 4 } } }
+game.table { id = "strict", rows = { 1, 2 }, columns = { "near", "far" }, cells = { { 1, 2 }, { 3, 4 } } }
+game.action { id = "probe", apply = function(ctx, a)
+  local out = {}
+  local function add(...) out[#out + 1] = { ... } end
+  add(ctx:lookup("hyperjump", 3, 0))        -- b2, 0
+  add(ctx:lookup("hyperjump", 3, 0, 1))     -- b3, 0 (shifted one column right)
+  add(ctx:lookup("hyperjump", 4, 2, 1))     -- one step past the last column: row 4+1 -> c4, 1
+  add(ctx:lookup("hyperjump", 10, 5))       -- 3 steps past: 13 -> row 12+, last column: 4, 3
+  add(ctx:lookup("hyperjump", -5, -9))      -- rows clamp, columns clamp below: a1, 0
+  add(ctx:lookup("strict", "2", "far"))
+  local function try(...) local ok, e = pcall(ctx.lookup, ctx, ...) add(ok, tostring(e)) end
+  try("strict", 3, "far")
+  try("strict", 1, "middle")
+  ctx:set_global("out", out)
+end }
+"#;
+
+#[test]
+fn lookup_honours_shift_clamp_shift_roll_and_error_policies() {
+    let (_d, r) = one(TABLES);
+    let mut g = game(r);
+    let out = run(&mut g, "probe");
+    let a = out.as_array().unwrap();
+    assert_eq!(a[0], json!(["b2", 0]));
+    assert_eq!(a[1], json!(["b3", 0]));
+    assert_eq!(a[2], json!(["c4", 1]));
+    assert_eq!(a[3], json!([4, 3]));
+    assert_eq!(a[4], json!(["a1", 0]));
+    assert_eq!(a[5], json!([4, 0]));
+    assert_eq!(a[6][0], json!(false));
+    let e = a[6][1].as_str().unwrap();
+    assert!(
+        e.contains("ctx:lookup: table strict: 3 is beyond the rows keys"),
+        "{e}"
+    );
+    let e = a[7][1].as_str().unwrap();
+    assert!(e.contains("no columns named 'middle'"), "{e}");
+}
+
+#[test]
+fn table_declarations_get_the_core_checks_with_file_and_line() {
+    let (_d, r) = load(
+        &[
+            ("m/mod.toml", &manifest("m", "")),
+            (
+                "m/main.lua",
+                &format!(
+                    "{BASE}game.table {{ id = \"bad\", rows = {{ \"1-4\", \"3-6\" }}, columns = {{ \"a\" }}, cells = {{ {{ 1 }}, {{ 2 }} }} }}\n\
+                     game.table {{ id = \"shift\", rows = {{ \"x\", \"y\" }}, columns = {{ 1 }}, column_policy = \"shift_roll\", cells = {{ {{ 1 }}, {{ 2 }} }} }}\n"
+                ),
+            ),
+        ],
+        "m",
+    );
+    let e = r.unwrap_err();
+    assert!(
+        e.contains("mods/m/main.lua:3: table bad: invalid table: rows axis: key '3-6' overlaps"),
+        "{e}"
+    );
+    assert!(
+        e.contains("mods/m/main.lua:4: table shift: invalid table: shift: ShiftRoll columns need numeric rows"),
+        "{e}"
+    );
+}
