@@ -285,3 +285,60 @@ fn table_declarations_get_the_core_checks_with_file_and_line() {
         "{e}"
     );
 }
+
+#[test]
+fn require_prefers_the_calling_mod_then_its_base_then_scripts_and_shares_modules() {
+    let dir = tempfile::tempdir().unwrap();
+    let mods = dir.path().join("mods");
+    let scripts = dir.path().join("scripts");
+    write(
+        &mods,
+        &[
+            ("b/mod.toml", &manifest("b", "")),
+            (
+                "b/main.lua",
+                &format!(
+                    "{BASE}B_UTIL = require(\"util\").who\nB_SHARED = require(\"shared\")\nB_LIB = require(\"lib\").who\n"
+                ),
+            ),
+            ("b/util.lua", "return { who = \"b\" }"),
+            (
+                "b/shared.lua",
+                "COUNT = (COUNT or 0) + 1 return { n = COUNT }",
+            ),
+            (
+                "v/mod.toml",
+                &manifest("v", "extends = \"b\"\n[dependencies]\nb = \"*\"\n"),
+            ),
+            (
+                "v/main.lua",
+                "V_UTIL = require(\"util\").who\nV_BASE_UTIL = require(\"b.util\").who\nV_SHARED = require(\"shared\")\n",
+            ),
+            ("v/util.lua", "return { who = \"v\" }"),
+        ],
+    );
+    write(&scripts, &[("lib.lua", "return { who = \"scripts\" }")]);
+    let opts = LoadOptions {
+        scripts_dir: Some(scripts),
+        ..LoadOptions::default()
+    };
+    let l = load_mods(&mods, "v", &opts).unwrap_or_else(|e| panic!("{e:?}"));
+    let got: (String, String, String, String, bool, i64) = l
+        .sandbox
+        .eval(
+            "return B_UTIL, V_UTIL, V_BASE_UTIL, B_LIB, B_SHARED == V_SHARED, COUNT",
+            "=t",
+        )
+        .unwrap();
+    assert_eq!(
+        got,
+        (
+            "b".into(),
+            "v".into(),
+            "b".into(),
+            "scripts".into(),
+            true,
+            1
+        )
+    );
+}
