@@ -206,6 +206,13 @@ function hex.arc_position(origin, side, target) end
 ---@return { hex: Hex, position: "inside"|"boundary" }[]
 function hex.arc_hexes(origin, side, max_range) end
 
+--- The absolute hexside of a ship section: section 0 is the front (the facing), counted
+--- clockwise (1 = front right, 3 = rear, 5 = front left); any integer works modulo 6.
+---@param facing Direction
+---@param section integer
+---@return Direction
+function hex.relative_side(facing, section) end
+
 ---Which hexside (or vertex) of `target` a line from `from` enters by: { side = d } or { vertex = { d1, d2 } }.
 ---@param from Hex
 ---@param target Hex
@@ -273,6 +280,49 @@ function direction.turns_to(from, to) end
 -------------------------------------------------------------------------------------------------
 -- dice: notation and exact odds (roll with ctx:roll)
 -------------------------------------------------------------------------------------------------
+--- Even-r offset coordinates (col, row) <-> axial hexes (even rows shoved half a hex right).
+board = {}
+
+---@param h Hex
+---@return integer col
+---@return integer row
+function board.to_offset(h) end
+
+---@param col integer
+---@param row integer
+---@return Hex
+function board.from_offset(col, row) end
+
+--- Movement searches; the callbacks run under the calling engine call's instruction budget.
+search = {}
+
+---@class SearchLimits
+---@field max_expanded? integer  -- most hexes expanded (default 200000)
+---@field max_cost? integer      -- dearer paths are ignored
+---@field min_step_cost? integer -- promise that no step costs less (A* heuristic); default 0
+
+--- The cheapest path, or nil if there is none within the limits.
+---@param start Hex
+---@param goal Hex
+---@param cost_fn fun(from: Hex, to: Hex): integer|nil  -- nil/false = the step is impossible
+---@param limits? SearchLimits
+---@return { hexes: Hex[], cost: integer }|nil
+function search.cheapest_path(start, goal, cost_fn, limits) end
+
+---@class FacingRules
+---@field speed integer              -- hexes to move, exactly
+---@field max_turns? integer         -- most hexside turns (MR); default 0
+---@field turn_in_final_hex? boolean -- default true
+
+--- Every end position of a facing-and-turns move (one hexside turn per hex entered, none in the
+--- start hex), with the fewest turns, in (hex, facing) order.
+---@param start Hex
+---@param facing Direction
+---@param rules FacingRules
+---@param enterable_fn? fun(h: Hex): boolean  -- default: every hex
+---@return { hex: Hex, facing: Direction, path: Hex[], turns: integer }[]
+function search.facing_moves(start, facing, rules, enterable_fn) end
+
 dice = {}
 
 ---Canonical notation of a dice expression ("2d6+1", "4d6kh3", ...).
