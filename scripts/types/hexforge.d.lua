@@ -534,12 +534,14 @@ function Ctx:roll(notation, label) end
 ---@return { total: integer, dice: { sides: integer, value: integer, kept: boolean, face?: string }[] }
 function Ctx:roll_detail(notation, label) end
 
+--- `n` dice (1..1000) of `sides` sides (1..10000), one value per die.
 ---@param n integer
 ---@param sides integer
 ---@param label? string
 ---@return integer[]
 function Ctx:pool(n, sides, label) end
 
+--- Rolls `n` dice (1..1000) of a declared named-face die as `Nd[dice_id]`; the log shows face names.
 ---@param dice_id string
 ---@param n integer
 ---@param label? string

@@ -26,7 +26,7 @@ use crate::decl::{CallbackId, ModDecls};
 use crate::error::ModError;
 use crate::loader::LoadedMods;
 use crate::scenario::apply_scenario;
-use hexforge_core::dice::DiceExpr;
+use hexforge_core::dice::{DiceExpr, DiceSet, MAX_DICE, MAX_SIDES};
 use hexforge_core::hex::Hex;
 use hexforge_core::table::{Cell, Probe};
 use hexforge_game::rules::{Rules, RulesError};
@@ -41,6 +41,8 @@ use std::cell::RefCell;
 pub struct LuaRules {
     loaded: LoadedMods,
     turns: TurnStructure,
+    /// The declared dice with named faces, for `ctx:roll_named` (`3d[battle]`).
+    dice: DiceSet,
 }
 
 impl std::fmt::Debug for LuaRules {
@@ -164,7 +166,21 @@ impl LuaRules {
                 .map(|p| ModError::at_loc(&t.source, format!("game.turns: {p}")))
                 .collect());
         }
-        Ok(LuaRules { loaded, turns })
+        let mut dice = DiceSet::new();
+        let mut errs = Vec::new();
+        for d in loaded.decls.dice.values().filter(|d| !d.faces.is_empty()) {
+            if let Err(e) = dice.register(&d.id, d.faces.iter().cloned()) {
+                errs.push(ModError::at_loc(&d.source, format!("dice {}: {e}", d.id)));
+            }
+        }
+        if !errs.is_empty() {
+            return Err(errs);
+        }
+        Ok(LuaRules {
+            loaded,
+            turns,
+            dice,
+        })
     }
 
     /// The validated declarations.
@@ -740,6 +756,24 @@ fn build_ctx<'scope, 'env>(
     fn one(lua: &Lua, v: impl mlua::IntoLua) -> mlua::Result<MultiValue> {
         Ok(MultiValue::from_iter([v.into_lua(lua)?]))
     }
+    fn shown(v: &Value) -> String {
+        match v {
+            Value::Integer(n) => n.to_string(),
+            Value::Number(f) => f.to_string(),
+            o => o.type_name().to_string(),
+        }
+    }
+    /// A dice count within the core's limit (1..=MAX_DICE).
+    fn count(args: &MultiValue, i: usize) -> mlua::Result<u32> {
+        match arg(args, i) {
+            Value::Integer(n) if (1..=i64::from(MAX_DICE)).contains(&n) => Ok(n as u32),
+            other => Err(mlua::Error::runtime(format!(
+                "argument {}: dice count {} is outside 1..={MAX_DICE}",
+                i + 1,
+                shown(&other)
+            ))),
+        }
+    }
     fn label(args: &MultiValue, i: usize) -> String {
         arg(args, i)
             .as_string()
@@ -1113,13 +1147,15 @@ fn build_ctx<'scope, 'env>(
         one(lua, t)
     });
     write!("pool", |lua, s, args| {
-        let n = match arg(&args, 0) {
-            Value::Integer(n) if (0..=1000).contains(&n) => n as u32,
-            _ => return Err(mlua::Error::runtime("argument 1: expected a count 0..1000")),
-        };
+        let n = count(&args, 0)?;
         let sides = match arg(&args, 1) {
-            Value::Integer(n) if (1..=1000).contains(&n) => n as u32,
-            _ => return Err(mlua::Error::runtime("argument 2: expected sides 1..1000")),
+            Value::Integer(n) if (1..=i64::from(MAX_SIDES)).contains(&n) => n as u32,
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "argument 2: number of sides {} is outside 1..={MAX_SIDES}",
+                    shown(&other)
+                )));
+            }
         };
         let roll = s
             .dice
@@ -1129,25 +1165,22 @@ fn build_ctx<'scope, 'env>(
     });
     write!("roll_named", |lua, s, args| {
         let id = string(&args, 0)?;
-        let decl = rules
-            .loaded
-            .decls
+        if rules.dice.get(&id).is_none() {
+            return Err(mlua::Error::runtime(format!(
+                "no dice with named faces {id:?} (declare game.dice {{ id = {id:?}, faces = {{ ... }} }})"
+            )));
+        }
+        let n = count(&args, 1)?;
+        // Rolled as the core's `Nd[die]` so the log shows every die's face name.
+        let expr = rules
             .dice
-            .get(&id)
-            .filter(|d| !d.faces.is_empty())
-            .ok_or_else(|| mlua::Error::runtime(format!("no dice with faces named {id:?}")))?;
-        let n = match arg(&args, 1) {
-            Value::Integer(n) if (0..=1000).contains(&n) => n as u32,
-            _ => return Err(mlua::Error::runtime("argument 2: expected a count 0..1000")),
-        };
-        let roll = s
-            .dice
-            .pool(n, decl.faces.len() as u32, &label(&args, 2))
-            .map_err(|e| mlua::Error::runtime(e.to_string()))?;
+            .parse(&format!("{n}d[{id}]"))
+            .map_err(|e| mlua::Error::runtime(format!("dice {id:?}: {e}")))?;
+        let roll = s.dice.roll(&expr, &label(&args, 2));
         let faces: Vec<String> = roll
-            .kept_values()
-            .into_iter()
-            .map(|v| decl.faces.get(v as usize - 1).cloned().unwrap_or_default())
+            .dice
+            .iter()
+            .map(|d| d.face.clone().unwrap_or_default())
             .collect();
         one(lua, faces)
     });

@@ -342,3 +342,54 @@ fn require_prefers_the_calling_mod_then_its_base_then_scripts_and_shares_modules
         )
     );
 }
+
+#[test]
+fn roll_named_logs_face_names_and_pools_use_the_core_limits() {
+    let (_d, r) = one(
+        r#"game.dice { id = "battle", faces = { "fighter", "strike", "capital", "wild", "star", "alert" } }
+game.action { id = "probe", apply = function(ctx, a)
+  local faces = ctx:roll_named("battle", 3, "attack")
+  local big = ctx:pool(2, 10000, "big")
+  local function err(f, ...) local ok, e = pcall(f, ctx, ...) return tostring(e) end
+  ctx:set_global("out", { faces, #big, err(ctx.pool, 1, 10001), err(ctx.pool, 1001, 6),
+    err(ctx.roll_named, "nope", 1), err(ctx.roll_named, "battle", 0) })
+end }
+"#,
+    );
+    let mut g = game(r);
+    let out = run(&mut g, "probe");
+    let faces: Vec<&str> = out[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert_eq!(faces.len(), 3);
+    let rolls = &g.state().log.last().unwrap().rolls;
+    assert_eq!(rolls[0].label, "attack");
+    assert_eq!(rolls[0].expr, "3d[battle]");
+    let logged: Vec<&str> = rolls[0]
+        .dice
+        .iter()
+        .map(|d| d.face.as_deref().unwrap())
+        .collect();
+    assert_eq!(logged, faces);
+    assert_eq!(out[1], json!(2));
+    let msg = |i: usize| out[i].as_str().unwrap().to_string();
+    assert!(
+        msg(2).contains("number of sides 10001 is outside 1..=10000"),
+        "{}",
+        msg(2)
+    );
+    assert!(
+        msg(3).contains("dice count 1001 is outside 1..=1000"),
+        "{}",
+        msg(3)
+    );
+    assert!(
+        msg(4).contains("no dice with named faces \"nope\""),
+        "{}",
+        msg(4)
+    );
+    assert!(msg(5).contains("dice count 0 is outside"), "{}", msg(5));
+}
