@@ -462,6 +462,11 @@ pub fn acting_for(state: &GameState, turns: &TurnStructure, step: Step) -> Vec<S
         .and_then(|t| state.clock.order.get(t as usize))
         .map(|t| members(state, turns, t))
         .unwrap_or_default();
+    // A turn whose taker is out of the game is skipped whole: nobody fires defensively in the
+    // turn of a side that was eliminated (even during that very turn).
+    if step.turn_index.is_some() && !active.iter().any(|s| live(state, s)) {
+        return Vec::new();
+    }
     let mut out: Vec<SideId> = match phase.actor {
         Actor::Active => order.into_iter().filter(|s| active.contains(s)).collect(),
         Actor::Others => order.into_iter().filter(|s| !active.contains(s)).collect(),
