@@ -4,7 +4,9 @@
 //! What a mod sees: the base library without `dofile`, `loadfile`, `collectgarbage` and `warn`;
 //! a text-only `load`; `string` without `dump`; `table`, `math` (with `math.random` and
 //! `math.randomseed` replaced by errors pointing at `ctx:roll` / `dice`), `utf8`, `coroutine`;
-//! a `print` captured by the host; `require`; and the engine namespaces from [`crate::api`].
+//! a `print` captured by the host; `require` (the calling file's mod first, then the mods it
+//! builds on, then `scripts/`; modules cached per VM by the file they resolve to); and the engine
+//! namespaces from [`crate::api`].
 //! There is no `io`, `os`, `debug` or `package`.
 //!
 //! **Why the budget re-arms:** an instruction-count hook that raises an error can be caught by
