@@ -258,10 +258,12 @@ game.setup(function(ctx)
     local class = R.class(ctx, p)
     if slot == data.slots.orbit and (class == "ground" or class == "character") then
       local want = p.values.board
+      if (want == nil or want == "") and class == "character" then want = "courier" end
       local placed = false
       for _, c in ipairs(R.at(ctx, loc, slot, p.owner)) do
         local cc = R.class(ctx, c)
         local fits = R.is_ship(cc) and (want == nil or want == "" or c.type == want)
+          and (c.values.aboard or 0) == 0
         if not placed and fits and R.room_aboard(ctx, c, p) == nil then
           R.embark(ctx, p, c)
           placed = true
