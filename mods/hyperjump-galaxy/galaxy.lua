@@ -196,4 +196,13 @@ function G.odds(diff, emergency)
   return out
 end
 
+-- Everything about a plain jump between two stars for a navigation rating (for `hexforge eval`
+-- and the editor): { route, distance, column, roll_modifier, odds }.
+function G.jump_info(g, from, to, rating)
+  local route = G.route(g, from, to)
+  if not route then return nil end
+  local key, _, mod = G.column(rating, #route)
+  return { route = route, distance = #route, column = key, roll_modifier = mod, odds = G.odds(#route - rating) }
+end
+
 return G
