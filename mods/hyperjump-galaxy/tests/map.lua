@@ -45,6 +45,10 @@ test("worked example: one star, four stars through two systems and a navigation 
   -- The longer way round (Sable, Quill, Ilex, Lumen, Umbral = 5) is never used.
   t:eq(G.distance(g, "vessa", "ilex"), 3)
   t:eq(G.distance(g, "vessa", "vessa"), 0)
+  -- What eval reports for that jump by a starship (rating 4): column 0, 30 safe in 36.
+  local info = G.jump_info(g, "vessa", "umbral", 4)
+  t:eq({ info.distance, info.column, info.roll_modifier }, { 4, "0", 0 })
+  t:eq(info.odds, { { result = "safe", in36 = 30 }, { result = "drift1", in36 = 6 } })
 end)
 
 test("ties take the alphabetical route; the distance is the same", function(t)
