@@ -103,7 +103,7 @@ end
 game.action {
   id = "jump",
   phases = { "space" },
-  params = { ships = "list", to = "string" },
+  params = { ships = "any", to = "string" },
   choices = function(ctx, side) return jump_choices(ctx, side, R.check_jump) end,
   check = function(ctx, a) return verdict(R.check_jump(ctx, a.side, a.ships, a.to)) end,
   apply = function(ctx, a)
@@ -225,7 +225,7 @@ game.action {
 game.action {
   id = "break_off",
   phases = { "combat" },
-  params = { ships = "list", to = "string" },
+  params = { ships = "any", to = "string" },
   choices = function(ctx, side) return jump_choices(ctx, side, R.check_break_off) end,
   check = function(ctx, a) return verdict(R.check_break_off(ctx, a.side, a.ships, a.to)) end,
   apply = function(ctx, a)
