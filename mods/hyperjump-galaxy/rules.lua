@@ -331,9 +331,17 @@ end
 -- Roll and carry out a planned jump (H4, H6, H7).
 function R.resolve_jump(ctx, plan, ships)
   local total = R.roll(ctx, data.jump_dice, "hyperjump")
-  local column = plan.emergency and data.emergency_column or plan.diff
-  local cell = ctx:lookup(data.hyperjump.id, total, column)
+  -- The column and the roll modifier (H4) are worked out here and the engine table is read
+  -- inside its printed columns, so the result never depends on a lookup policy beyond them.
+  local column, modifier = data.emergency_column, 0
+  if not plan.emergency then
+    local _
+    _, _, modifier = G.column(plan.rating, plan.distance)
+    column = math.max(-1, math.min(plan.diff, data.emergency_column))
+  end
+  local cell = ctx:lookup(data.hyperjump.id, total + modifier, column)
   local res = cell_id(cell)
+  plan.roll, plan.roll_modifier, plan.result = total, modifier, res
   local effect = data.results[res]
   local list = {}
   for _, id in ipairs(ships) do list[#list + 1] = ctx:piece(id) end
@@ -341,7 +349,7 @@ function R.resolve_jump(ctx, plan, ships)
   ctx:log(("hyperjump %s -> %s: %d stars via %s, distance %d, rating %d, %s, roll %d: %s"):format(
     plan.from_system, plan.to_system, plan.stars, table.concat(plan.route, ","), plan.distance,
     plan.rating, plan.emergency and "emergency column 5" or ("column " .. G.column(plan.rating, plan.distance)),
-    total, res))
+    total + modifier, res))
   local survivors = list
   if effect.eliminate then
     local k = (#list * effect.eliminate[1] + effect.eliminate[2] - 1) // effect.eliminate[2]

@@ -234,6 +234,28 @@ test("disaster: half rounded up eliminated, survivors to Drift 2", function(t)
   t:eq(g1:piece(2), nil)
 end)
 
+test("a far jump reads column 5 with +1 to the roll per step beyond 5", function(t)
+  -- The courier's pilot has rating 0; from Vessa's Drift 2 to Umbral: 4 stars + 2 = 6.
+  local function prepare(g)
+    g:edit(function(ctx)
+      ctx:set(7, "navigation", 0)
+      ctx:place(6, { location = "vessa", slot = "drift2" })
+      ctx:place(7, { location = "vessa", slot = "drift2" })
+    end)
+    local p = plan(g, "hegemony", { 6 }, "umbral_reach")
+    t:eq({ p.distance, p.rating, p.diff }, { 6, 0, 6 })
+  end
+  for _, want in ipairs({ "drift1", "drift2", "drift1_damaged" }) do
+    local g, total = find(t, want, prepare,
+      { id = "jump", side = "hegemony", ships = { 6 }, to = "umbral_reach" }, 6)
+    -- Read in column 5 at one more than rolled.
+    t:eq(data.hyperjump.cells[G.row(total + 1)][7], want)
+    local slot = ({ drift1 = "drift1", drift2 = "drift2", drift1_damaged = "drift1" })[want]
+    t:eq({ where(g, 6) }, { "umbral", slot })
+    t:eq({ where(g, 7) }, { "umbral", slot })
+  end
+end)
+
 test("emergency jump uses column 5 with no modifier", function(t)
   -- Distance 2 and rating 4 would be the leftmost column; the emergency reads column 5.
   local g, total = find(t, "drift2", enemy_in_orbit,
