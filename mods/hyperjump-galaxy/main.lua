@@ -55,6 +55,7 @@ game.action {
   phases = { "space" },
   params = { piece = "piece", to = "string" },
   choices = function(ctx, side)
+    ctx = R.memo(ctx)
     local g, out = R.graph(ctx), {}
     for _, p in ipairs(unmoved_own(ctx, side, { starship = true, courier = true })) do
       local loc = R.where(p)
@@ -69,7 +70,7 @@ game.action {
     end
     return out
   end,
-  check = function(ctx, a) return verdict(R.check_impulse(ctx, a.side, a.piece, a.to)) end,
+  check = function(ctx, a) return verdict(R.check_impulse(R.memo(ctx), a.side, a.piece, a.to)) end,
   apply = function(ctx, a) R.apply_impulse(ctx, a.side, a.piece, a.to) end,
 }
 
@@ -104,8 +105,8 @@ game.action {
   id = "jump",
   phases = { "space" },
   params = { ships = "any", to = "string" },
-  choices = function(ctx, side) return jump_choices(ctx, side, R.check_jump) end,
-  check = function(ctx, a) return verdict(R.check_jump(ctx, a.side, a.ships, a.to)) end,
+  choices = function(ctx, side) return jump_choices(R.memo(ctx), side, R.check_jump) end,
+  check = function(ctx, a) return verdict(R.check_jump(R.memo(ctx), a.side, a.ships, a.to)) end,
   apply = function(ctx, a)
     local plan = R.jump_plan(ctx, a.side, a.ships, a.to, false)
     R.resolve_jump(ctx, plan, a.ships)
@@ -120,6 +121,7 @@ game.action {
   phases = { "planet" },
   params = { piece = "piece", to = "string" },
   choices = function(ctx, side)
+    ctx = R.memo(ctx)
     local g, out = R.graph(ctx), {}
     for _, p in ipairs(unmoved_own(ctx, side, { ground = true, character = true })) do
       local loc, slot = R.where(p)
@@ -131,7 +133,7 @@ game.action {
     end
     return out
   end,
-  check = function(ctx, a) return verdict(R.check_land(ctx, a.side, a.piece, a.to)) end,
+  check = function(ctx, a) return verdict(R.check_land(R.memo(ctx), a.side, a.piece, a.to)) end,
   apply = function(ctx, a) R.apply_land(ctx, a.side, a.piece, a.to) end,
 }
 
@@ -140,6 +142,7 @@ game.action {
   phases = { "planet" },
   params = { piece = "piece", carrier = "piece" },
   choices = function(ctx, side)
+    ctx = R.memo(ctx)
     local out = {}
     for _, p in ipairs(unmoved_own(ctx, side, { ground = true, character = true })) do
       local loc, slot = R.where(p)
@@ -151,7 +154,7 @@ game.action {
     end
     return out
   end,
-  check = function(ctx, a) return verdict(R.check_lift(ctx, a.side, a.piece, a.carrier)) end,
+  check = function(ctx, a) return verdict(R.check_lift(R.memo(ctx), a.side, a.piece, a.carrier)) end,
   apply = function(ctx, a) R.apply_lift(ctx, a.side, a.piece, a.carrier) end,
 }
 
@@ -160,6 +163,7 @@ game.action {
   phases = { "planet" },
   params = { piece = "piece", to = "string" },
   choices = function(ctx, side)
+    ctx = R.memo(ctx)
     local g, out = R.graph(ctx), {}
     for _, p in ipairs(unmoved_own(ctx, side, { ground = true, character = true })) do
       local loc, slot = R.where(p)
@@ -171,7 +175,7 @@ game.action {
     end
     return out
   end,
-  check = function(ctx, a) return verdict(R.check_march(ctx, a.side, a.piece, a.to)) end,
+  check = function(ctx, a) return verdict(R.check_march(R.memo(ctx), a.side, a.piece, a.to)) end,
   apply = function(ctx, a) R.apply_march(ctx, a.side, a.piece, a.to) end,
 }
 
@@ -180,6 +184,7 @@ game.action {
   phases = { "space", "planet" },
   params = { piece = "piece", stack = "string" },
   choices = function(ctx, side)
+    ctx = R.memo(ctx)
     local out = {}
     for _, p in ipairs(R.all(ctx)) do
       if p.owner == side then
@@ -190,7 +195,7 @@ game.action {
     end
     return out
   end,
-  check = function(ctx, a) return verdict(R.check_restack(ctx, a.side, a.piece, a.stack)) end,
+  check = function(ctx, a) return verdict(R.check_restack(R.memo(ctx), a.side, a.piece, a.stack)) end,
   apply = function(ctx, a)
     ctx:set(a.piece, "stack", a.stack)
     ctx:log(("piece %d joins the %s stack"):format(a.piece, a.stack))
@@ -205,6 +210,7 @@ game.action {
   phases = { "combat" },
   params = { location = "string", slot = "string" },
   choices = function(ctx, side)
+    ctx = R.memo(ctx)
     local seen, out = {}, {}
     for _, p in ipairs(R.all(ctx)) do
       if p.owner == side and (p.values.aboard or 0) == 0 then
@@ -218,7 +224,7 @@ game.action {
     end
     return out
   end,
-  check = function(ctx, a) return verdict(R.check_attack(ctx, a.side, a.location, a.slot)) end,
+  check = function(ctx, a) return verdict(R.check_attack(R.memo(ctx), a.side, a.location, a.slot)) end,
   apply = function(ctx, a) R.apply_attack(ctx, a.side, a.location, a.slot) end,
 }
 
@@ -226,8 +232,8 @@ game.action {
   id = "break_off",
   phases = { "combat" },
   params = { ships = "any", to = "string" },
-  choices = function(ctx, side) return jump_choices(ctx, side, R.check_break_off) end,
-  check = function(ctx, a) return verdict(R.check_break_off(ctx, a.side, a.ships, a.to)) end,
+  choices = function(ctx, side) return jump_choices(R.memo(ctx), side, R.check_break_off) end,
+  check = function(ctx, a) return verdict(R.check_break_off(R.memo(ctx), a.side, a.ships, a.to)) end,
   apply = function(ctx, a)
     local plan = R.jump_plan(ctx, a.side, a.ships, a.to, true)
     R.resolve_jump(ctx, plan, a.ships)
@@ -238,7 +244,7 @@ game.action {
 game.action {
   id = "end_phase",
   check = function(ctx, a)
-    local over = R.overstacked(ctx, a.side)
+    local over = R.overstacked(R.memo(ctx), a.side)
     if #over > 0 then
       return false, ("more than %d stacks in %s: rearrange them first"):format(data.max_stacks, table.concat(over, ", "))
     end
@@ -276,6 +282,6 @@ game.setup(function(ctx)
   end
 end)
 
-game.victory(function(ctx) return R.sudden_death(ctx) end)
+game.victory(function(ctx) return R.sudden_death(R.memo(ctx)) end)
 
 game.on("turn_limit", function(ctx) ctx:end_game(R.final_outcome(ctx)) end)

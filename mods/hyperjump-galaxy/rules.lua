@@ -14,8 +14,31 @@ local R = {}
 
 local SLOT = data.slots
 
+-- Read-only memo over ctx for callbacks that only read (choices, end-of-segment checks): the
+-- map and the piece list are fetched from the engine once per call instead of once per check.
+-- Why: choices run every check for every candidate; without this a bot game spends most of its
+-- time copying the same state into Lua.
+local memo_of = setmetatable({}, { __mode = "k" })
+
+function R.memo(ctx)
+  local proxy = setmetatable({}, {
+    __index = function(_, k)
+      local v = ctx[k]
+      if type(v) == "function" then return function(_, ...) return v(ctx, ...) end end
+      return v
+    end,
+  })
+  memo_of[proxy] = {}
+  return proxy
+end
+
 -- The normalised star map of this game.
 function R.graph(ctx)
+  local m = memo_of[ctx]
+  if m then
+    if not m.graph then m.graph = G.normalize(ctx:graph(data.graph)) end
+    return m.graph
+  end
   return G.normalize(ctx:graph(data.graph))
 end
 
@@ -55,11 +78,27 @@ end
 local function is_drift(slot) return slot == SLOT.drift1 or slot == SLOT.drift2 end
 R.is_drift = is_drift
 
--- Every piece, sorted by id.
+-- Every piece, sorted by id (callers must not change the list).
 function R.all(ctx)
+  local m = memo_of[ctx]
+  if m and m.all then return m.all end
   local out = ctx:pieces {}
   table.sort(out, function(a, b) return a.id < b.id end)
+  if m then
+    m.all, m.by_id = out, {}
+    for _, p in ipairs(out) do m.by_id[p.id] = p end
+  end
   return out
+end
+
+-- One piece snapshot (memoised like R.all).
+function R.piece(ctx, id)
+  local m = memo_of[ctx]
+  if m then
+    R.all(ctx)
+    return m.by_id[id]
+  end
+  return ctx:piece(id)
 end
 
 -- Pieces in a box (not aboard), optionally of one owner and class.
@@ -171,7 +210,7 @@ end
 
 local function own(ctx, side, id)
   if type(id) ~= "number" then return nil, "name a piece by its number" end
-  local p = ctx:piece(id)
+  local p = R.piece(ctx, id)
   if not p then return nil, ("there is no piece %s"):format(tostring(id)) end
   if p.owner ~= side then return nil, ("piece %d is not yours"):format(id) end
   return p
