@@ -166,25 +166,36 @@ function G.result(rating, distance, total)
   return data.hyperjump.cells[G.row(total + mod)][ci]
 end
 
+-- The 2d6 totals with their counts out of 36: from the engine core's exact distribution
+-- (`dice.distribution`) when the engine namespace is there, else counted here.
+local function two_d6()
+  local out = {}
+  if type(dice) == "table" and dice.distribution then
+    for _, e in ipairs(dice.distribution(data.jump_dice)) do out[#out + 1] = { e.value, e.count } end
+    return out
+  end
+  for total = 2, 12 do out[#out + 1] = { total, 6 - math.abs(total - 7) } end
+  return out
+end
+
 -- Exact odds of each result by column (in 36ths): column = distance - rating (any integer;
 -- below 0 is the leftmost, above 5 shifts the roll), or emergency = true for column 5 without
--- modifier. Returns a list { { result=, in36= }, ... } in table order of first appearance.
+-- modifier. Returns a list { { result=, in36= }, ... } in the order safe .. disaster.
 function G.odds(diff, emergency)
   local counts, order = {}, {}
-  for a = 1, 6 do
-    for b = 1, 6 do
-      local res
-      if emergency then
-        res = data.hyperjump.cells[G.row(a + b)][data.emergency_column + 2]
-      else
-        res = G.result(0, diff, a + b)
-      end
-      if counts[res] == nil then
-        counts[res] = 0
-        order[#order + 1] = res
-      end
-      counts[res] = counts[res] + 1
+  for _, e in ipairs(two_d6()) do
+    local total, n = e[1], e[2]
+    local res
+    if emergency then
+      res = data.hyperjump.cells[G.row(total)][data.emergency_column + 2]
+    else
+      res = G.result(0, diff, total)
     end
+    if counts[res] == nil then
+      counts[res] = 0
+      order[#order + 1] = res
+    end
+    counts[res] = counts[res] + n
   end
   local rank = {}
   for i, id in ipairs({ "safe", "drift1", "drift2", "drift1_damaged", "drift2_damaged", "disaster" }) do

@@ -86,4 +86,10 @@ test("exact odds of each result by column (in 36ths)", function(t)
   })
   -- Emergency: column 5 whatever the difference.
   t:eq(G.odds(-3, true), G.odds(5))
+  -- Every column's odds add up to 36/36 (the 2d6 counts come from the engine core).
+  for diff = -2, 9 do
+    local sum = 0
+    for _, o in ipairs(G.odds(diff)) do sum = sum + o.in36 end
+    t:eq(sum, 36)
+  end
 end)
