@@ -86,8 +86,8 @@ local function own_active(e, side, id)
   if not entry then return nil, "piece " .. tostring(id) .. " is not on the board" end
   if entry.p.owner ~= side then return nil, "piece " .. id .. " is not yours" end
   local v = entry.p.values or {}
-  if v.done then return nil, "piece " .. id .. " has finished for this turn" end
   if v.hyper then return nil, "piece " .. id .. " entered or left hyperspace this turn" end
+  if v.done then return nil, "piece " .. id .. " has finished for this turn" end
   return entry
 end
 
@@ -211,7 +211,8 @@ function L.fire(e, side, id, target, dist)
   if t.shots == "each" and (entry.p.values.targets or {})[tostring(target)] then
     return false, "a mobile base fires once at each target per turn"
   end
-  local maxd = R.max_range(entry.kind, tgt.kind)
+  -- The path may reach as far as the table; R.need then applies any shorter cap.
+  local maxd = #data.tables[t.table].cells[1]
   local d
   if dist then
     for _, h in ipairs(tgt.fp) do

@@ -305,8 +305,14 @@ end
 function R.need(firer_kind, target_kind, distance, damage)
   local t = data.pieces[firer_kind].table
   if not t then return nil, "a " .. data.pieces[firer_kind].name:lower() .. " never fires" end
-  if distance < 1 or distance > R.max_range(firer_kind, target_kind) then
-    return nil, ("out of range: %d hexes"):format(distance)
+  local n_cols = #data.tables[t].cells[1]
+  if distance < 1 or distance > n_cols then
+    return nil, ("out of range: %d hexes (the table ends at %d)"):format(distance, n_cols)
+  end
+  local cap = R.max_range(firer_kind, target_kind)
+  if distance > cap then
+    return nil, ("out of range: a %s fires at a %s only from %d hex(es)"):format(
+      data.pieces[firer_kind].name:lower(), data.pieces[target_kind].name:lower(), cap)
   end
   local row = data.target_row[t][target_kind]
   local n = R.cell(t, row, distance) + (damage or 0)
