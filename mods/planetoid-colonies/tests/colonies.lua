@@ -60,10 +60,11 @@ test("C1 an undamaged transport on an existing planetoid founds a fixed base", f
   t:falsy(ok)
   t:eq(why, "that planetoid already has a fixed base")
   -- The fixed base is an enemy piece to the other side.
+  g:act { id = "step", side = "north", piece = tr, dir = 0 }
+  g:act { id = "step", side = "north", piece = tr, dir = 0 }           -- now (4,-4) (4,-3)
   g:end_phase("north")
-  local s = K.spawn(g, "transport", "south", { q = 4, r = 0 }, 0)
-  g:act { id = "step", side = "south", piece = s, dir = 0 }
-  ok, why = g:try { id = "step", side = "south", piece = s, dir = 0 }
+  local s = K.spawn(g, "transport", "south", { q = 5, r = -2 }, 5)     -- bow (5,-2), stern (6,-2)
+  ok, why = g:try { id = "step", side = "south", piece = s, dir = 5 }
   t:falsy(ok)
   t:eq(why, "an enemy piece is there")
   ok, why = g:try { id = "step", side = "north", piece = bases[1].id, dir = 0 }
