@@ -2,20 +2,21 @@
 -- Numbers live in data.lua; the logic over the state lives in rules.lua; this file wires them to
 -- the engine. See README.md for the rules in words and the assumptions.
 
-local data = require("data")
-local R = require("rules")
+local data = require("planetoid-colonies.data")
+local R = require("planetoid-colonies.rules")
 
 --------------------------------------------------------------------------------------------
 -- Declarations
 --------------------------------------------------------------------------------------------
 
+-- Terrain declarations are for the editor (colours, names); the rules read data.terrain.
 for _, id in ipairs({ "asteroids", "home_planet", "planetoid_blue", "planetoid_red", "planetoid_yellow" }) do
   local t = data.terrain[id]
-  game.terrain {
+  if game.terrain then game.terrain {
     id = id, name = t.name, color = t.color,
     blocks_movement = t.obstacle or false, obstacle = t.obstacle or false,
     planetoid = t.planetoid,
-  }
+  } end
 end
 
 -- Per-piece values: damage and repair progress persist; the rest is reset at each of the
@@ -122,7 +123,7 @@ function L.place_base(e, side, at)
   local fp = R.footprint("mobile_base", at, 0)
   local ok, why = e:footprint_ok("mobile_base", side, fp)
   if not ok then return false, why end
-  local home = e.ctx.options.home and e.ctx.options.home[side]
+  local home = (e.ctx.options or {}).home and e.ctx.options.home[side]
   if not home then return false, "this scenario has no home planet for " .. side end
   if R.gap(fp, { home }) ~= 1 then return false, "a mobile base must be placed touching the home planet" end
   return true
@@ -130,7 +131,7 @@ end
 
 -- Where a new ship of `kind` enters from ramp number `ramp`: anchor hex and facing.
 function L.ramp_position(e, side, kind, ramp)
-  local ramps = e.ctx.options.ramps and e.ctx.options.ramps[side]
+  local ramps = (e.ctx.options or {}).ramps and e.ctx.options.ramps[side]
   local r = ramps and ramps[ramp]
   if not r then return nil, nil, "no ramp " .. tostring(ramp) end
   local facing = R.dir(r.facing)
@@ -334,7 +335,7 @@ game.action {
   choices = function(ctx, side)
     if not bases_pending(ctx, side) or not my_go(ctx, side) then return {} end
     local e, out = R.env(ctx), {}
-    local home = ctx.options.home and ctx.options.home[side]
+    local home = (ctx.options or {}).home and ctx.options.home[side]
     if not home then return {} end
     for dq = -3, 3 do
       for dr = -3, 3 do
@@ -365,7 +366,7 @@ game.action {
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
     local e, out = R.env(ctx), {}
-    local ramps = ctx.options.ramps and ctx.options.ramps[side] or {}
+    local ramps = (ctx.options or {}).ramps and ctx.options.ramps[side] or {}
     for _, kind in ipairs({ "transport", "cruiser", "fighter" }) do
       for i = 1, #ramps do
         if L.deploy(e, side, kind, i) then out[#out + 1] = { kind = kind, ramp = i } end
@@ -619,12 +620,13 @@ game.action {
   params = { piece = "piece", at = "hex", facing = "direction" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out = nil, {}
+    local e, out, grid = nil, {}, nil
     for _, p in ipairs(ctx:pieces({ owner = side })) do
       if p.values and p.values.in_hyperspace and p.values.entered_round ~= ctx.round then
         e = e or R.env(ctx)
+        grid = grid or ctx:board_hexes()
         local g = data.exit_grid
-        for _, h in ipairs(ctx:board_hexes()) do
+        for _, h in ipairs(grid) do
           if h.q % g == 0 and h.r % g == 0 then
             for f = 0, 5 do
               if L.hyperspace_out(e, side, p.id, h, f) then

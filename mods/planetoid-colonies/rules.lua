@@ -3,7 +3,7 @@
 -- exact names of engine helpers. Nothing here writes to the game except `destroy` and the map
 -- refresh, which take a writable ctx. Numbers come from data.lua.
 
-local data = require("data")
+local data = require("planetoid-colonies.data")
 
 local R = {}
 

@@ -1,5 +1,5 @@
 -- testkit.lua: small helpers shared by tests/*.lua (not used by the rules).
-local R = require("rules")
+local R = require("planetoid-colonies.rules")
 
 local K = {}
 

@@ -1,6 +1,6 @@
 -- Repair next to mobile bases, colonisation, fixed bases, scoring and the end of the game.
 -- Lab map: blue planetoid (4,-2) (turns 1, 4, ...), red (-4,3) (2, 5, ...), yellow (6,2).
-local K = require("testkit")
+local K = require("planetoid-colonies.testkit")
 
 test("R1 an idle damaged ship touching an idle own mobile base is repaired by 1 a go", function(t)
   local g = K.lab(t)

@@ -1,7 +1,7 @@
 -- Combat: crooked rocket paths, hits and destruction, the empty shot, overlapping pieces.
 -- Lab map: asteroid wall (-5,-2) (-4,-2) (-3,-2); blue planetoid (4,-2) exists in turn 1.
-local R = require("rules")
-local K = require("testkit")
+local R = require("planetoid-colonies.rules")
+local K = require("planetoid-colonies.testkit")
 
 test("K1 rockets fly around obstacles: the distance is the shortest clear path", function(t)
   local g = K.lab(t)

@@ -1,6 +1,6 @@
 -- Bringing in ships through the ramps, placing the mobile bases at the start.
 -- Lab ramps of north (home planet (0,-7)): 1 = (-1,-6) SW, 2 = (0,-6) S, 3 = (1,-7) SE.
-local K = require("testkit")
+local K = require("planetoid-colonies.testkit")
 
 test("T3 a cruiser enters with its stern on the ramp, facing away from the planet", function(t)
   local g = K.lab(t)

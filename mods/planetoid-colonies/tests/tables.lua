@@ -1,7 +1,7 @@
 -- The three attack tables cell by cell, the damage penalty, the colour cycle.
-local R = require("rules")
-local data = require("data")
-local K = require("testkit")
+local R = require("planetoid-colonies.rules")
+local data = require("planetoid-colonies.data")
+local K = require("planetoid-colonies.testkit")
 
 -- The cells exactly as the document prints them (runs of d6 faces that hit), by firer, then by
 -- the document's row, then distance 1, 2, ... The mobile-base table prints some cells "456".
