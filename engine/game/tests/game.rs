@@ -240,27 +240,3 @@ proptest! {
         prop_assert_eq!(&state_hash(g.state()), &before);
     }
 }
-
-/// Cost of undo history: run with `--ignored --nocapture` to print figures.
-#[test]
-#[ignore = "measurement, not a check"]
-fn measure_undo_history_cost() {
-    let mut fake = Fake::new();
-    fake.turns.turn_limit = None;
-    let mut g = new_game(1, fake);
-    let t = std::time::Instant::now();
-    for _ in 0..5000 {
-        let side = g.waiting()[0].clone();
-        g.perform(&Action::end_phase(side)).unwrap();
-    }
-    let perform = t.elapsed();
-    let t = std::time::Instant::now();
-    while g.undo() {}
-    let undo = t.elapsed();
-    let mut snapshot = g.state().clone();
-    snapshot.log.clear();
-    let bytes = serde_json::to_vec(&snapshot).unwrap().len();
-    println!(
-        "5000 actions: perform {perform:?}, undo all {undo:?}; one snapshot ~{bytes} B as JSON"
-    );
-}

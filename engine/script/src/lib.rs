@@ -1,1 +1,30 @@
-//! Hexforge Lua runtime (placeholder until the runtime lands).
+//! # hexforge-script
+//!
+//! The Lua side of Hexforge: mod manifests, sandboxed Lua 5.4 VMs, the declaration stage
+//! (`game.piece_type { .. }`), the Lua API over the core (`hex`, `direction`, ...), rules backed
+//! by Lua callbacks, scenarios and hot reload.
+//!
+//! **Invariants.** Game state never lives in the Lua VM: Lua holds ids (handles) and changes
+//! state only through engine calls. Every Lua error is converted at the boundary into a
+//! [`ScriptError`] (`file:line: message`); loading reports every problem at once as
+//! [`ModError`]s. Only this crate depends on mlua.
+//!
+//! ```
+//! use hexforge_script::{Limits, Sandbox};
+//! let sb = Sandbox::new(Limits::default()).unwrap();
+//! let n: i64 = sb.eval("return hex.distance({q=0,r=0}, {q=2,r=1})", "=example").unwrap();
+//! assert_eq!(n, 3);
+//! ```
+
+pub mod api;
+pub mod decl;
+pub mod error;
+pub mod loader;
+pub mod manifest;
+pub mod sandbox;
+
+pub use decl::ModDecls;
+pub use error::{ModError, ModErrors, ScriptError, ScriptErrorKind, SourceLoc};
+pub use loader::{LoadedMods, load_mods};
+pub use manifest::{Manifest, ModSet, discover};
+pub use sandbox::{Limits, Sandbox};

@@ -1,0 +1,92 @@
+-- The declaration object `game` (data stage). Runs once per VM before any mod entry file.
+-- Declarations are plain tables kept as given, so variant mods edit them in place:
+--   game.piece_types.frigate.stats.mr = 4
+--   game.actions.move.check = function(ctx, a) ... end
+-- Rust reads and validates everything after all entry files ran. This file never touches
+-- game state and is not visible to `require`.
+local where = ...
+local type, rawget, setmetatable, format = type, rawget, setmetatable, string.format
+
+local game = {}
+local problems = {}
+local sources = {}
+
+local function problem(msg)
+  problems[#problems + 1] = { where(), msg }
+end
+
+local function collection(kind, plural)
+  local coll = {}
+  sources[plural] = {}
+  game[plural] = coll
+  return function(t)
+    if type(t) ~= "table" then
+      problem(format("game.%s expects a table { id = \"...\", ... }, got %s", kind, type(t)))
+      return nil
+    end
+    local id = rawget(t, "id")
+    if type(id) ~= "string" then
+      problem(format("game.%s: missing id (a string like \"frigate\")", kind))
+      return nil
+    end
+    if rawget(coll, id) ~= nil then
+      problem(format("game.%s: duplicate id %q (first declared at %s); to change it, edit game.%s[%q] instead",
+        kind, id, sources[plural][id] or "?", plural, id))
+      return nil
+    end
+    coll[id] = t
+    sources[plural][id] = where()
+    return t
+  end
+end
+
+game.piece_type = collection("piece_type", "piece_types")
+game.table = collection("table", "tables")
+game.board = collection("board", "boards")
+game.action = collection("action", "actions")
+local declare_dice = collection("dice", "dice")
+-- `game.dice { ... }` declares, `game.dice.battle` reads: one callable collection.
+setmetatable(game.dice, { __call = function(_, t) return declare_dice(t) end })
+
+game.hooks = {}
+sources.hooks = {}
+
+--- Sets the turn structure (a later call replaces it).
+function game.turns(t)
+  if type(t) ~= "table" then
+    problem("game.turns expects a table { order = \"fixed\", phases = { ... } }")
+    return
+  end
+  game.turn_structure = t
+  sources.turns = where()
+end
+
+--- Sets the setup callback (a later call replaces it).
+function game.setup(fn)
+  game.setup_fn = fn
+  sources.setup = where()
+end
+
+--- Sets the victory callback (a later call replaces it).
+function game.victory(fn)
+  game.victory_fn = fn
+  sources.victory = where()
+end
+
+--- Adds a hook callback for an engine event.
+function game.on(event, fn)
+  if type(event) ~= "string" then
+    problem("game.on expects an event name, e.g. game.on(\"round_start\", function(ctx) ... end)")
+    return
+  end
+  local list = game.hooks[event]
+  if list == nil then
+    list = {}
+    game.hooks[event] = list
+    sources.hooks[event] = {}
+  end
+  list[#list + 1] = fn
+  sources.hooks[event][#list] = where()
+end
+
+return game, problems, sources

@@ -1,0 +1,510 @@
+//! The sandboxed Lua VM: safe libraries only, a memory limit, an instruction budget per call
+//! that `pcall` cannot swallow, and a `require` confined to the mods and `scripts/`.
+//!
+//! What a mod sees: the base library without `dofile`, `loadfile`, `collectgarbage` and `warn`;
+//! a text-only `load`; `string` without `dump`; `table`, `math` (with `math.random` and
+//! `math.randomseed` replaced by errors pointing at `ctx:roll` / `dice`), `utf8`, `coroutine`;
+//! a `print` captured by the host; `require`; and the engine namespaces from [`crate::api`].
+//! There is no `io`, `os`, `debug` or `package`.
+//!
+//! **Why the budget re-arms:** an instruction-count hook that raises an error can be caught by
+//! `pcall` and the script goes on looping. Once the budget is spent the hook is re-armed to
+//! fire on *every* instruction, so every instruction after the `pcall` errors again until control
+//! is back in Rust. The hook is global (not per thread) so coroutines created by the script are
+//! counted too. Between calls the budget stays exhausted, so stray Lua code (a `__gc`
+//! finaliser) can run at most a few instructions outside a call.
+//!
+//! This module knows nothing about games, declarations or files beyond `require`.
+//!
+//! ```
+//! use hexforge_script::{Limits, Sandbox, ScriptErrorKind};
+//! let sb = Sandbox::new(Limits { instructions: 100_000, ..Limits::default() }).unwrap();
+//! let err = sb.exec("while true do pcall(function() while true do end end) end", "@mods/x/main.lua").unwrap_err();
+//! assert_eq!(err.kind, ScriptErrorKind::Budget);
+//! assert_eq!(sb.eval::<i64>("return 1 + 1", "=ok").unwrap(), 2); // still usable
+//! ```
+
+use crate::error::{BUDGET_MARKER, ScriptError};
+use crate::manifest::is_safe_relative;
+use mlua::chunk::ChunkMode;
+use mlua::debug::Debug;
+use mlua::{FromLuaMulti, HookTriggers, Lua, LuaOptions, StdLib, Table, Value, VmState};
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// Default memory limit of a rule set's VM.
+pub const DEFAULT_MEMORY: usize = 64 << 20;
+/// The most memory a mod may ask for.
+pub const HOST_MEMORY_CAP: usize = 512 << 20;
+/// Default instruction budget for one call from the engine into Lua.
+pub const DEFAULT_INSTRUCTIONS: u64 = 20_000_000;
+/// Most lines of `print` output kept (older lines are dropped).
+const MAX_OUTPUT_LINES: usize = 10_000;
+/// Hook granularity while budget remains (instructions between hook calls).
+const HOOK_STEP: u64 = 1000;
+
+/// Resource limits of one VM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Memory limit in bytes (capped at [`HOST_MEMORY_CAP`]).
+    pub memory: usize,
+    /// Instruction budget per call from the engine into Lua.
+    pub instructions: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            memory: DEFAULT_MEMORY,
+            instructions: DEFAULT_INSTRUCTIONS,
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Budget {
+    limit: Cell<u64>,
+    step: Cell<u64>,
+    remaining: Cell<i64>,
+    exhausted: Cell<bool>,
+    rearmed: Cell<bool>,
+    depth: Cell<u32>,
+}
+
+/// Where `require` may look.
+#[derive(Clone, Debug, Default)]
+pub struct RequirePaths {
+    /// The engine's shared `scripts/` folder and its display prefix (e.g. `scripts`).
+    pub scripts: Option<(PathBuf, String)>,
+    /// Mods of the rule set by id: folder and display prefix (e.g. `mods/demo`).
+    pub mods: BTreeMap<String, (PathBuf, String)>,
+}
+
+#[derive(Default)]
+struct RequireState {
+    paths: RequirePaths,
+    loading: BTreeSet<String>,
+}
+
+/// A sandboxed Lua 5.4 VM.
+pub struct Sandbox {
+    lua: Lua,
+    budget: Rc<Budget>,
+    limits: Limits,
+    output: Rc<RefCell<Vec<String>>>,
+    require: Rc<RefCell<RequireState>>,
+}
+
+impl std::fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+const LOADED_KEY: &str = "hexforge.loaded";
+
+/// Lua-side guards. Why: Lua runs `__gc` finalisers with hooks disabled, so a looping finaliser
+/// could never be stopped: finalisers are refused. And when the budget error is raised from the
+/// hook, an `xpcall` message handler would run with hooks disabled too: `xpcall` is rebuilt on
+/// `pcall` so its handler runs after unwinding, under the budget.
+const GUARDS: &str = r#"
+local pcall, rawget, setmetatable, type, error, pack, unpack = pcall, rawget, setmetatable, type, error, table.pack, table.unpack
+function _G.setmetatable(t, mt)
+  if type(mt) == "table" and (rawget(mt, "__gc") ~= nil or rawget(mt, "__close") ~= nil) then
+    error("setmetatable: __gc and __close metamethods are not allowed in Hexforge mods", 2)
+  end
+  return setmetatable(t, mt)
+end
+function _G.xpcall(f, handler, ...)
+  local r = pack(pcall(f, ...))
+  if r[1] then return unpack(r, 1, r.n) end
+  return false, handler(r[2])
+end
+"#;
+
+impl Sandbox {
+    /// A fresh VM with the safe libraries, limits and the engine API registered.
+    ///
+    /// # Errors
+    /// If the VM cannot be set up (out of memory).
+    pub fn new(limits: Limits) -> Result<Sandbox, ScriptError> {
+        let limits = Limits {
+            memory: limits.memory.clamp(1 << 20, HOST_MEMORY_CAP),
+            instructions: limits.instructions.max(1),
+        };
+        let lua = Lua::new_with(
+            StdLib::COROUTINE | StdLib::TABLE | StdLib::STRING | StdLib::UTF8 | StdLib::MATH,
+            LuaOptions::new(),
+        )?;
+        let budget = Rc::new(Budget {
+            limit: Cell::new(limits.instructions),
+            step: Cell::new(HOOK_STEP.min(limits.instructions)),
+            remaining: Cell::new(0),
+            exhausted: Cell::new(true),
+            rearmed: Cell::new(false),
+            depth: Cell::new(0),
+        });
+        let sb = Sandbox {
+            lua,
+            budget,
+            limits,
+            output: Rc::default(),
+            require: Rc::default(),
+        };
+        sb.strip_globals()?;
+        crate::api::register_all(&sb.lua)?;
+        sb.lua.set_app_data(sb.budget.clone());
+        sb.lua.set_global_hook(
+            HookTriggers::new().every_nth_instruction(sb.budget.step.get() as u32),
+            budget_hook,
+        )?;
+        sb.lua.set_memory_limit(limits.memory)?;
+        Ok(sb)
+    }
+
+    fn strip_globals(&self) -> mlua::Result<()> {
+        let lua = &self.lua;
+        let g = lua.globals();
+        // Lock the string metatable so `getmetatable("").__index` cannot be swapped.
+        lua.load("getmetatable('').__metatable = false")
+            .set_name("=sandbox")
+            .exec()?;
+        for name in [
+            "dofile",
+            "loadfile",
+            "collectgarbage",
+            "warn",
+            "load",
+            "require",
+            "print",
+        ] {
+            g.raw_set(name, Value::Nil)?;
+        }
+        let string: Table = g.raw_get("string")?;
+        string.raw_set("dump", Value::Nil)?;
+        let math: Table = g.raw_get("math")?;
+        for name in ["random", "randomseed"] {
+            let msg = format!(
+                "math.{name} is disabled in Hexforge mods: use ctx:roll(\"2d6\", \"why\") or the dice namespace so rolls are seeded, logged and replayable"
+            );
+            math.raw_set(
+                name,
+                lua.create_function(move |_, ()| -> mlua::Result<()> {
+                    Err(mlua::Error::runtime(msg.clone()))
+                })?,
+            )?;
+        }
+        g.raw_set("load", lua.create_function(safe_load)?)?;
+        let out = self.output.clone();
+        g.raw_set(
+            "print",
+            lua.create_function(move |_, args: mlua::Variadic<Value>| {
+                let line = args
+                    .iter()
+                    .map(display_value)
+                    .collect::<Vec<_>>()
+                    .join("\t");
+                let mut out = out.borrow_mut();
+                if out.len() >= MAX_OUTPUT_LINES {
+                    out.remove(0);
+                }
+                out.push(line);
+                Ok(())
+            })?,
+        )?;
+        lua.load(GUARDS).set_name("=sandbox").exec()?;
+        lua.set_named_registry_value(LOADED_KEY, lua.create_table()?)?;
+        let state = self.require.clone();
+        g.raw_set(
+            "require",
+            lua.create_function(move |lua, name: String| require(lua, &state, &name))?,
+        )?;
+        Ok(())
+    }
+
+    /// The limits in force.
+    #[must_use]
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The underlying VM (for engine code in this crate; mods never get it).
+    #[must_use]
+    pub fn lua(&self) -> &Lua {
+        &self.lua
+    }
+
+    /// Sets where `require` looks.
+    pub fn set_require_paths(&self, paths: RequirePaths) {
+        self.require.borrow_mut().paths = paths;
+    }
+
+    /// Lines printed by Lua since the last call, oldest first.
+    pub fn take_output(&self) -> Vec<String> {
+        std::mem::take(&mut *self.output.borrow_mut())
+    }
+
+    /// Runs `f` with a fresh instruction budget; every Lua error becomes a [`ScriptError`].
+    /// Nested calls share the outer budget.
+    ///
+    /// # Errors
+    /// The converted Lua error.
+    pub fn guarded<R>(&self, f: impl FnOnce(&Lua) -> mlua::Result<R>) -> Result<R, ScriptError> {
+        let b = &self.budget;
+        let outer = b.depth.get() == 0;
+        if outer {
+            b.remaining.set(b.limit.get() as i64);
+            b.exhausted.set(false);
+            if b.rearmed.get() {
+                b.rearmed.set(false);
+                self.lua.set_global_hook(
+                    HookTriggers::new().every_nth_instruction(b.step.get() as u32),
+                    budget_hook,
+                )?;
+            }
+        }
+        b.depth.set(b.depth.get() + 1);
+        let r = f(&self.lua);
+        b.depth.set(b.depth.get() - 1);
+        if outer {
+            b.exhausted.set(true);
+        }
+        r.map_err(|e| ScriptError::from_lua(&e))
+    }
+
+    /// Runs a text chunk named `name` (use `@path/relative.lua` for files).
+    ///
+    /// # Errors
+    /// Syntax, runtime, memory or budget errors.
+    pub fn exec(&self, src: &str, name: &str) -> Result<(), ScriptError> {
+        self.guarded(|lua| load_text(lua, src.as_bytes(), name)?.call(()))
+    }
+
+    /// Evaluates a text chunk and converts its results.
+    ///
+    /// # Errors
+    /// As [`Sandbox::exec`], plus conversion errors.
+    pub fn eval<R: FromLuaMulti>(&self, src: &str, name: &str) -> Result<R, ScriptError> {
+        self.guarded(|lua| load_text(lua, src.as_bytes(), name)?.call(()))
+    }
+
+    /// Reads and runs a Lua file; `rel` is its display path (`mods/demo/main.lua`).
+    ///
+    /// # Errors
+    /// An unreadable file or any Lua error.
+    pub fn exec_file(&self, path: &Path, rel: &str) -> Result<(), ScriptError> {
+        let src = std::fs::read_to_string(path).map_err(|e| ScriptError {
+            kind: crate::ScriptErrorKind::Other,
+            file: rel.to_string(),
+            line: 0,
+            message: format!("cannot read: {e}"),
+            traceback: None,
+        })?;
+        self.exec(&src, &format!("@{rel}"))
+    }
+
+    /// Memory currently used by the VM, in bytes.
+    #[must_use]
+    pub fn used_memory(&self) -> usize {
+        self.lua.used_memory()
+    }
+}
+
+fn budget_hook(lua: &Lua, debug: &Debug<'_>) -> mlua::Result<VmState> {
+    let Some(b) = lua.app_data_ref::<Rc<Budget>>().map(|b| Rc::clone(&b)) else {
+        return Ok(VmState::Continue);
+    };
+    if !b.exhausted.get() {
+        let left = b.remaining.get() - b.step.get() as i64;
+        b.remaining.set(left);
+        if left > 0 {
+            return Ok(VmState::Continue);
+        }
+        b.exhausted.set(true);
+    }
+    if !b.rearmed.get() {
+        b.rearmed.set(true);
+        lua.set_global_hook(HookTriggers::new().every_nth_instruction(1), budget_hook)?;
+    }
+    let src = debug.source();
+    let file = src.short_src.as_deref().unwrap_or("?").to_string();
+    let line = debug.current_line().unwrap_or(0);
+    Err(mlua::Error::runtime(format!(
+        "{file}:{line}: {BUDGET_MARKER}: more than {} Lua instructions in one engine call (an endless loop?)",
+        b.limit.get()
+    )))
+}
+
+/// `load` for mods: text chunks given as strings only, never binary, never a reader function.
+fn safe_load(
+    lua: &Lua,
+    (chunk, name, _mode, env): (Value, Option<String>, Option<String>, Option<Table>),
+) -> mlua::Result<(Value, Option<String>)> {
+    let Value::String(s) = chunk else {
+        return Ok((
+            Value::Nil,
+            Some("load: only source strings are allowed in Hexforge mods".into()),
+        ));
+    };
+    let bytes = s.as_bytes();
+    if bytes.first() == Some(&0x1b) {
+        return Ok((
+            Value::Nil,
+            Some("load: binary chunks are not allowed".into()),
+        ));
+    }
+    let name = format!(
+        "=(load{})",
+        name.map(|n| format!(
+            " {}",
+            n.chars()
+                .filter(|c| !c.is_control())
+                .take(40)
+                .collect::<String>()
+        ))
+        .unwrap_or_default()
+    );
+    if let Err(m) = check_source(&bytes) {
+        return Ok((Value::Nil, Some(format!("(load):{m}"))));
+    }
+    let mut c = lua.load(&*bytes).set_name(name).set_mode(ChunkMode::Text);
+    if let Some(env) = env {
+        c = c.set_environment(env);
+    }
+    match c.into_function() {
+        Ok(f) => Ok((Value::Function(f), None)),
+        Err(e) => Ok((Value::Nil, Some(ScriptError::from_lua(&e).to_string()))),
+    }
+}
+
+/// Why: Lua runs a `<close>` handler with hooks disabled when the error that unwinds it came
+/// from the budget hook, so a looping handler could never be stopped. To-be-closed variables
+/// are refused at load time (a text check: `<close>` inside a string is refused too).
+fn check_source(src: &[u8]) -> Result<(), String> {
+    let mut i = 0;
+    while let Some(off) = src[i..].iter().position(|&b| b == b'<') {
+        let start = i + off + 1;
+        let rest = &src[start..];
+        let ws = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        if rest[ws..].starts_with(b"close") {
+            let after = &rest[ws + 5..];
+            let ws2 = after.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            if after.get(ws2) == Some(&b'>') {
+                let line = src[..start].iter().filter(|&&b| b == b'\n').count() + 1;
+                return Err(format!(
+                    "{line}: to-be-closed variables (<close>) are not supported in Hexforge mods"
+                ));
+            }
+        }
+        i = start;
+    }
+    Ok(())
+}
+
+/// Loads a text chunk after the source checks.
+pub(crate) fn load_text(lua: &Lua, src: &[u8], name: &str) -> mlua::Result<mlua::Function> {
+    check_source(src).map_err(|m| mlua::Error::SyntaxError {
+        message: format!("{}:{m}", name.trim_start_matches(['@', '='])),
+        incomplete_input: false,
+    })?;
+    lua.load(src)
+        .set_name(name)
+        .set_mode(ChunkMode::Text)
+        .into_function()
+}
+
+fn display_value(v: &Value) -> String {
+    match v {
+        Value::Nil => "nil".into(),
+        Value::Boolean(b) => b.to_string(),
+        Value::Integer(i) => i.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => s.to_string_lossy(),
+        other => format!("<{}>", other.type_name()),
+    }
+}
+
+fn valid_module_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 200
+        && name.split('.').all(|seg| {
+            !seg.is_empty()
+                && seg
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        })
+}
+
+fn require(lua: &Lua, state: &Rc<RefCell<RequireState>>, name: &str) -> mlua::Result<Value> {
+    if !valid_module_name(name) {
+        return Err(mlua::Error::runtime(format!(
+            "require({name:?}): module names are dotted words like \"movement\" (scripts/movement.lua) or \"mymod.util\" (mods/mymod/util.lua); paths and '..' are not allowed"
+        )));
+    }
+    let loaded: Table = lua.named_registry_value(LOADED_KEY)?;
+    let cached: Value = loaded.raw_get(name)?;
+    if !cached.is_nil() {
+        return Ok(cached);
+    }
+    let (path, rel, base) = {
+        let st = state.borrow();
+        if st.loading.contains(name) {
+            return Err(mlua::Error::runtime(format!(
+                "require({name:?}): require cycle (the module requires itself through others)"
+            )));
+        }
+        let segs: Vec<&str> = name.split('.').collect();
+        match st.paths.mods.get(segs[0]) {
+            Some((dir, rel_dir)) if segs.len() > 1 => {
+                let rest = segs[1..].join("/");
+                (
+                    dir.join(format!("{rest}.lua")),
+                    format!("{rel_dir}/{rest}.lua"),
+                    dir.clone(),
+                )
+            }
+            _ => match &st.paths.scripts {
+                Some((dir, rel_dir)) => {
+                    let rest = segs.join("/");
+                    (
+                        dir.join(format!("{rest}.lua")),
+                        format!("{rel_dir}/{rest}.lua"),
+                        dir.clone(),
+                    )
+                }
+                None => {
+                    return Err(mlua::Error::runtime(format!(
+                        "require({name:?}): no such module (no scripts folder configured)"
+                    )));
+                }
+            },
+        }
+    };
+    debug_assert!(is_safe_relative(&rel));
+    // Why canonicalise: a symlink inside a mod must not lead outside the allowed folders.
+    let inside = match (path.canonicalize(), base.canonicalize()) {
+        (Ok(p), Ok(b)) => p.starts_with(b),
+        _ => false,
+    };
+    if !inside {
+        return Err(mlua::Error::runtime(format!(
+            "require({name:?}): no such module (looked for {rel})"
+        )));
+    }
+    let src = std::fs::read_to_string(&path)
+        .map_err(|e| mlua::Error::runtime(format!("require({name:?}): cannot read {rel}: {e}")))?;
+    state.borrow_mut().loading.insert(name.to_string());
+    let result =
+        load_text(lua, src.as_bytes(), &format!("@{rel}")).and_then(|f| f.call::<Value>(name));
+    state.borrow_mut().loading.remove(name);
+    let value = match result? {
+        Value::Nil => Value::Boolean(true),
+        v => v,
+    };
+    loaded.raw_set(name, value.clone())?;
+    Ok(value)
+}

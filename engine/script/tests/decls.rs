@@ -1,0 +1,233 @@
+//! Declarations: loading base + variant in one VM, in-place edits, file:line on every problem.
+
+use hexforge_script::loader::{LoadOptions, load_mods};
+use hexforge_script::sandbox::Limits;
+use std::path::Path;
+
+fn write(root: &Path, files: &[(&str, &str)]) {
+    for (p, text) in files {
+        let p = root.join(p);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+}
+
+fn manifest(id: &str, extra: &str) -> String {
+    format!("id = \"{id}\"\nname = \"{id}\"\nversion = \"1.0.0\"\nengine = \"*\"\n{extra}")
+}
+
+const BASE: &str = r#"local util = require("base.util")
+game.piece_type { id = "frigate", stats = { hull = 40, adf = 3, mr = 3 }, values = { speed = 0 } }
+game.piece_type { id = "station", stats = { hull = 99 }, footprint = { {q=0,r=0}, {q=0,r=-1} } }
+game.table { id = "hit", rows = { 1, 2 }, columns = { "near", "far" }, cells = { { "hit", "miss" }, { "hit", "hit" } } }
+game.dice { id = "battle", faces = { "fighter", "strike", "capital", "wild", "star", "alert" } }
+game.dice { id = "d6", notation = "1d6" }
+game.turns { order = "fixed", phases = { { id = "move" }, { id = "defensive_fire", actor = "others" }, { id = "offensive_fire" } } }
+game.action { id = "move", phases = { "move" }, params = { piece = "piece", to = "hex" },
+  check = function(ctx, a) return true end, apply = function(ctx, a) end }
+game.setup(function(ctx) end)
+game.victory(function(ctx) return nil end)
+game.on("round_start", function(ctx) end)
+assert(util.answer == 42)
+"#;
+
+const VARIANT: &str = r#"game.piece_types.frigate.stats.mr = 4
+game.tables.hit.cells[2][2] = "miss"
+game.actions.move.check = function(ctx, a) return "variant says no" end
+game.piece_type { id = "scout", stats = { hull = 10 } }
+"#;
+
+#[test]
+fn base_and_variant_load_in_order_and_edit_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let mods = dir.path().join("mods");
+    write(
+        &mods,
+        &[
+            ("base/mod.toml", &manifest("base", "")),
+            ("base/main.lua", BASE),
+            ("base/util.lua", "return { answer = 42 }"),
+            ("fast/mod.toml", &manifest("fast", "extends = \"base\"\n")),
+            ("fast/main.lua", VARIANT),
+        ],
+    );
+    let l = load_mods(&mods, "fast", &LoadOptions::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(
+        l.mods.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(),
+        vec!["base", "fast"]
+    );
+    assert_eq!(l.mods[0].content_hash.len(), 64);
+    let d = &l.decls;
+    assert_eq!(d.piece_types["frigate"].stats["mr"], serde_json::json!(4));
+    assert_eq!(
+        d.piece_types["frigate"].source.to_string(),
+        "mods/base/main.lua:2"
+    );
+    assert_eq!(
+        d.piece_types["scout"].source.to_string(),
+        "mods/fast/main.lua:4"
+    );
+    assert_eq!(d.piece_types["station"].footprint.len(), 2);
+    assert_eq!(d.tables["hit"].cells[1][1], serde_json::json!("miss"));
+    assert_eq!(d.dice["battle"].faces.len(), 6);
+    let turns = d.turns.as_ref().unwrap();
+    assert_eq!(
+        turns
+            .phases
+            .iter()
+            .map(|p| p.actor.as_str())
+            .collect::<Vec<_>>(),
+        vec!["active", "others", "active"]
+    );
+    assert_eq!(d.actions["move"].params["to"], "hex");
+    assert!(d.actions["move"].check.is_some());
+    assert_eq!(d.hooks["round_start"].len(), 1);
+    assert!(d.setup.is_some() && d.victory.is_some());
+    // The variant's check replaced the base one.
+    let check: mlua::Function = l
+        .sandbox
+        .lua()
+        .registry_value(&l.callbacks[d.actions["move"].check.unwrap().0 as usize])
+        .unwrap();
+    let r: String = l
+        .sandbox
+        .guarded(|_| check.call((mlua::Value::Nil, mlua::Value::Nil)))
+        .unwrap();
+    assert_eq!(r, "variant says no");
+}
+
+#[test]
+fn every_problem_is_reported_with_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mods = dir.path().join("mods");
+    let bad = r#"game.piece_type { id = "frigate" }
+game.piece_type { id = "frigate" }
+game.table { id = "t", rows = { 1, 2 }, columns = { "a", "b" }, cells = { { 1, 2 }, { 3 } } }
+game.dice { id = "x", notation = "2q6" }
+game.turns { order = "sideways", phases = { { id = "move", actor = "nobody" } } }
+game.action { id = "fire", phases = { "fire" }, params = { target = "spaceship" }, apply = 3 }
+game.on("tea_time", function() end)
+game.piece_type { id = "Bad Id", stats = { f = function() end } }
+game.setup("not a function")
+"#;
+    write(
+        &mods,
+        &[
+            ("bad/mod.toml", &manifest("bad", "")),
+            ("bad/main.lua", bad),
+        ],
+    );
+    let errs = load_mods(&mods, "bad", &LoadOptions::default()).unwrap_err();
+    let text: Vec<String> = errs.iter().map(ToString::to_string).collect();
+    let expect = [
+        (
+            "mods/bad/main.lua:2: game.piece_type: duplicate id \"frigate\" (first declared at mods/bad/main.lua:1)",
+            2,
+        ),
+        (
+            "mods/bad/main.lua:3: table t: row 2 has 1 cells but there are 2 columns",
+            3,
+        ),
+        (
+            "mods/bad/main.lua:4: dice x: notation \"2q6\" does not parse",
+            4,
+        ),
+        ("mods/bad/main.lua:5: game.turns: order \"sideways\"", 5),
+        (
+            "mods/bad/main.lua:5: game.turns: phase move: actor \"nobody\"",
+            5,
+        ),
+        (
+            "mods/bad/main.lua:6: action fire: phase \"fire\" is not declared",
+            6,
+        ),
+        (
+            "mods/bad/main.lua:6: action fire: param target: kind \"spaceship\"",
+            6,
+        ),
+        (
+            "mods/bad/main.lua:6: action fire: apply: expected a function, got integer",
+            6,
+        ),
+        (
+            "mods/bad/main.lua:7: game.on: unknown event \"tea_time\"",
+            7,
+        ),
+        ("mods/bad/main.lua:8: piece type id \"Bad Id\"", 8),
+        (
+            "mods/bad/main.lua:8: piece type Bad Id: stats: must be plain data",
+            8,
+        ),
+        (
+            "mods/bad/main.lua:9: game.setup: expected a function, got string",
+            9,
+        ),
+    ];
+    for (prefix, _) in expect {
+        assert!(
+            text.iter().any(|t| t.starts_with(prefix)),
+            "missing {prefix:?} in\n{}",
+            text.join("\n")
+        );
+    }
+    assert_eq!(text.len(), expect.len(), "{}", text.join("\n"));
+}
+
+#[test]
+fn lua_errors_in_entry_files_and_budget_are_reported_per_mod() {
+    let dir = tempfile::tempdir().unwrap();
+    let mods = dir.path().join("mods");
+    write(
+        &mods,
+        &[
+            ("a/mod.toml", &manifest("a", "")),
+            ("a/main.lua", "\n\nlocal x = nil\nreturn x.y\n"),
+            ("b/mod.toml", &manifest("b", "[dependencies]\na = \"^1\"\n")),
+            ("b/main.lua", "while true do end"),
+        ],
+    );
+    let opts = LoadOptions {
+        limits: Limits {
+            instructions: 100_000,
+            ..Limits::default()
+        },
+        ..LoadOptions::default()
+    };
+    let errs = load_mods(&mods, "b", &opts).unwrap_err();
+    let text: Vec<String> = errs.iter().map(ToString::to_string).collect();
+    assert_eq!(text.len(), 2, "{text:?}");
+    assert!(
+        text[0].starts_with("mods/a/main.lua:4: attempt to index a nil value"),
+        "{}",
+        text[0]
+    );
+    assert!(
+        text[1].starts_with("mods/b/main.lua:1: instruction budget exhausted"),
+        "{}",
+        text[1]
+    );
+}
+
+#[test]
+fn missing_dependency_and_bad_manifest_are_reported_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let mods = dir.path().join("mods");
+    write(
+        &mods,
+        &[
+            ("v/mod.toml", &manifest("v", "extends = \"base\"\n")),
+            ("v/main.lua", ""),
+            ("base/mod.toml", "id = \"base\"\nversion = \"x\"\n"),
+        ],
+    );
+    let errs = load_mods(&mods, "v", &LoadOptions::default()).unwrap_err();
+    let text: Vec<String> = errs.iter().map(ToString::to_string).collect();
+    assert!(
+        text.iter().any(|t| t.contains("needs mod \"base\"")),
+        "{text:?}"
+    );
+    assert!(
+        text.iter().any(|t| t.starts_with("mods/base/mod.toml:")),
+        "{text:?}"
+    );
+}

@@ -1,0 +1,469 @@
+//! Hostile snippets against the sandbox: none may escape, hang or crash, and the VM must stay
+//! usable after each. Each row says how the snippet must fail (or that it is harmless).
+
+use hexforge_script::{Limits, Sandbox, ScriptErrorKind};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone, Copy)]
+enum Expect {
+    /// Stopped by the instruction budget.
+    Budget,
+    /// Stopped by the memory limit (or the budget, whichever comes first).
+    MemoryOrBudget,
+    /// Any error whose text contains this.
+    ErrContains(&'static str),
+    /// Any error at all.
+    AnyErr,
+    /// Runs and returns the string "safe".
+    Safe,
+}
+use Expect::*;
+
+const CASES: &[(&str, &str, Expect)] = &[
+    ("busy loop", "while true do end", Budget),
+    (
+        "pcall swallowing",
+        "while true do pcall(function() while true do end end) end",
+        Budget,
+    ),
+    (
+        "nested pcall",
+        "local function f() while true do end end while true do pcall(pcall, pcall, f) end",
+        Budget,
+    ),
+    (
+        "xpcall looping handler",
+        "xpcall(function() while true do end end, function() while true do end end)",
+        Budget,
+    ),
+    (
+        "coroutine loop",
+        "coroutine.wrap(function() while true do end end)()",
+        Budget,
+    ),
+    (
+        "resume swallowing",
+        "while true do coroutine.resume(coroutine.create(function() while true do end end)) end",
+        Budget,
+    ),
+    (
+        "yield ping-pong",
+        "local co = coroutine.wrap(function() while true do coroutine.yield() end end) while true do co() end",
+        Budget,
+    ),
+    (
+        "tail-call loop",
+        "local function f() return f() end return f()",
+        Budget,
+    ),
+    (
+        "deep recursion",
+        "local function f(n) return 1 + f(n + 1) end return f(1)",
+        AnyErr,
+    ),
+    (
+        "__index recursion",
+        "local t = setmetatable({}, {__index = function(t, k) return t[k] end}) return t.x",
+        AnyErr,
+    ),
+    (
+        "string.rep huge",
+        "local s = string.rep('x', 1 << 40)",
+        AnyErr,
+    ),
+    (
+        "string.rep bomb",
+        "local s = string.rep('x', 1 << 30)",
+        MemoryOrBudget,
+    ),
+    (
+        "string.rep sep bomb",
+        "local s = string.rep('x', 1e8, ',')",
+        MemoryOrBudget,
+    ),
+    (
+        "doubling bomb",
+        "local s = 'x' while true do s = s .. s end",
+        MemoryOrBudget,
+    ),
+    (
+        "table bomb",
+        "local t = {} for i = 1, 1e9 do t[i] = {i} end",
+        MemoryOrBudget,
+    ),
+    (
+        "memory errors swallowed in a loop",
+        "while true do pcall(string.rep, 'x', 1 << 30) end",
+        Budget,
+    ),
+    (
+        "unpack bomb",
+        "return select('#', table.unpack({}, 1, 1e8))",
+        AnyErr,
+    ),
+    (
+        "string.dump",
+        "return load(string.dump(function() end))",
+        ErrContains("dump"),
+    ),
+    (
+        "binary chunk",
+        "local f, e = load('\\27LuaT\\0\\25\\147') assert(f == nil) error(e)",
+        ErrContains("binary"),
+    ),
+    (
+        "load with reader function",
+        "local f, e = load(function() return nil end) assert(f == nil) error(e)",
+        ErrContains("only source strings"),
+    ),
+    ("loaded chunk loops", "load('while true do end')()", Budget),
+    (
+        "parser nesting",
+        "local f, e = load('return ' .. string.rep('(', 100000)) assert(f == nil) error(e)",
+        AnyErr,
+    ),
+    ("string metatable", "getmetatable('').__index = {}", AnyErr),
+    (
+        "string metatable via setmetatable",
+        "setmetatable('', {})",
+        AnyErr,
+    ),
+    ("os", "os.execute('echo pwned')", ErrContains("os")),
+    ("io", "io.open('/etc/passwd')", ErrContains("io")),
+    ("debug", "debug.getinfo(1)", ErrContains("debug")),
+    (
+        "package",
+        "package.loadlib('libc.so.6', 'system')",
+        ErrContains("package"),
+    ),
+    ("dofile", "dofile('/etc/passwd')", ErrContains("dofile")),
+    (
+        "loadfile",
+        "loadfile('/etc/passwd')",
+        ErrContains("loadfile"),
+    ),
+    (
+        "collectgarbage",
+        "collectgarbage('stop')",
+        ErrContains("collectgarbage"),
+    ),
+    (
+        "require parent",
+        "require('../x')",
+        ErrContains("not allowed"),
+    ),
+    (
+        "require absolute",
+        "require('/etc/passwd')",
+        ErrContains("not allowed"),
+    ),
+    ("require os", "require('os')", AnyErr),
+    (
+        "math.random",
+        "return math.random(6)",
+        ErrContains("ctx:roll"),
+    ),
+    (
+        "math.randomseed",
+        "math.randomseed(1)",
+        ErrContains("ctx:roll"),
+    ),
+    (
+        "error __tostring errors",
+        "error(setmetatable({}, {__tostring = function() error('boom') end}))",
+        AnyErr,
+    ),
+    (
+        "error __tostring loops",
+        "error(setmetatable({}, {__tostring = function() while true do end end}))",
+        AnyErr,
+    ),
+    (
+        "error __tostring returns table",
+        "error(setmetatable({}, {__tostring = function() return {} end}))",
+        AnyErr,
+    ),
+    (
+        "error __index errors",
+        "error(setmetatable({}, {__index = function() error('x') end, __tostring = function(e) return e.msg end}))",
+        AnyErr,
+    ),
+    (
+        "error __gc loops",
+        "error(setmetatable({}, {__gc = function() while true do end end}))",
+        ErrContains("__gc"),
+    ),
+    (
+        "late __gc",
+        "local mt = {} local t = setmetatable({}, mt) mt.__gc = function() while true do end end t = nil return 'safe'",
+        Safe,
+    ),
+    (
+        "xpcall erroring handler",
+        "xpcall(function() error('x') end, function() while true do end end)",
+        Budget,
+    ),
+    (
+        "looping __close",
+        "do local x <close> = setmetatable({}, {__close = function() while true do end end}) while true do end end",
+        ErrContains("mods/evil/main.lua:1: to-be-closed"),
+    ),
+    (
+        "late __close",
+        "local mt = {} local o = setmetatable({}, mt) mt.__close = function() while true do end end local f = load('local x <' .. 'close> = ... while true do end') assert(f == nil) return 'safe'",
+        Safe,
+    ),
+    (
+        "__close metamethod",
+        "setmetatable({}, {__close = print})",
+        ErrContains("__close"),
+    ),
+    (
+        "format bomb",
+        "return string.format('%099999999d', 1)",
+        AnyErr,
+    ),
+    ("_ENV nil", "_ENV = nil return x", AnyErr),
+    (
+        "local _ENV",
+        "local _ENV = {} return os == nil and 'safe' or 'leak'",
+        Safe,
+    ),
+    (
+        "hex bad args",
+        "return hex.distance(1, 2)",
+        ErrContains("hex.distance: argument 1"),
+    ),
+    (
+        "hex huge coordinate",
+        "return hex.distance({q = math.maxinteger, r = 0}, {q = 0, r = 0})",
+        ErrContains("out of range"),
+    ),
+    (
+        "hex huge ring",
+        "return hex.ring({q = 0, r = 0}, 1e9)",
+        ErrContains("hex.ring: argument 2"),
+    ),
+    (
+        "hex float coordinate",
+        "return hex.new(0.5, 1)",
+        ErrContains("hex.new"),
+    ),
+    (
+        "direction extreme rotate",
+        "return direction.rotate(0, 'cw', math.mininteger) and 'safe'",
+        Safe,
+    ),
+    (
+        "direction bad",
+        "return direction.opposite(7)",
+        ErrContains("direction.opposite"),
+    ),
+    (
+        "_G __index loops",
+        "setmetatable(_G, {__index = function() while true do end end}) return undefined_global",
+        Budget,
+    ),
+    (
+        "_G __newindex errors",
+        "setmetatable(_G, {__newindex = function() error('no') end}) new_global = 1",
+        AnyErr,
+    ),
+    (
+        "_G locked metatable",
+        "setmetatable(_G, {__metatable = 'locked'}) return 'safe'",
+        Safe,
+    ),
+];
+
+fn sandbox() -> Sandbox {
+    Sandbox::new(Limits {
+        memory: 32 << 20,
+        instructions: 300_000,
+    })
+    .expect("sandbox")
+}
+
+#[test]
+fn hostile_snippets_neither_escape_nor_hang_nor_crash() {
+    assert!(CASES.len() >= 30);
+    let sb = sandbox();
+    for (name, src, expect) in CASES {
+        eprintln!("case: {name}");
+        let start = Instant::now();
+        let res = sb.eval::<String>(src, "@mods/evil/main.lua");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{name}: took {:?}",
+            start.elapsed()
+        );
+        match (expect, &res) {
+            (Budget, Err(e)) => {
+                assert_eq!(e.kind, ScriptErrorKind::Budget, "{name}: {e}");
+                assert!(e.to_string().contains("instruction budget"), "{name}: {e}");
+            }
+            (MemoryOrBudget, Err(e)) => {
+                assert!(
+                    matches!(e.kind, ScriptErrorKind::Memory | ScriptErrorKind::Budget),
+                    "{name}: {e:?}"
+                );
+            }
+            (ErrContains(s), Err(e)) => assert!(e.to_string().contains(s), "{name}: {e}"),
+            (AnyErr, Err(_)) => {}
+            (Safe, Ok(v)) => assert_eq!(v, "safe", "{name}"),
+            (_, other) => panic!("{name}: expected {expect:?}, got {other:?}"),
+        }
+        // The VM is still usable, with a fresh budget, and finalisers cannot hang it.
+        let d: i64 = sb
+            .eval(
+                "return hex.distance({q = 0, r = 0}, {q = 2, r = 1})",
+                "=check",
+            )
+            .unwrap_or_else(|e| panic!("after {name}: {e}"));
+        assert_eq!(d, 3, "after {name}");
+        sb.lua().gc_collect().ok();
+        let n: i64 = sb
+            .eval(
+                "local n = 0 for i = 1, 1000 do n = n + i end return n",
+                "=check",
+            )
+            .unwrap();
+        assert_eq!(n, 500_500, "after {name}");
+    }
+}
+
+#[test]
+fn errors_name_file_and_line() {
+    let sb = sandbox();
+    let e = sb
+        .exec(
+            "local unit = nil\nlocal x = 1\nreturn unit.hull",
+            "@mods/demo/rules.lua",
+        )
+        .unwrap_err();
+    assert_eq!((e.file.as_str(), e.line), ("mods/demo/rules.lua", 3), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("mods/demo/rules.lua:3: attempt to index a nil value (local 'unit')"),
+        "{e}"
+    );
+    let e = sb
+        .exec("\n\nwhile true do end", "@mods/demo/loop.lua")
+        .unwrap_err();
+    assert_eq!(e.kind, ScriptErrorKind::Budget);
+    assert_eq!((e.file.as_str(), e.line), ("mods/demo/loop.lua", 3), "{e}");
+    let e = sb
+        .exec("local x = = 1", "@mods/demo/syntax.lua")
+        .unwrap_err();
+    assert_eq!(e.kind, ScriptErrorKind::Syntax);
+    assert_eq!(
+        (e.file.as_str(), e.line),
+        ("mods/demo/syntax.lua", 1),
+        "{e}"
+    );
+    let e = sb
+        .exec("hex.distance({q=0,r=0}, 'x')", "@mods/demo/api.lua")
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("hex.distance: argument 2: expected a hex"),
+        "{e}"
+    );
+    assert!(e.traceback.is_some(), "{e:?}");
+}
+
+#[test]
+fn budget_is_per_call_and_normal_work_fits() {
+    let sb = Sandbox::new(Limits {
+        memory: 32 << 20,
+        instructions: 100_000,
+    })
+    .unwrap();
+    for _ in 0..5 {
+        let n: i64 = sb
+            .eval(
+                "local n = 0 for i = 1, 20000 do n = n + 1 end return n",
+                "=ok",
+            )
+            .unwrap();
+        assert_eq!(n, 20_000);
+    }
+    assert_eq!(
+        sb.eval::<i64>(
+            "local n = 0 for i = 1, 200000 do n = n + 1 end return n",
+            "=big"
+        )
+        .unwrap_err()
+        .kind,
+        ScriptErrorKind::Budget
+    );
+}
+
+#[test]
+fn memory_limit_is_capped_by_the_host() {
+    let sb = Sandbox::new(Limits {
+        memory: usize::MAX,
+        instructions: 1000,
+    })
+    .unwrap();
+    assert_eq!(
+        sb.limits().memory,
+        hexforge_script::sandbox::HOST_MEMORY_CAP
+    );
+}
+
+#[test]
+fn print_is_captured_and_text_load_works() {
+    let sb = sandbox();
+    sb.exec(
+        "print('a', 1, nil, true) local f = load('return 40 + 2') print(f())",
+        "=p",
+    )
+    .unwrap();
+    assert_eq!(
+        sb.take_output(),
+        vec!["a\t1\tnil\ttrue".to_string(), "42".to_string()]
+    );
+}
+
+#[test]
+fn require_is_confined_and_cached() {
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = dir.path().join("scripts");
+    let m = dir.path().join("mods/demo");
+    std::fs::create_dir_all(&scripts).unwrap();
+    std::fs::create_dir_all(&m).unwrap();
+    std::fs::write(
+        scripts.join("movement.lua"),
+        "count = (count or 0) + 1\nreturn { speed = 3 }",
+    )
+    .unwrap();
+    std::fs::write(m.join("util.lua"), "return { name = ... }").unwrap();
+    std::fs::write(m.join("bad.lua"), "\nlocal x = nil + 1").unwrap();
+    let sb = sandbox();
+    let mut paths = hexforge_script::sandbox::RequirePaths {
+        scripts: Some((scripts, "scripts".into())),
+        ..Default::default()
+    };
+    paths.mods.insert("demo".into(), (m, "mods/demo".into()));
+    sb.set_require_paths(paths);
+    let v: i64 = sb
+        .eval(
+            "return require('movement').speed + #require('demo.util').name",
+            "=r",
+        )
+        .unwrap();
+    assert_eq!(v, 3 + "demo.util".len() as i64);
+    assert_eq!(
+        sb.eval::<i64>("require('movement') return count", "=r")
+            .unwrap(),
+        1,
+        "cached"
+    );
+    let e = sb.exec("require('demo.bad')", "=r").unwrap_err();
+    assert!(e.to_string().contains("mods/demo/bad.lua:2:"), "{e}");
+    let e = sb.exec("require('demo.missing')", "=r").unwrap_err();
+    assert!(e.to_string().contains("no such module"), "{e}");
+    let e = sb.exec("require('other.util')", "=r").unwrap_err();
+    assert!(e.to_string().contains("no such module"), "{e}");
+}
