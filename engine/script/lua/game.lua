@@ -5,7 +5,7 @@
 -- Rust reads and validates everything after all entry files ran. This file never touches
 -- game state and is not visible to `require`.
 local where = ...
-local type, rawget, setmetatable, format = type, rawget, setmetatable, string.format
+local type, rawget, format = type, rawget, string.format
 
 local game = {}
 local problems = {}
@@ -44,9 +44,8 @@ game.piece_type = collection("piece_type", "piece_types")
 game.table = collection("table", "tables")
 game.board = collection("board", "boards")
 game.action = collection("action", "actions")
-local declare_dice = collection("dice", "dice")
--- `game.dice { ... }` declares, `game.dice.battle` reads: one callable collection.
-setmetatable(game.dice, { __call = function(_, t) return declare_dice(t) end })
+game.dice = collection("dice", "dice_types")
+game.terrain = collection("terrain", "terrains")
 
 game.hooks = {}
 sources.hooks = {}
@@ -57,7 +56,7 @@ function game.turns(t)
     problem("game.turns expects a table { order = \"fixed\", phases = { ... } }")
     return
   end
-  game.turn_structure = t
+  game.turn = t
   sources.turns = where()
 end
 

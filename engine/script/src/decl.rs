@@ -42,8 +42,12 @@ pub const HOOK_EVENTS: &[&str] = &[
     "phase_start",
     "phase_end",
     "after_action",
-    "game_end",
+    "turn_limit",
 ];
+/// Phase scopes.
+pub const SCOPES: &[&str] = &["turn", "segment", "round"];
+/// Table lookup policies for rows / columns.
+pub const POLICIES: &[&str] = &["clamp", "error", "shift_roll"];
 /// Parameter kinds an action may declare.
 pub const PARAM_KINDS: &[&str] = &[
     "piece",
@@ -98,6 +102,21 @@ pub struct TableDecl {
     pub columns: Vec<Json>,
     /// `cells[row][column]`, rectangular.
     pub cells: Vec<Vec<Json>>,
+    /// Row policy: clamp or error.
+    pub row_policy: String,
+    /// Column policy: clamp, error or shift_roll.
+    pub column_policy: String,
+    /// Where it was declared.
+    pub source: SourceLoc,
+}
+
+/// A terrain type (name/colour for the editor, other fields free data).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TerrainDecl {
+    /// Id.
+    pub id: String,
+    /// All fields as data.
+    pub data: BTreeMap<String, Json>,
     /// Where it was declared.
     pub source: SourceLoc,
 }
@@ -133,6 +152,8 @@ pub struct PhaseDecl {
     pub id: String,
     /// Who acts: active, others, each, all.
     pub actor: String,
+    /// Scope: turn, segment or round.
+    pub scope: String,
 }
 
 /// The turn structure.
@@ -169,8 +190,8 @@ pub struct ActionDecl {
     pub choices: Option<CallbackId>,
     /// `check(ctx, a)` returning true or a reason.
     pub check: Option<CallbackId>,
-    /// `apply(ctx, a)`.
-    pub apply: CallbackId,
+    /// `apply(ctx, a)` (absent only for `end_phase`, which may declare just a `check`).
+    pub apply: Option<CallbackId>,
     /// Where it was declared.
     pub source: SourceLoc,
 }
@@ -195,6 +216,8 @@ pub struct ModDecls {
     pub dice: BTreeMap<String, DiceDecl>,
     /// Boards by id.
     pub boards: BTreeMap<String, BoardDecl>,
+    /// Terrain types by id.
+    pub terrains: BTreeMap<String, TerrainDecl>,
     /// The turn structure.
     pub turns: Option<TurnsDecl>,
     /// Actions by id.
@@ -551,6 +574,22 @@ pub fn read_decls(
                 ),
             }
         }
+        let mut policy = |key: &str, allowed: &[&str]| -> String {
+            let p: String = t
+                .raw_get::<Option<String>>(key)
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| "error".into());
+            if !allowed.contains(&p.as_str()) {
+                r.err(
+                    &loc,
+                    format!("{what}: {key} {p:?} is not one of {}", allowed.join(", ")),
+                );
+            }
+            p
+        };
+        let row_policy = policy("row_policy", &POLICIES[..2]);
+        let column_policy = policy("column_policy", POLICIES);
         d.tables.insert(
             id.clone(),
             TableDecl {
@@ -558,12 +597,14 @@ pub fn read_decls(
                 rows,
                 columns,
                 cells,
+                row_policy,
+                column_policy,
                 source: loc,
             },
         );
     }
 
-    for (id, t, loc) in entries(&mut r, game, sources, "dice") {
+    for (id, t, loc) in entries(&mut r, game, sources, "dice_types") {
         check_id(&mut r, &loc, "dice", &id, &t);
         let notation: Option<String> = t.raw_get("notation").ok().flatten();
         let faces = r.strings(
@@ -612,13 +653,26 @@ pub fn read_decls(
         );
     }
 
+    for (id, t, loc) in entries(&mut r, game, sources, "terrains") {
+        check_id(&mut r, &loc, "terrain", &id, &t);
+        let data = r.map(Value::Table(t), &loc, &format!("terrain {id}"));
+        d.terrains.insert(
+            id.clone(),
+            TerrainDecl {
+                id,
+                data,
+                source: loc,
+            },
+        );
+    }
+
     let turns_loc = sources
         .raw_get::<Option<String>>("turns")
         .ok()
         .flatten()
         .map(|s| SourceLoc::parse(&s))
         .unwrap_or_default();
-    if let Ok(Some(t)) = game.raw_get::<Option<Table>>("turn_structure") {
+    if let Ok(Some(t)) = game.raw_get::<Option<Table>>("turn") {
         d.turns = Some(read_turns(&mut r, &t, &turns_loc, &d));
     }
 
@@ -629,12 +683,6 @@ pub fn read_decls(
         .unwrap_or_default();
     for (id, t, loc) in entries(&mut r, game, sources, "actions") {
         check_id(&mut r, &loc, "action", &id, &t);
-        if ["end_phase"].contains(&id.as_str()) {
-            r.err(
-                &loc,
-                format!("action {id:?} is built into the engine; pick another id"),
-            );
-        }
         let phases = r.strings(
             t.raw_get("phases").unwrap_or(Value::Nil),
             &loc,
@@ -682,13 +730,17 @@ pub fn read_decls(
             &format!("action {id}: check"),
             false,
         );
-        let apply = r.callback(
-            t.raw_get("apply").unwrap_or(Value::Nil),
-            &loc,
-            &format!("action {id}: apply"),
-            true,
-        );
-        if let Some(apply) = apply {
+        let is_end_phase = id == "end_phase";
+        let apply_v: Value = t.raw_get("apply").unwrap_or(Value::Nil);
+        if is_end_phase && !apply_v.is_nil() {
+            r.err(
+                &loc,
+                "action end_phase is the engine's: declare only a check (and phases) to refuse it"
+                    .into(),
+            );
+        }
+        let apply = r.callback(apply_v, &loc, &format!("action {id}: apply"), !is_end_phase);
+        if apply.is_some() || is_end_phase {
             d.actions.insert(
                 id.clone(),
                 ActionDecl {
@@ -795,7 +847,7 @@ fn read_turns(r: &mut Reader<'_>, t: &Table, loc: &SourceLoc, d: &ModDecls) -> T
                 loc,
                 "game.turns: order \"rolled\" needs die = \"1d6\" (or a dice id)".into(),
             ),
-            Some(x) if !valid_notation(x) && !d.dice.contains_key(x) => {
+            Some(x) if !valid_notation(x) && !d.dice.contains_key(x.as_str()) => {
                 r.err(
                     loc,
                     format!(
@@ -835,6 +887,20 @@ fn read_turns(r: &mut Reader<'_>, t: &Table, loc: &SourceLoc, d: &ModDecls) -> T
                     r.err(loc, format!("game.turns: phases[{}] needs an id", i + 1));
                     continue;
                 };
+                let scope: String = p
+                    .raw_get::<Option<String>>("scope")
+                    .ok()
+                    .flatten()
+                    .unwrap_or_else(|| "turn".into());
+                if !SCOPES.contains(&scope.as_str()) {
+                    r.err(
+                        loc,
+                        format!(
+                            "game.turns: phase {id}: scope {scope:?} is not one of {}",
+                            SCOPES.join(", ")
+                        ),
+                    );
+                }
                 if !ACTORS.contains(&actor.as_str()) {
                     r.err(
                         loc,
@@ -847,7 +913,7 @@ fn read_turns(r: &mut Reader<'_>, t: &Table, loc: &SourceLoc, d: &ModDecls) -> T
                 if phases.iter().any(|q| q.id == id) {
                     r.err(loc, format!("game.turns: phase id {id:?} appears twice"));
                 }
-                phases.push(PhaseDecl { id, actor });
+                phases.push(PhaseDecl { id, actor, scope });
             }
         }
         _ => r.err(

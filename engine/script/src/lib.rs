@@ -21,10 +21,14 @@ pub mod decl;
 pub mod error;
 pub mod loader;
 pub mod manifest;
+pub mod rules;
 pub mod sandbox;
+pub mod scenario;
+pub mod watch;
 
 pub use decl::ModDecls;
 pub use error::{ModError, ModErrors, ScriptError, ScriptErrorKind, SourceLoc};
 pub use loader::{LoadedMods, load_mods};
 pub use manifest::{Manifest, ModSet, discover};
+pub use rules::LuaRules;
 pub use sandbox::{Limits, Sandbox};

@@ -166,6 +166,7 @@ pub fn load_from_set(
             .mods
             .insert(m.id.clone(), (m.dir.clone(), m.rel_dir.clone()));
     }
+    paths.search_order = mods.iter().rev().map(|m| m.id.clone()).collect();
     sandbox.set_require_paths(paths);
     let (game, problems, sources) = sandbox
         .guarded(install_game)

@@ -80,6 +80,8 @@ pub struct RequirePaths {
     pub scripts: Option<(PathBuf, String)>,
     /// Mods of the rule set by id: folder and display prefix (e.g. `mods/demo`).
     pub mods: BTreeMap<String, (PathBuf, String)>,
+    /// Mod ids searched for a bare module name, in order (the variant before its base).
+    pub search_order: Vec<String>,
 }
 
 #[derive(Default)]
@@ -458,27 +460,41 @@ fn require(lua: &Lua, state: &Rc<RefCell<RequireState>>, name: &str) -> mlua::Re
             )));
         }
         let segs: Vec<&str> = name.split('.').collect();
-        match st.paths.mods.get(segs[0]) {
-            Some((dir, rel_dir)) if segs.len() > 1 => {
-                let rest = segs[1..].join("/");
+        let rest = segs.join("/");
+        let in_mod = |id: &str, rest: &str| {
+            st.paths.mods.get(id).map(|(dir, rel_dir)| {
                 (
                     dir.join(format!("{rest}.lua")),
                     format!("{rel_dir}/{rest}.lua"),
                     dir.clone(),
                 )
-            }
-            _ => match &st.paths.scripts {
-                Some((dir, rel_dir)) => {
-                    let rest = segs.join("/");
-                    (
-                        dir.join(format!("{rest}.lua")),
-                        format!("{rel_dir}/{rest}.lua"),
-                        dir.clone(),
-                    )
-                }
+            })
+        };
+        // "<mod id>.<file>" names that mod; a bare name searches the rule set's mods (variant
+        // first), then the engine's scripts folder ("hexforge.movement" -> scripts/hexforge/movement.lua).
+        let named = if segs.len() > 1 {
+            in_mod(segs[0], &segs[1..].join("/"))
+        } else {
+            None
+        };
+        let found = named.or_else(|| {
+            st.paths
+                .search_order
+                .iter()
+                .filter_map(|id| in_mod(id, &rest))
+                .find(|c| c.0.is_file())
+        });
+        match found {
+            Some(c) => c,
+            None => match &st.paths.scripts {
+                Some((dir, rel_dir)) => (
+                    dir.join(format!("{rest}.lua")),
+                    format!("{rel_dir}/{rest}.lua"),
+                    dir.clone(),
+                ),
                 None => {
                     return Err(mlua::Error::runtime(format!(
-                        "require({name:?}): no such module (no scripts folder configured)"
+                        "require({name:?}): no such module in the mods of this rule set"
                     )));
                 }
             },

@@ -28,6 +28,8 @@ game.action { id = "move", phases = { "move" }, params = { piece = "piece", to =
 game.setup(function(ctx) end)
 game.victory(function(ctx) return nil end)
 game.on("round_start", function(ctx) end)
+game.terrain { id = "planet", name = "Planet", color = "green", blocks_movement = true }
+game.action { id = "end_phase", check = function(ctx, a) return true end }
 assert(util.answer == 42)
 "#;
 
@@ -82,6 +84,12 @@ fn base_and_variant_load_in_order_and_edit_in_place() {
     assert_eq!(d.actions["move"].params["to"], "hex");
     assert!(d.actions["move"].check.is_some());
     assert_eq!(d.hooks["round_start"].len(), 1);
+    assert_eq!(
+        d.terrains["planet"].data["blocks_movement"],
+        serde_json::json!(true)
+    );
+    assert!(d.actions["end_phase"].apply.is_none());
+    assert_eq!(d.tables["hit"].row_policy, "error");
     assert!(d.setup.is_some() && d.victory.is_some());
     // The variant's check replaced the base one.
     let check: mlua::Function = l

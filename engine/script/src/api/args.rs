@@ -79,14 +79,7 @@ impl<'a> Args<'a> {
     /// # Errors
     /// If it is not an integer 0..5.
     pub fn dir(&self, i: usize) -> mlua::Result<Direction> {
-        let n = self
-            .int(i)
-            .map_err(|_| self.err(i, "expected a direction 0..5 (direction.N .. direction.NW)"))?;
-        if (0..6).contains(&n) {
-            Ok(Direction::from_index(n as i32))
-        } else {
-            Err(self.err(i, &format!("expected a direction 0..5, got {n}")))
-        }
+        dir_from_value(self.get(i)).map_err(|m| self.err(i, &m))
     }
 
     /// Argument `i` as a turn: `"cw"`/`"clockwise"` or `"ccw"`/`"counterclockwise"`.
@@ -116,6 +109,33 @@ impl<'a> Args<'a> {
             Value::String(s) => Ok(s.to_string_lossy()),
             v => Err(self.err(i, &format!("expected a string, got {}", v.type_name()))),
         }
+    }
+}
+
+/// Reads a direction: an integer `0..=5` or a name `"N"`, `"NE"`, ... (any case).
+///
+/// # Errors
+/// A message when the value is not a direction.
+pub fn dir_from_value(v: &Value) -> Result<Direction, String> {
+    match v {
+        Value::Integer(n) if (0..6).contains(n) => Ok(Direction::from_index(*n as i32)),
+        Value::Number(f) if f.fract() == 0.0 && (0.0..6.0).contains(f) => {
+            Ok(Direction::from_index(*f as i32))
+        }
+        Value::String(s) => Direction::from_name(&s.to_string_lossy()).ok_or_else(|| {
+            format!(
+                "expected a direction 0..5 or N, NE, SE, S, SW, NW; got {:?}",
+                s.to_string_lossy()
+            )
+        }),
+        other => Err(format!(
+            "expected a direction 0..5 or N, NE, SE, S, SW, NW; got {}",
+            match other {
+                Value::Integer(n) => n.to_string(),
+                Value::Number(f) => f.to_string(),
+                o => o.type_name().to_string(),
+            }
+        )),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The Lua API over the core, one file per namespace, all wired in [`register_all`].
 //!
 //! Conventions (checked by the definition-file test against `scripts/types/hexforge.d.lua`):
-//! - namespaces are global tables with snake_case names: `hex`, `direction`;
+//! - namespaces are global tables with snake_case names: `hex`, `direction`, `dice`;
 //! - hexes cross as `{q = .., r = ..}` tables, directions as integers `0..=5` (N, NE, SE, S, SW,
 //!   NW clockwise), turns as `"cw"` / `"ccw"`;
 //! - every error names the API function and the argument (`hex.distance: argument 2: ...`).
@@ -17,6 +17,7 @@
 //! ```
 
 pub mod args;
+pub mod dice;
 pub mod direction;
 pub mod hex;
 
@@ -26,8 +27,11 @@ use mlua::{Lua, Table};
 pub type Register = fn(&Lua) -> mlua::Result<Table>;
 
 /// Every engine namespace, by global name.
-pub const NAMESPACES: &[(&str, Register)] =
-    &[("hex", hex::register), ("direction", direction::register)];
+pub const NAMESPACES: &[(&str, Register)] = &[
+    ("hex", hex::register),
+    ("direction", direction::register),
+    ("dice", dice::register),
+];
 
 /// Registers every namespace in [`NAMESPACES`] as a global table.
 ///

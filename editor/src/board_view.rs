@@ -1,0 +1,772 @@
+//! The board view: draws a [`BoardScene`] (any core board kind, or a graph map) with terrain,
+//! pieces, highlight sets, a path and line-of-attack overlays; pans with a drag, zooms with the
+//! scroll wheel, and reports the hovered and clicked hex.
+//!
+//! Every board kind of [`hexforge_core::board::Board`] is drawn through
+//! [`hexforge_core::hex::layout::Layout`], flat-top or pointy-top:
+//! - hexagons and explicit sets: whole hexes;
+//! - offset rectangles: the half hexes at the ends of odd rows are drawn as halves (cut at the
+//!   board's side edges, through their vertices 0 and 3) and marked not enterable;
+//! - seven sectors: each tile's outline (the seams) is drawn over the hexes, and the rim hexes are
+//!   drawn clipped to the tiles that cover them.
+//!
+//! Graph maps ([`hexforge_game::GraphMap`]) draw nodes at their `draw_at` positions, routes as
+//! lines and the node's boxes inside it.
+//!
+//! **What it deliberately does not do:** decide anything. Which hexes to highlight, which path to
+//! show and which lines of attack to trace come from the caller (the rules, later); the view only
+//! computes the exact trace of a line with [`hexforge_core::hex::trace::trace`] to draw it. Floating
+//! point is used for drawing only.
+//!
+//! ```no_run
+//! # fn frame(ui: &mut egui::Ui) {
+//! use hexforge_editor::board_view::{show, Camera};
+//! use hexforge_editor::demo::{scene, DemoKind};
+//! let scene = scene(DemoKind::Sectors);
+//! let mut camera = Camera::default();
+//! let out = show(ui, &scene, &mut camera);
+//! if let Some(h) = out.hovered { ui.label(format!("{h}")); }
+//! # }
+//! ```
+
+use egui::{Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2, pos2, vec2};
+use hexforge_core::board::{Board, HexKind, Shape as BoardShape, sectors};
+use hexforge_core::hex::layout::{Layout, Orientation, direction_angle};
+use hexforge_core::hex::trace::{TraceStep, trace};
+use hexforge_core::hex::{Direction, Hex};
+use hexforge_game::{BoardState, GraphMap, Piece, Position};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Everything the board view draws: the board, pieces and overlays.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BoardScene {
+    /// A short title (shown in the corner).
+    pub title: String,
+    /// The board: shape, terrain, timed terrain and graph maps.
+    pub board: BoardState,
+    /// Draw this graph map of `board.graphs` instead of the hex board.
+    pub graph: Option<String>,
+    /// The pieces (on hexes or on graph nodes; pieces in boxes are not drawn).
+    pub pieces: Vec<Piece>,
+    /// Footprint offsets by piece kind (facing N, relative to the anchor); absent = one hex.
+    pub footprints: BTreeMap<String, Vec<Hex>>,
+    /// Hexes to highlight (a movement preview).
+    pub highlight: BTreeSet<Hex>,
+    /// A path drawn as a polyline through hex centres.
+    pub path: Vec<Hex>,
+    /// Lines of attack (or sight), each traced hex by hex.
+    pub lines: Vec<(Hex, Hex)>,
+}
+
+/// Where the view looks: pan, zoom and orientation. Persisted with the app state.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Camera {
+    /// Screen offset of the board centre from the view centre, in points.
+    pub pan: (f32, f32),
+    /// Zoom factor relative to "fit the board in the view" (1.0).
+    pub zoom: f32,
+    /// Flat-top or pointy-top.
+    pub orientation: Orientation,
+}
+
+impl Default for Camera {
+    fn default() -> Self {
+        Camera {
+            pan: (0.0, 0.0),
+            zoom: 1.0,
+            orientation: Orientation::Flat,
+        }
+    }
+}
+
+/// What happened in the view this frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoardOutput {
+    /// The board hex under the pointer (hex boards only, and only hexes on the board).
+    pub hovered: Option<Hex>,
+    /// The board hex clicked this frame.
+    pub clicked: Option<Hex>,
+}
+
+/// Zoom limits (relative to fit).
+const ZOOM_RANGE: (f32, f32) = (0.2, 12.0);
+
+/// A deterministic colour for a name (FNV-1a hash to a hue): the same terrain or owner id always
+/// gets the same colour, whatever the mod.
+#[must_use]
+pub fn name_color(name: &str, saturation: f32, value: f32) -> Color32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in name.bytes() {
+        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+    let hue = (h % 360) as f32 / 360.0;
+    egui::ecolor::Hsva::new(hue, saturation, value, 1.0).into()
+}
+
+/// The fill colour of a terrain id (well-known ids get fixed colours).
+#[must_use]
+pub fn terrain_color(id: &str) -> Color32 {
+    match id {
+        "planet" => Color32::from_rgb(0x2f, 0x6f, 0xb8),
+        "asteroids" | "asteroid" => Color32::from_rgb(0x7a, 0x5c, 0x3e),
+        "nebula" => Color32::from_rgb(0x6a, 0x3f, 0x8a),
+        "gravity" => Color32::from_rgb(0x33, 0x55, 0x66),
+        "star" | "sun" => Color32::from_rgb(0xd9, 0xa4, 0x2b),
+        "planetoid" => Color32::from_rgb(0x8a, 0x8a, 0x52),
+        other => name_color(other, 0.45, 0.55),
+    }
+}
+
+/// The colour of a side.
+#[must_use]
+pub fn owner_color(owner: &str) -> Color32 {
+    match owner {
+        "red" => Color32::from_rgb(0xd0, 0x3c, 0x3c),
+        "blue" => Color32::from_rgb(0x3c, 0x7c, 0xe0),
+        "green" => Color32::from_rgb(0x3c, 0xb0, 0x5a),
+        "yellow" => Color32::from_rgb(0xe0, 0xc0, 0x30),
+        other => name_color(other, 0.7, 0.85),
+    }
+}
+
+/// The hex-board layout that fits `board` in `rect` with `camera` applied.
+#[must_use]
+pub fn fit_layout(board: &Board, rect: Rect, camera: &Camera) -> Layout {
+    let unit = Layout {
+        orientation: camera.orientation,
+        size: 1.0,
+        origin: (0.0, 0.0),
+    };
+    let (mut lo, mut hi) = (pos2(f32::MAX, f32::MAX), pos2(f32::MIN, f32::MIN));
+    for h in board.hexes() {
+        for (x, y) in unit.corners(h) {
+            lo = lo.min(pos2(x, y));
+            hi = hi.max(pos2(x, y));
+        }
+    }
+    if lo.x > hi.x {
+        (lo, hi) = (pos2(-1.0, -1.0), pos2(1.0, 1.0));
+    }
+    let size = hi - lo;
+    let fit = (rect.width() / size.x.max(1e-3)).min(rect.height() / size.y.max(1e-3)) * 0.94;
+    let scale = (fit * camera.zoom).max(1e-3);
+    let mid = lo + size * 0.5;
+    let c = rect.center() + Vec2::from(camera.pan);
+    Layout {
+        orientation: camera.orientation,
+        size: scale,
+        origin: (c.x - mid.x * scale, c.y - mid.y * scale),
+    }
+}
+
+fn p(xy: (f32, f32)) -> Pos2 {
+    pos2(xy.0, xy.1)
+}
+
+fn hex_points(layout: &Layout, h: Hex) -> Vec<Pos2> {
+    layout.corners(h).into_iter().map(p).collect()
+}
+
+/// Twice the signed area of a polygon (positive = clockwise on a y-down screen).
+fn signed_area2(poly: &[Pos2]) -> f32 {
+    let n = poly.len();
+    (0..n)
+        .map(|i| {
+            let (a, b) = (poly[i], poly[(i + 1) % n]);
+            a.x * b.y - b.x * a.y
+        })
+        .sum()
+}
+
+/// Clips a polygon to a convex polygon (Sutherland-Hodgman). Either winding works.
+#[must_use]
+pub fn clip_convex(subject: &[Pos2], clip: &[Pos2]) -> Vec<Pos2> {
+    let sign = signed_area2(clip).signum();
+    let mut out = subject.to_vec();
+    let n = clip.len();
+    for i in 0..n {
+        if out.is_empty() {
+            break;
+        }
+        let (a, b) = (clip[i], clip[(i + 1) % n]);
+        let side = |q: Pos2| sign * ((b - a).x * (q - a).y - (b - a).y * (q - a).x);
+        let input = std::mem::take(&mut out);
+        for j in 0..input.len() {
+            let (cur, prev) = (input[j], input[(j + input.len() - 1) % input.len()]);
+            let (sc, sp) = (side(cur), side(prev));
+            if sc >= 0.0 {
+                if sp < 0.0 {
+                    out.push(prev + (cur - prev) * (sp / (sp - sc)));
+                }
+                out.push(cur);
+            } else if sp >= 0.0 {
+                out.push(prev + (cur - prev) * (sp / (sp - sc)));
+            }
+        }
+    }
+    out
+}
+
+/// The pieces of a hex that are drawn: the whole hexagon, a half for a half hex, or the parts
+/// covered by sector tiles for a rim hex.
+fn visible_parts(board: &Board, layout: &Layout, h: Hex, kind: HexKind) -> Vec<Vec<Pos2>> {
+    let full = hex_points(layout, h);
+    match (kind, board.shape()) {
+        (HexKind::Half, BoardShape::OffsetRect { .. }) => {
+            // The side edge runs through vertices 0 and 3; column 0 keeps the side towards SE
+            // (vertices 0..=3), the last column the side towards NW (vertices 3, 4, 5, 0).
+            let left = board.col(h) == Some(0);
+            let idx: [usize; 4] = if left { [0, 1, 2, 3] } else { [3, 4, 5, 0] };
+            vec![idx.iter().map(|&i| full[i]).collect()]
+        }
+        (HexKind::Rim, BoardShape::Sectors { tile_radius }) => {
+            let n = *tile_radius as i32;
+            board
+                .sectors_of(h)
+                .iter()
+                .filter_map(|s| sectors::sector_center(n, s))
+                .map(|c| clip_convex(&full, &tile_outline(layout, c, n)))
+                .filter(|part| part.len() >= 3)
+                .collect()
+        }
+        _ => vec![full],
+    }
+}
+
+/// The outline of a sector tile: through the centres of its six corner hexes.
+fn tile_outline(layout: &Layout, centre: Hex, n: i32) -> Vec<Pos2> {
+    Direction::ALL
+        .iter()
+        .map(|&d| p(layout.hex_to_pixel(centre.step(d, n))))
+        .collect()
+}
+
+fn centroid(points: &[Pos2]) -> Pos2 {
+    let n = points.len().max(1) as f32;
+    let s = points.iter().fold(Vec2::ZERO, |acc, q| acc + q.to_vec2());
+    (s / n).to_pos2()
+}
+
+/// Draws a small cross: the "not enterable" mark.
+fn not_enterable_mark(painter: &egui::Painter, at: Pos2, r: f32) {
+    let s = Stroke::new((r * 0.12).clamp(0.8, 2.0), Color32::from_gray(200));
+    painter.line_segment([at + vec2(-r, -r) * 0.3, at + vec2(r, r) * 0.3], s);
+    painter.line_segment([at + vec2(-r, r) * 0.3, at + vec2(r, -r) * 0.3], s);
+}
+
+/// Shows the scene in all the space available; returns the hovered and clicked hex.
+pub fn show(ui: &mut egui::Ui, scene: &BoardScene, camera: &mut Camera) -> BoardOutput {
+    let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 0.0, Color32::from_rgb(0x10, 0x13, 0x1a));
+
+    // Pan with a drag, zoom with the wheel (or pinch) around the pointer.
+    if response.dragged() {
+        let d = response.drag_delta();
+        camera.pan = (camera.pan.0 + d.x, camera.pan.1 + d.y);
+    }
+    if let Some(pointer) = response.hover_pos() {
+        let (scroll, pinch) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+        let factor = (scroll * 0.0015).exp() * pinch;
+        if (factor - 1.0).abs() > 1e-4 {
+            let new_zoom = (camera.zoom * factor).clamp(ZOOM_RANGE.0, ZOOM_RANGE.1);
+            let f = new_zoom / camera.zoom;
+            let rel = pointer - rect.center();
+            let pan = Vec2::from(camera.pan);
+            let pan = rel - (rel - pan) * f;
+            camera.pan = (pan.x, pan.y);
+            camera.zoom = new_zoom;
+        }
+    }
+
+    let mut out = BoardOutput::default();
+    if let Some(graph) = scene.graph.as_ref().and_then(|g| scene.board.graphs.get(g)) {
+        draw_graph(&painter, rect, graph, scene, camera);
+    } else if let Some(board) = &scene.board.shape {
+        let layout = fit_layout(board, rect, camera);
+        draw_hex_board(&painter, &layout, board, scene);
+        if let Some(pos) = response.hover_pos() {
+            let h = layout.pixel_to_hex((pos.x, pos.y));
+            if let Some(kind) = board.kind(h) {
+                out.hovered = Some(h);
+                painter.add(Shape::closed_line(
+                    hex_points(&layout, h),
+                    Stroke::new(2.0, Color32::WHITE),
+                ));
+                let mut text = format!("hex {}, {}", h.q, h.r);
+                if let Some(o) = board.offset(h) {
+                    text += &format!("  (col {}, row {})", o.col, o.row);
+                }
+                if kind != HexKind::Full {
+                    text += &format!("  {kind:?}");
+                }
+                painter.text(
+                    rect.left_bottom() + vec2(8.0, -8.0),
+                    egui::Align2::LEFT_BOTTOM,
+                    text,
+                    FontId::monospace(13.0),
+                    Color32::WHITE,
+                );
+            }
+        }
+        if response.clicked() {
+            out.clicked = out.hovered;
+        }
+    } else {
+        painter.text(
+            rect.center(),
+            egui::Align2::CENTER_CENTER,
+            "no board",
+            FontId::proportional(16.0),
+            Color32::GRAY,
+        );
+    }
+    painter.text(
+        rect.left_top() + vec2(8.0, 6.0),
+        egui::Align2::LEFT_TOP,
+        &scene.title,
+        FontId::proportional(14.0),
+        Color32::from_gray(220),
+    );
+    out
+}
+
+fn draw_hex_board(painter: &egui::Painter, layout: &Layout, board: &Board, scene: &BoardScene) {
+    let size = layout.size;
+    let grid = Stroke::new((size * 0.04).clamp(0.5, 1.5), Color32::from_gray(90));
+    let base = Color32::from_rgb(0x1c, 0x22, 0x30);
+    let seam_fill = Color32::from_rgb(0x24, 0x2c, 0x3c);
+    let show_labels = size > 18.0;
+
+    // Hexes and terrain.
+    for h in board.hexes() {
+        let Some(kind) = board.kind(h) else { continue };
+        let terrain = scene.board.terrain_at(h, None);
+        let mut fill = match kind {
+            HexKind::Seam => seam_fill,
+            _ => base,
+        };
+        if let Some(t) = terrain.first() {
+            fill = terrain_color(t);
+        }
+        if !kind.is_enterable() {
+            fill = fill.gamma_multiply(0.55);
+        }
+        let parts = visible_parts(board, layout, h, kind);
+        for part in &parts {
+            painter.add(Shape::convex_polygon(part.clone(), fill, grid));
+        }
+        let centre = centroid(&parts.concat());
+        if !kind.is_enterable() {
+            not_enterable_mark(painter, centre, size);
+        } else if show_labels && !terrain.is_empty() {
+            // Chars, not bytes: terrain ids come from mods and may be any UTF-8.
+            let label: Vec<String> = terrain
+                .iter()
+                .map(|t| t.chars().take(3).collect())
+                .collect();
+            let label = label.join("/");
+            painter.text(
+                p(layout.hex_to_pixel(h)) + vec2(0.0, size * 0.55),
+                egui::Align2::CENTER_CENTER,
+                label,
+                FontId::proportional((size * 0.28).clamp(8.0, 13.0)),
+                Color32::from_gray(235),
+            );
+        }
+    }
+
+    // Sector seams: each tile's outline over the hexes.
+    if let BoardShape::Sectors { tile_radius } = board.shape() {
+        let n = *tile_radius as i32;
+        for s in 0..=6u8 {
+            if let Some(c) = sectors::sector_center(n, s) {
+                painter.add(Shape::closed_line(
+                    tile_outline(layout, c, n),
+                    Stroke::new(
+                        (size * 0.08).clamp(1.0, 3.0),
+                        Color32::from_rgb(0xe0, 0xb0, 0x40),
+                    ),
+                ));
+                painter.text(
+                    p(layout.hex_to_pixel(c)) - vec2(0.0, size * 0.5),
+                    egui::Align2::CENTER_CENTER,
+                    format!("sector {s}"),
+                    FontId::proportional((size * 0.3).clamp(8.0, 14.0)),
+                    Color32::from_rgb(0xe0, 0xb0, 0x40),
+                );
+            }
+        }
+    }
+
+    // Highlights (movement preview).
+    // Drawn over the visible part only, so half and rim hexes stay partial.
+    for &h in &scene.highlight {
+        let Some(kind) = board.kind(h) else { continue };
+        for part in visible_parts(board, layout, h, kind) {
+            painter.add(Shape::convex_polygon(
+                shrink(&part, centroid(&part), 0.9),
+                Color32::from_rgba_unmultiplied(0xf0, 0xe0, 0x40, 50),
+                Stroke::new(1.5, Color32::from_rgb(0xf0, 0xe0, 0x40)),
+            ));
+        }
+    }
+
+    // Lines of attack.
+    for &(a, b) in &scene.lines {
+        draw_trace(painter, layout, a, b);
+    }
+
+    // The path.
+    if scene.path.len() >= 2 {
+        let pts: Vec<Pos2> = scene
+            .path
+            .iter()
+            .map(|&h| p(layout.hex_to_pixel(h)))
+            .collect();
+        painter.add(Shape::line(
+            pts.clone(),
+            Stroke::new(3.0, Color32::from_rgb(0x60, 0xe0, 0xe0)),
+        ));
+        for q in pts {
+            painter.circle_filled(q, 3.5, Color32::from_rgb(0x60, 0xe0, 0xe0));
+        }
+    }
+
+    // Pieces.
+    for piece in &scene.pieces {
+        let offsets = scene
+            .footprints
+            .get(&piece.kind)
+            .map_or(&[][..], Vec::as_slice);
+        let hexes = piece.hexes(offsets);
+        draw_piece(painter, layout, piece, &hexes);
+    }
+}
+
+fn shrink(points: &[Pos2], centre: Pos2, f: f32) -> Vec<Pos2> {
+    points.iter().map(|&q| centre + (q - centre) * f).collect()
+}
+
+fn draw_trace(painter: &egui::Painter, layout: &Layout, a: Hex, b: Hex) {
+    let t = trace(a, b);
+    let (pa, pb) = (p(layout.hex_to_pixel(a)), p(layout.hex_to_pixel(b)));
+    let cross = Color32::from_rgba_unmultiplied(0xff, 0x50, 0x50, 60);
+    let tie = Color32::from_rgb(0xff, 0xa0, 0x20);
+    for step in t.steps() {
+        match *step {
+            TraceStep::Cross(h) => {
+                painter.add(Shape::convex_polygon(
+                    hex_points(layout, h),
+                    cross,
+                    Stroke::NONE,
+                ));
+            }
+            TraceStep::Vertex { touched } => {
+                // Mark the corner the line passes through: the touched hex's corner nearest the
+                // line.
+                let corner = hex_points(layout, touched)
+                    .into_iter()
+                    .min_by(|x, y| seg_dist(*x, pa, pb).total_cmp(&seg_dist(*y, pa, pb)));
+                painter.add(Shape::closed_line(
+                    shrink(
+                        &hex_points(layout, touched),
+                        p(layout.hex_to_pixel(touched)),
+                        0.85,
+                    ),
+                    Stroke::new(1.0, Color32::from_rgb(0xff, 0x80, 0x80)),
+                ));
+                if let Some(c) = corner {
+                    painter.circle_stroke(c, 5.0, Stroke::new(2.0, Color32::WHITE));
+                }
+            }
+            TraceStep::Tie { left, right } => {
+                for h in [left, right] {
+                    painter.add(Shape::convex_polygon(
+                        hex_points(layout, h),
+                        tie.gamma_multiply(0.25),
+                        Stroke::NONE,
+                    ));
+                }
+                if let Some(d) = left.direction_to(right) {
+                    let c = hex_points(layout, left);
+                    let i = usize::from(d.index());
+                    painter.line_segment([c[(i + 5) % 6], c[i]], Stroke::new(4.0, tie));
+                }
+            }
+        }
+    }
+    painter.line_segment(
+        [pa, pb],
+        Stroke::new(2.0, Color32::from_rgb(0xff, 0x60, 0x60)),
+    );
+    painter.circle_filled(pa, 4.0, Color32::from_rgb(0xff, 0x60, 0x60));
+    painter.circle_filled(pb, 4.0, Color32::from_rgb(0xff, 0x60, 0x60));
+}
+
+/// Distance from `q` to the segment `a`-`b`.
+fn seg_dist(q: Pos2, a: Pos2, b: Pos2) -> f32 {
+    let ab = b - a;
+    let t = ((q - a).dot(ab) / ab.length_sq().max(1e-6)).clamp(0.0, 1.0);
+    (a + ab * t).distance(q)
+}
+
+fn draw_piece(painter: &egui::Painter, layout: &Layout, piece: &Piece, hexes: &[Hex]) {
+    let colour = owner_color(piece.owner.as_str());
+    let size = layout.size;
+    let centres: Vec<Pos2> = hexes.iter().map(|&h| p(layout.hex_to_pixel(h))).collect();
+    if centres.len() >= 2 {
+        painter.add(Shape::line(
+            centres.clone(),
+            Stroke::new(size * 0.5, colour.gamma_multiply(0.8)),
+        ));
+    }
+    for (&h, &c) in hexes.iter().zip(&centres) {
+        painter.add(Shape::convex_polygon(
+            shrink(&hex_points(layout, h), c, 0.62),
+            colour,
+            Stroke::new(1.5, Color32::BLACK),
+        ));
+    }
+    let Some(&anchor) = centres.first() else {
+        return;
+    };
+    if let Some(facing) = piece.facing {
+        // The arrow sits between the counter and the hexside it faces, so it never covers the
+        // counter's label.
+        let a = direction_angle(layout.orientation, facing);
+        let dir = vec2(a.sin(), -a.cos());
+        let side = vec2(-dir.y, dir.x);
+        let tip = anchor + dir * size * 0.84;
+        let back = anchor + dir * size * 0.52;
+        painter.add(Shape::convex_polygon(
+            vec![tip, back + side * size * 0.2, back - side * size * 0.2],
+            Color32::WHITE,
+            Stroke::new(1.0, Color32::BLACK),
+        ));
+    }
+    if size > 16.0 {
+        painter.text(
+            anchor,
+            egui::Align2::CENTER_CENTER,
+            piece.kind.chars().take(4).collect::<String>(),
+            FontId::proportional((size * 0.26).clamp(7.0, 12.0)),
+            Color32::WHITE,
+        );
+    }
+}
+
+fn draw_graph(
+    painter: &egui::Painter,
+    rect: Rect,
+    graph: &GraphMap,
+    scene: &BoardScene,
+    camera: &Camera,
+) {
+    // Nodes without a position go on a row at the bottom, in id order.
+    let mut pos: BTreeMap<&str, Pos2> = BTreeMap::new();
+    let mut spare = 0.0;
+    for (id, node) in &graph.nodes {
+        let at = node.draw_at.map_or_else(
+            || {
+                spare += 1.0;
+                pos2(spare * 100.0, -100.0)
+            },
+            |(x, y)| pos2(x as f32, y as f32),
+        );
+        pos.insert(id.as_str(), at);
+    }
+    let (mut lo, mut hi) = (pos2(f32::MAX, f32::MAX), pos2(f32::MIN, f32::MIN));
+    for q in pos.values() {
+        lo = lo.min(*q);
+        hi = hi.max(*q);
+    }
+    if pos.is_empty() {
+        return;
+    }
+    let span = (hi - lo).max(vec2(1.0, 1.0));
+    let fit =
+        ((rect.width() - 160.0).max(50.0) / span.x).min((rect.height() - 160.0).max(50.0) / span.y);
+    let scale = fit * camera.zoom;
+    let mid = lo + (hi - lo) * 0.5;
+    let c = rect.center() + Vec2::from(camera.pan);
+    let to_screen = |q: Pos2| c + (q - mid) * scale;
+    let r = (30.0 * camera.zoom).clamp(10.0, 80.0);
+
+    for route in &graph.routes {
+        if let (Some(a), Some(b)) = (pos.get(route.a.as_str()), pos.get(route.b.as_str())) {
+            painter.line_segment(
+                [to_screen(*a), to_screen(*b)],
+                Stroke::new(2.0, Color32::from_gray(140)),
+            );
+        }
+    }
+    for (id, node) in &graph.nodes {
+        let at = to_screen(pos[id.as_str()]);
+        // Opaque, so routes end at the rim instead of showing through.
+        let [cr, cg, cb, _] = terrain_color(&node.kind).to_array();
+        let dim = |c: u8| (f32::from(c) * 0.7) as u8;
+        painter.circle(
+            at,
+            r,
+            Color32::from_rgb(dim(cr), dim(cg), dim(cb)),
+            Stroke::new(2.0, Color32::from_gray(220)),
+        );
+        let name = node
+            .values
+            .get("name")
+            .and_then(|v| v.as_str())
+            .unwrap_or(id);
+        painter.text(
+            at - vec2(0.0, r + 4.0),
+            egui::Align2::CENTER_BOTTOM,
+            name,
+            FontId::proportional(13.0),
+            Color32::WHITE,
+        );
+        // Boxes inside the node, stacked; a piece in a box sits at the box's right end, other
+        // pieces at the node in a row under it.
+        let n = node.boxes.len().max(1) as f32;
+        let bh = (r * 1.4 / n).min(16.0);
+        let mut box_rects: BTreeMap<&str, (Rect, f32)> = BTreeMap::new();
+        for (i, box_id) in node.boxes.keys().enumerate() {
+            let top = at.y - bh * n / 2.0 + bh * i as f32;
+            let b = Rect::from_min_size(pos2(at.x - r * 0.7, top), vec2(r * 1.4, bh - 1.0));
+            painter.rect_filled(b, 2.0, Color32::from_black_alpha(120));
+            painter.text(
+                b.center(),
+                egui::Align2::CENTER_CENTER,
+                box_id,
+                FontId::proportional((bh * 0.7).clamp(6.0, 11.0)),
+                Color32::from_gray(230),
+            );
+            box_rects.insert(box_id.as_str(), (b, 0.0));
+        }
+        let mut loose = 0.0;
+        for pc in &scene.pieces {
+            let Position::Node { location, slot } = &pc.pos else {
+                continue;
+            };
+            if location != id {
+                continue;
+            }
+            let q = match slot.as_deref().and_then(|s| box_rects.get_mut(s)) {
+                Some((b, used)) => {
+                    *used += 1.0;
+                    pos2(b.right() + 2.0 + *used * 11.0 - 5.0, b.center().y)
+                }
+                None => {
+                    loose += 1.0;
+                    at + vec2(-r + loose * 14.0, r + 10.0)
+                }
+            };
+            painter.rect(
+                Rect::from_center_size(q, vec2(10.0, 10.0)),
+                2.0,
+                owner_color(pc.owner.as_str()),
+                Stroke::new(1.0, Color32::BLACK),
+                egui::StrokeKind::Inside,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clip_a_square_by_a_triangle_keeps_the_overlap() {
+        let square = [
+            pos2(0.0, 0.0),
+            pos2(2.0, 0.0),
+            pos2(2.0, 2.0),
+            pos2(0.0, 2.0),
+        ];
+        // The half-plane left of x = 1 as a big triangle.
+        let tri = [
+            pos2(-10.0, -10.0),
+            pos2(1.0, -10.0),
+            pos2(1.0, 10.0),
+            pos2(-10.0, 10.0),
+        ];
+        let out = clip_convex(&square, &tri);
+        let area = signed_area2(&out).abs() / 2.0;
+        assert!((area - 2.0).abs() < 1e-4, "{out:?}");
+        // The other winding gives the same result.
+        let rev: Vec<Pos2> = tri.iter().rev().copied().collect();
+        assert!((signed_area2(&clip_convex(&square, &rev)).abs() / 2.0 - 2.0).abs() < 1e-4);
+    }
+
+    fn area(parts: &[Vec<Pos2>]) -> f32 {
+        parts.iter().map(|q| signed_area2(q).abs() / 2.0).sum()
+    }
+
+    #[test]
+    fn half_and_rim_hexes_are_drawn_partial() {
+        let rect = Rect::from_min_size(Pos2::ZERO, vec2(800.0, 600.0));
+        for orientation in [Orientation::Flat, Orientation::Pointy] {
+            let cam = Camera {
+                orientation,
+                ..Camera::default()
+            };
+            // Offset board: a half hex is half a hexagon, on the board side of the edge.
+            let board = Board::offset_rect(5, 4).unwrap();
+            let layout = fit_layout(&board, rect, &cam);
+            let whole = area(&visible_parts(
+                &board,
+                &layout,
+                board.hex_at(2, 1).unwrap(),
+                HexKind::Full,
+            ));
+            for col in [0, 5] {
+                let h = board.hex_at(col, 1).unwrap();
+                let parts = visible_parts(&board, &layout, h, HexKind::Half);
+                assert!((area(&parts) / whole - 0.5).abs() < 1e-3);
+                // Its centroid lies towards the board's middle.
+                let inner = p(layout.hex_to_pixel(board.hex_at(2, 1).unwrap()));
+                let c = centroid(&parts[0]);
+                let hc = p(layout.hex_to_pixel(h));
+                assert!(c.distance(inner) < hc.distance(inner));
+            }
+            // Sector board: every rim hex is drawn as its covered sixths.
+            let board = Board::sectors(2).unwrap();
+            let layout = fit_layout(&board, rect, &cam);
+            let whole = area(&visible_parts(&board, &layout, Hex::ORIGIN, HexKind::Full));
+            for h in board.hexes() {
+                let kind = board.kind(h).unwrap();
+                let got = area(&visible_parts(&board, &layout, h, kind)) / whole * 6.0;
+                let want = f32::from(sectors::coverage(2, h).sixths);
+                if kind == HexKind::Rim {
+                    assert!((got - want).abs() < 0.05, "{h}: {got} vs {want}");
+                    assert!(want < 6.0);
+                } else {
+                    assert!((got - 6.0).abs() < 0.05);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fit_layout_puts_the_board_inside_the_rect() {
+        let rect = Rect::from_min_size(pos2(10.0, 20.0), vec2(640.0, 480.0));
+        let board = Board::hexagon(5).unwrap();
+        let layout = fit_layout(&board, rect, &Camera::default());
+        for h in board.hexes() {
+            for c in layout.corners(h) {
+                assert!(rect.expand(0.5).contains(p(c)), "{h}");
+            }
+        }
+        // Pointer round trip.
+        let c = layout.hex_to_pixel(Hex::new(2, -1));
+        assert_eq!(layout.pixel_to_hex(c), Hex::new(2, -1));
+    }
+
+    #[test]
+    fn colours_are_stable() {
+        assert_eq!(name_color("x", 0.5, 0.5), name_color("x", 0.5, 0.5));
+        assert_ne!(terrain_color("planet"), terrain_color("asteroids"));
+    }
+}

@@ -1,0 +1,59 @@
+//! Commands: everything a panel wants to change, as a value.
+//!
+//! Panels never change the app state themselves: they return [`Command`]s, and
+//! [`crate::app::EditorApp::apply`] runs them, one place per frame. That is where the Lua runtime
+//! will plug in (a [`Command::Saved`] triggers a hot reload, play commands go to the engine), and
+//! where undo and replay will see every change.
+//!
+//! This module deliberately holds no logic: it is the vocabulary between panels and the app.
+//!
+//! ```
+//! use hexforge_editor::command::Command;
+//! use std::path::PathBuf;
+//! let c = Command::OpenFile { path: PathBuf::from("mods/demo/rules.lua"), line: Some(12) };
+//! assert!(matches!(c, Command::OpenFile { line: Some(12), .. }));
+//! ```
+
+use crate::demo::DemoKind;
+use hexforge_core::hex::Hex;
+use hexforge_core::hex::layout::Orientation;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// The tab shown in the centre of the window.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tab {
+    /// The board view.
+    #[default]
+    Board,
+    /// The code editor.
+    Code,
+}
+
+/// One change requested by a panel.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Make this mod folder the current mod (and remember it as the last mod).
+    OpenMod(PathBuf),
+    /// Open a file in the code editor, optionally at a 1-based line.
+    OpenFile {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line to put the cursor on.
+        line: Option<usize>,
+    },
+    /// A file was saved by the code editor. The hot reload hooks in here.
+    Saved(PathBuf),
+    /// Show a built-in demo board (works without any mod).
+    ShowDemo(DemoKind),
+    /// Draw the board flat-top or pointy-top.
+    SetOrientation(Orientation),
+    /// Select a hex on the board (the inspector shows it).
+    SelectHex(Hex),
+    /// Switch the centre tab.
+    SelectTab(Tab),
+    /// Rescan the mod folders.
+    RescanMods,
+    /// Reset the board camera (pan and zoom).
+    ResetView,
+}

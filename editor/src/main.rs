@@ -1,0 +1,93 @@
+//! The `hexforge-editor` binary: opens the editor window (eframe, glow backend).
+//!
+//! Usage: `hexforge-editor [--demo hexagon|offset|sectors|explicit|graph] [--pointy]
+//! [--open FILE[:LINE]] [--mods DIR]`. The bundled mods folder is `--mods`, else `$HEXFORGE_MODS`,
+//! else `mods/` in the working folder. Layout, camera and the last mod persist between runs.
+
+use hexforge_core::hex::layout::Orientation;
+use hexforge_editor::app::{EditorApp, Persisted};
+use hexforge_editor::command::Command;
+use hexforge_editor::demo::DemoKind;
+use std::path::PathBuf;
+
+/// The shell eframe drives: the app plus the commands given on the command line.
+struct Shell {
+    app: EditorApp,
+}
+
+impl eframe::App for Shell {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.app.show(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, eframe::APP_KEY, &self.app.persisted);
+    }
+}
+
+fn parse_args() -> (Vec<Command>, Option<PathBuf>) {
+    let mut cmds = Vec::new();
+    let mut mods = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--demo" => {
+                let kind = match args.next().as_deref() {
+                    Some("offset") => DemoKind::OffsetRect,
+                    Some("sectors") => DemoKind::Sectors,
+                    Some("explicit") => DemoKind::Explicit,
+                    Some("graph") => DemoKind::Graph,
+                    _ => DemoKind::Hexagon,
+                };
+                cmds.push(Command::ShowDemo(kind));
+            }
+            "--pointy" => cmds.push(Command::SetOrientation(Orientation::Pointy)),
+            "--open" => {
+                if let Some(spec) = args.next() {
+                    // FILE:LINE, where LINE is a number.
+                    let (path, line) = match spec.rsplit_once(':') {
+                        Some((p, l)) if l.parse::<usize>().is_ok() => {
+                            (p.to_owned(), l.parse().ok())
+                        }
+                        _ => (spec, None),
+                    };
+                    cmds.push(Command::OpenFile {
+                        path: path.into(),
+                        line,
+                    });
+                }
+            }
+            "--mods" => mods = args.next().map(PathBuf::from),
+            other => eprintln!("hexforge-editor: ignoring unknown argument {other}"),
+        }
+    }
+    (cmds, mods)
+}
+
+fn main() -> eframe::Result {
+    let (cmds, mods) = parse_args();
+    let mods = mods
+        .or_else(|| std::env::var_os("HEXFORGE_MODS").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("mods"));
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Hexforge editor")
+            .with_inner_size([1280.0, 800.0]),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "hexforge-editor",
+        options,
+        Box::new(move |cc| {
+            let persisted: Persisted = cc
+                .storage
+                .and_then(|s| eframe::get_value(s, eframe::APP_KEY))
+                .unwrap_or_default();
+            let mut app = EditorApp::new(persisted, mods);
+            for c in cmds {
+                app.apply(c);
+            }
+            Ok(Box::new(Shell { app }))
+        }),
+    )
+}

@@ -1,0 +1,131 @@
+//! The command line: every subcommand and argument, with help text and an example each.
+//!
+//! Parsing only; the commands live in [`crate::cmd`]. Bad arguments are reported by clap with
+//! exit code 2.
+//!
+//! ```
+//! use clap::Parser;
+//! use hexforge::cli::{Cli, Command};
+//! let cli = Cli::try_parse_from(["hexforge", "play", "tutorial", "--seed", "3"]).unwrap();
+//! assert!(matches!(cli.command, Command::Play(ref p) if p.seed == 3 && p.games == 1));
+//! ```
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Check, test, play, replay and hot-reload Hexforge mods.
+#[derive(Debug, Parser)]
+#[command(
+    name = "hexforge",
+    version,
+    about,
+    after_help = "Examples:\n  hexforge check mods/tutorial\n  hexforge play tutorial --bots random --games 100\n  hexforge replay game.hexsave"
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Load a mod and report every problem as `file:line: message`.
+    #[command(after_help = "Example:\n  hexforge check mods/tutorial")]
+    Check(ModArg),
+    /// Run a mod's Lua tests (its `tests/*.lua` files).
+    #[command(after_help = "Example:\n  hexforge test tutorial")]
+    Test(ModArg),
+    /// Play a mod headless with bots and print the result.
+    #[command(
+        after_help = "Examples:\n  hexforge play mods/tutorial --bots random\n  hexforge play tutorial --games 200 --seed 1 --json\n  hexforge play tutorial --seed 9 --save game.hexsave"
+    )]
+    Play(PlayArgs),
+    /// Replay a save file and check that it reaches the saved state.
+    #[command(after_help = "Example:\n  hexforge replay game.hexsave")]
+    Replay(ReplayArgs),
+    /// Run a Lua snippet in a mod's sandbox (or a bare one) and print the result as JSON.
+    #[command(
+        after_help = "Examples:\n  hexforge eval 'return hex.distance({q=0,r=0}, {q=2,r=1})'\n  hexforge eval --mod tutorial 'return game.piece_types.scout.stats'"
+    )]
+    Eval(EvalArgs),
+    /// Watch a mod's files and reload its rules on every change, keeping the game state.
+    #[command(after_help = "Example:\n  hexforge watch mods/tutorial")]
+    Watch(ModArg),
+}
+
+/// A mod argument.
+#[derive(Debug, Args)]
+pub struct ModArg {
+    /// The mod: a path to its folder, or its id looked up in ./mods and then the user mods
+    /// folder ($HEXFORGE_MODS_DIR). Example: `mods/tutorial` or `tutorial`.
+    #[arg(value_name = "MOD")]
+    pub module: String,
+}
+
+/// Which bots play.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum BotKind {
+    /// Every side picks uniformly among its legal actions (seeded from the game seed).
+    #[default]
+    Random,
+}
+
+/// Arguments of `play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The mod: a folder path or an id. Example: `mods/tutorial`.
+    #[arg(value_name = "MOD")]
+    pub module: String,
+    /// The scenario id (default: the mod's first scenario). Example: `--scenario skirmish`.
+    #[arg(long, value_name = "ID")]
+    pub scenario: Option<String>,
+    /// The seed of the (first) game; the same seed plays the same game. Example: `--seed 42`.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Who plays every side. Example: `--bots random`.
+    #[arg(long, value_enum, default_value_t = BotKind::Random)]
+    pub bots: BotKind,
+    /// Play this many games, with seeds seed, seed+1, ..., and print statistics.
+    /// Example: `--games 200`.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// Write the (single) game to this save file. Example: `--save game.hexsave`.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Print the (single) game's log: every action with its dice and what the rules reported.
+    /// Example: `--log`.
+    #[arg(long, conflicts_with = "json")]
+    pub log: bool,
+    /// Print a machine-readable JSON summary instead of text. Example: `--json`.
+    #[arg(long)]
+    pub json: bool,
+    /// Give up on a game after this many bot moves (it then counts as an error).
+    /// Example: `--max-steps 5000`.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub max_steps: usize,
+}
+
+/// Arguments of `replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The save file. Example: `game.hexsave`.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The mod to replay with (default: the save's first mod, found by id). Example:
+    /// `--mod mods/tutorial`.
+    #[arg(long = "mod", value_name = "MOD")]
+    pub module: Option<String>,
+}
+
+/// Arguments of `eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Run in this mod's VM, after its declarations. Example: `--mod tutorial`.
+    #[arg(long = "mod", value_name = "MOD")]
+    pub module: Option<String>,
+    /// The Lua chunk; its return value is printed as JSON. Example:
+    /// `'return hex.neighbors({q=0,r=0})'`.
+    #[arg(value_name = "LUA")]
+    pub code: String,
+}

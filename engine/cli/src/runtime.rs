@@ -1,0 +1,450 @@
+//! The one place the CLI talks to the Lua runtime (`hexforge-script`).
+//!
+//! Every command reaches mods through these functions, so following a change in the script
+//! crate's API means editing this file only: loading a rule set (`load_mods` + `LuaRules`),
+//! checking it (every problem, plus every Lua file compiled), running its Lua tests, evaluating
+//! snippets, and hot reload (`ModWatcher`, `reload`, `replay_report`).
+//!
+//! ```no_run
+//! let loaded = hexforge::runtime::load(std::path::Path::new("mods/tutorial")).unwrap();
+//! let rules = loaded.rules(); // borrowable by any number of games
+//! ```
+
+use crate::session::Shared;
+use anyhow::{Context, Result};
+use hexforge_game::ModLock;
+use hexforge_script::ModError;
+use hexforge_script::loader::{LoadOptions, LoadedMods, load_mods};
+use hexforge_script::manifest::{ModInfo, ModSet, discover};
+use hexforge_script::rules::LuaRules;
+use hexforge_script::sandbox::RequirePaths;
+use hexforge_script::{Limits, Sandbox};
+use std::path::{Path, PathBuf};
+
+/// A mod loaded and checked, ready to start games.
+#[derive(Debug)]
+pub struct LoadedMod {
+    /// The rules (one VM; games borrow them through [`Shared`]).
+    pub lua: LuaRules,
+    /// The mod folder.
+    pub dir: PathBuf,
+    /// Its display name.
+    pub name: String,
+    /// The mods it runs on (itself, its base and dependencies), with content hashes.
+    pub locks: Vec<ModLock>,
+    /// Its scenario ids, in file-name order.
+    pub scenarios: Vec<String>,
+}
+
+impl LoadedMod {
+    /// The rules for one more game. Games may share them: the state never lives in the VM.
+    #[must_use]
+    pub fn rules(&self) -> Shared<'_, LuaRules> {
+        Shared(&self.lua)
+    }
+}
+
+fn problems_error(errors: &[ModError]) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{}",
+        errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    )
+}
+
+/// The mods root (parent folder) and id (folder name) of a mod folder.
+fn root_and_id(dir: &Path) -> Result<(PathBuf, String)> {
+    let dir = dir
+        .canonicalize()
+        .with_context(|| format!("{}", dir.display()))?;
+    let id = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let root = dir.parent().unwrap_or(&dir).to_owned();
+    Ok((root, id))
+}
+
+/// Loads the rule set of a mod folder into one VM with its declarations validated.
+///
+/// # Errors
+/// Every problem, one `file:line: message` per line.
+pub fn load_vm(dir: &Path) -> Result<LoadedMods> {
+    let (root, id) = root_and_id(dir)?;
+    load_mods(&root, &id, &load_options()).map_err(|errors| problems_error(&errors))
+}
+
+fn load_options() -> LoadOptions {
+    LoadOptions {
+        scripts_dir: scripts_dir(),
+        ..LoadOptions::default()
+    }
+}
+
+/// The scenario ids a rule set offers: the stems of `scenarios/*.toml` in its mods (a variant
+/// plays its base's scenarios), sorted, each once.
+#[must_use]
+pub fn scenario_ids(dirs: &[PathBuf]) -> Vec<String> {
+    let mut ids: Vec<String> = dirs
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d.join("scenarios")).ok())
+        .flatten()
+        .filter_map(std::result::Result::ok)
+        .filter_map(|e| {
+            let path = e.path();
+            let ext = path.extension()?.to_str()?;
+            if ext == "toml" {
+                Some(path.file_stem()?.to_string_lossy().into_owned())
+            } else {
+                None
+            }
+        })
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+/// Loads a mod (and its base and dependencies) and checks it.
+///
+/// # Errors
+/// Every problem found, one `file:line: message` per line.
+pub fn load(dir: &Path) -> Result<LoadedMod> {
+    let vm = load_vm(dir)?;
+    let dirs: Vec<PathBuf> = vm.mods.iter().map(|m| m.dir.clone()).collect();
+    let name = vm.mods.last().map(|m| m.id.clone()).unwrap_or_default();
+    let lua = LuaRules::new(vm).map_err(|errors| problems_error(&errors))?;
+    Ok(LoadedMod {
+        dir: dir.to_owned(),
+        name,
+        locks: lua.mod_locks(),
+        scenarios: scenario_ids(&dirs),
+        lua,
+    })
+}
+
+/// A mod with the rest of its rule set (base and dependencies, in load order).
+#[derive(Debug)]
+pub struct RuleSet {
+    /// Every mod found beside it, by id.
+    pub set: ModSet,
+    /// Load order: dependencies and base first, the mod itself last.
+    pub order: Vec<String>,
+}
+
+impl RuleSet {
+    /// The mods in load order.
+    pub fn mods(&self) -> impl Iterator<Item = &ModInfo> {
+        self.order.iter().filter_map(|id| self.set.mods.get(id))
+    }
+
+    /// The mod itself (last in load order).
+    #[must_use]
+    pub fn main(&self) -> Option<&ModInfo> {
+        self.order.last().and_then(|id| self.set.mods.get(id))
+    }
+}
+
+/// Reads the manifests beside `dir` (its parent folder is the mods root) and orders the mod's
+/// rule set. Problems in other mods of the folder that this one does not use are not reported.
+///
+/// # Errors
+/// Every manifest and dependency problem, as `file:line: message` lines.
+pub fn rule_set(dir: &Path) -> std::result::Result<RuleSet, Vec<String>> {
+    let dir = dir
+        .canonicalize()
+        .map_err(|e| vec![format!("{}: {e}", dir.display())])?;
+    let root = dir.parent().unwrap_or(&dir);
+    let folder = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (set, errors) = discover(root);
+    let base = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let own_prefix = format!("{base}/{folder}/");
+    let mut problems: Vec<String> = errors
+        .iter()
+        .filter(|e| e.file.starts_with(&own_prefix))
+        .map(ToString::to_string)
+        .collect();
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    match set.resolve(&folder) {
+        Ok(order) => Ok(RuleSet { set, order }),
+        Err(errors) => {
+            problems.extend(errors.iter().map(ToString::to_string));
+            Err(problems)
+        }
+    }
+}
+
+/// Every `.lua` file under `dir`, sorted, as (path, path relative to `dir` with `/`).
+fn lua_files(dir: &Path) -> Vec<(PathBuf, String)> {
+    fn walk(dir: &Path, rel: &str, out: &mut Vec<(PathBuf, String)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut entries: Vec<_> = entries.filter_map(std::result::Result::ok).collect();
+        entries.sort_by_key(std::fs::DirEntry::file_name);
+        for e in entries {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let path = e.path();
+            let rel = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            if path.is_dir() {
+                walk(&path, &rel, out);
+            } else if name.ends_with(".lua") {
+                out.push((path, rel));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, "", &mut out);
+    out
+}
+
+/// Compiles (without running) every Lua file of the rule set; one problem per file that does
+/// not parse.
+fn syntax_problems(rules: &RuleSet) -> Result<Vec<String>> {
+    let sb = Sandbox::new(Limits::default())?;
+    let mut problems = Vec::new();
+    for m in rules.mods() {
+        for (path, rel) in lua_files(&m.dir) {
+            let shown = format!("{}/{rel}", m.rel_dir);
+            let src = match std::fs::read_to_string(&path) {
+                Ok(s) => s,
+                Err(e) => {
+                    problems.push(format!("{shown}: cannot read: {e}"));
+                    continue;
+                }
+            };
+            let name = format!("@{shown}");
+            if let Err(e) = sb.guarded(|lua| lua.load(src.as_str()).set_name(name).into_function())
+            {
+                problems.push(e.to_string());
+            }
+        }
+    }
+    Ok(problems)
+}
+
+/// Every problem in a mod as `file:line: message` lines (empty = the mod is fine): manifests,
+/// dependencies, and Lua files that do not compile.
+///
+/// # Errors
+/// Only when the check itself cannot run (not for problems in the mod).
+pub fn check(dir: &Path) -> Result<Vec<String>> {
+    let rules = match rule_set(dir) {
+        Ok(r) => r,
+        Err(problems) => return Ok(problems),
+    };
+    let mut problems: Vec<String> = match load(dir) {
+        Ok(_) => Vec::new(),
+        Err(e) => e.to_string().lines().map(str::to_owned).collect(),
+    };
+    // Files the load did not run (tests, unused modules) are at least compiled.
+    for p in syntax_problems(&rules)? {
+        if !problems.contains(&p) {
+            problems.push(p);
+        }
+    }
+    Ok(problems)
+}
+
+/// The engine's shared `scripts/` folder, when run from the repository root.
+fn scripts_dir() -> Option<PathBuf> {
+    let scripts = Path::new("scripts");
+    scripts.is_dir().then(|| scripts.to_owned())
+}
+
+/// `require` paths for a rule set: its mods by id, and `./scripts` when present.
+fn require_paths(rules: Option<&RuleSet>) -> RequirePaths {
+    let mut paths = RequirePaths {
+        scripts: scripts_dir().map(|d| (d, "scripts".to_owned())),
+        ..RequirePaths::default()
+    };
+    if let Some(rules) = rules {
+        for m in rules.mods() {
+            paths
+                .mods
+                .insert(m.manifest.id.clone(), (m.dir.clone(), m.rel_dir.clone()));
+        }
+    }
+    paths
+}
+
+/// Lua that encodes a value as JSON text (see the file for the rules).
+const TO_JSON: &str = include_str!("lua/to_json.lua");
+
+/// Runs a Lua chunk in a sandbox (after the mod's entry files, with `--mod`) and returns its
+/// first result as JSON: tables with keys `1..n` become arrays, hexes `{"q":..,"r":..}`.
+///
+/// # Errors
+/// A Lua error (`file:line: message`) or a mod that does not load.
+pub fn eval(dir: Option<&Path>, code: &str) -> Result<serde_json::Value> {
+    let sb = match dir {
+        Some(d) => mod_sandbox(d)?,
+        None => {
+            let sb = Sandbox::new(Limits::default())?;
+            sb.set_require_paths(require_paths(None));
+            sb
+        }
+    };
+    // The encoder goes in first, as a global of this throwaway VM; the snippet then runs as the
+    // body of a function on the chunk's first line, so its line numbers are the user's own.
+    sb.exec(
+        &format!("__hexforge_to_json = (function() {TO_JSON}\nend)()"),
+        "=to_json",
+    )?;
+    let wrapped = format!("return __hexforge_to_json((function(...) {code}\n end)(...))");
+    let text: String = sb.eval(&wrapped, "=eval")?;
+    serde_json::from_str(&text).context("eval produced invalid JSON")
+}
+
+/// The result of one Lua test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestResult {
+    /// `file: name`.
+    pub name: String,
+    /// `None` = passed; else the failure as `file:line: message`.
+    pub failure: Option<String>,
+}
+
+/// The Lua side of `hexforge test` (see the file).
+const TEST_RUNNER: &str = include_str!("lua/test_runner.lua");
+
+/// The rule set's VM after its entry files ran and its declarations checked.
+fn mod_sandbox(dir: &Path) -> Result<Sandbox> {
+    Ok(load_vm(dir)?.sandbox)
+}
+
+fn rule_set_or_error(dir: &Path) -> Result<RuleSet> {
+    rule_set(dir).map_err(|problems| anyhow::anyhow!(problems.join("\n")))
+}
+
+/// Runs a mod's `tests/*.lua`: each file in a fresh VM of the mod (after its entry files), each
+/// test with its own instruction budget. A file that fails to load counts as one failed test.
+///
+/// # Errors
+/// When the mod does not load.
+pub fn run_tests(dir: &Path) -> Result<Vec<TestResult>> {
+    let rules = rule_set_or_error(dir)?;
+    let main = rules.main().context("the rule set is empty")?;
+    let mut results = Vec::new();
+    for (_, rel) in lua_files(&main.dir.join("tests")) {
+        let shown = format!("{}/tests/{rel}", main.rel_dir);
+        let module = format!(
+            "{}.tests.{}",
+            main.manifest.id,
+            rel.trim_end_matches(".lua").replace('/', ".")
+        );
+        let sb = mod_sandbox(dir)?;
+        sb.exec(TEST_RUNNER, "=test_runner")?;
+        let count: i64 = match sb.eval(&format!("return __hexforge_collect({module:?})"), "=test") {
+            Ok(n) => n,
+            Err(e) => {
+                results.push(TestResult {
+                    name: shown,
+                    failure: Some(e.to_string()),
+                });
+                continue;
+            }
+        };
+        for i in 1..=count {
+            let name: String = sb.eval(&format!("return __hexforge_name({i})"), "=test")?;
+            let outcome: std::result::Result<String, _> =
+                sb.eval(&format!("return __hexforge_run({i})"), "=test");
+            let failure = match outcome {
+                Ok(m) if m.is_empty() => None,
+                Ok(m) => Some(m),
+                Err(e) => Some(e.to_string()),
+            };
+            results.push(TestResult {
+                name: format!("{shown}: {name}"),
+                failure,
+            });
+        }
+    }
+    Ok(results)
+}
+
+/// What a folder's files look like: path, length and modification time of each, sorted.
+fn fingerprint(dirs: &[PathBuf]) -> Vec<(PathBuf, u64, Option<std::time::SystemTime>)> {
+    fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64, Option<std::time::SystemTime>)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.filter_map(std::result::Result::ok) {
+            let path = e.path();
+            let Ok(meta) = e.metadata() else { continue };
+            if meta.is_dir() {
+                walk(&path, out);
+            } else {
+                out.push((path, meta.len(), meta.modified().ok()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for d in dirs {
+        walk(d, &mut out);
+    }
+    out.sort();
+    out
+}
+
+/// Loads the rule set once and writes the result: the time taken and what it declares, or
+/// every problem.
+fn reload_report(dir: &Path, out: &mut dyn std::io::Write) -> Result<()> {
+    let start = std::time::Instant::now();
+    match load_vm(dir) {
+        Ok(vm) => writeln!(
+            out,
+            "reloaded in {} ms: {} piece types, {} actions, {} tables",
+            start.elapsed().as_millis(),
+            vm.decls.piece_types.len(),
+            vm.decls.actions.len(),
+            vm.decls.tables.len()
+        )?,
+        Err(e) => writeln!(out, "not reloaded; the previous rules stay:\n{e}")?,
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Watches a mod (and the rest of its rule set) and reloads it on every change, printing
+/// "reloaded in N ms" or every problem; runs until interrupted.
+///
+/// Why polling: the notify-based `ModWatcher` belongs to `hexforge-script` and keeps a running
+/// game's state across reloads; until it lands, a quarter-second poll of file sizes and times
+/// gives the same feedback loop for checking a mod while editing it.
+///
+/// # Errors
+/// When the mod cannot be found or the output cannot be written.
+pub fn watch(dir: &Path, out: &mut dyn std::io::Write) -> Result<()> {
+    let dirs: Vec<PathBuf> = match rule_set(dir) {
+        Ok(rules) => rules.mods().map(|m| m.dir.clone()).collect(),
+        Err(_) => vec![dir.to_owned()],
+    };
+    let shown: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    writeln!(out, "watching {} (Ctrl-C to stop)", shown.join(", "))?;
+    let mut last = fingerprint(&dirs);
+    reload_report(dir, out)?;
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(250));
+        let now = fingerprint(&dirs);
+        if now != last {
+            last = now;
+            reload_report(dir, out)?;
+        }
+    }
+}

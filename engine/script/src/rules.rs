@@ -1,0 +1,1143 @@
+//! [`LuaRules`]: the game crate's `Rules` implemented by calling a rule set's Lua callbacks with
+//! a `ctx` over the Rust-owned state.
+//!
+//! Every callback gets a fresh `ctx` table whose methods are scoped closures over the state for
+//! the duration of that one call (mlua `scope`): Lua can keep the table, but once the call
+//! returns its methods error. Read methods work everywhere; write methods only when the engine
+//! handed a `&mut GameState` (apply, setup, hooks) and raise an error in check, choices and
+//! victory. The engine's transaction (clone, apply, swap on success) makes every change
+//! all-or-nothing; this module never commits anything itself. Lua, budget and memory errors
+//! become `RulesError`s displayed `file:line: message`.
+//!
+//! Deliberately not here: turn order (the game crate's clock) and file watching
+//! (the watch module).
+//!
+//! ```no_run
+//! use hexforge_script::loader::{LoadOptions, load_mods};
+//! use hexforge_script::rules::LuaRules;
+//! let loaded = load_mods(std::path::Path::new("mods"), "orbital-skirmish", &LoadOptions::default()).unwrap();
+//! let rules = LuaRules::new(loaded).unwrap();
+//! let state = hexforge_game::GameState::new(rules.mod_locks(), "duel", serde_json::json!({}), 42);
+//! let game = hexforge_game::Game::new(rules, state).unwrap();
+//! ```
+
+use crate::api::args::{dir_from_value, hex_from_value, hex_to_table, hexes_to_table};
+use crate::decl::{CallbackId, ModDecls};
+use crate::error::ModError;
+use crate::loader::LoadedMods;
+use crate::scenario::apply_scenario;
+use hexforge_core::dice::DiceExpr;
+use hexforge_core::hex::Hex;
+use hexforge_game::rules::{Rules, RulesError};
+use hexforge_game::state::ModLock;
+use hexforge_game::turn::{Actor, HookEvent, Order, PhaseSpec, Scope, TurnStructure};
+use hexforge_game::{Action, GameState, Illegal, Outcome, PieceId, Position, SideId};
+use mlua::{Function, Lua, LuaSerdeExt, MultiValue, Table, Value};
+use serde_json::Value as Json;
+use std::cell::RefCell;
+
+/// Rules backed by a loaded Lua rule set.
+pub struct LuaRules {
+    loaded: LoadedMods,
+    turns: TurnStructure,
+}
+
+impl std::fmt::Debug for LuaRules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LuaRules")
+            .field("turns", &self.turns)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The state as one callback may see it.
+enum Access<'a> {
+    Read(&'a GameState),
+    Write(&'a mut GameState),
+}
+
+impl Access<'_> {
+    fn get(&self) -> &GameState {
+        match self {
+            Access::Read(s) => s,
+            Access::Write(s) => s,
+        }
+    }
+}
+
+fn rerr(e: impl std::fmt::Display) -> RulesError {
+    RulesError::new(e.to_string())
+}
+
+/// Plain-data conversion options: nil for JSON null, plain tables for arrays.
+fn to_lua(lua: &Lua, v: &Json) -> mlua::Result<Value> {
+    lua.to_value_with(
+        v,
+        mlua::serde::SerializeOptions::new()
+            .serialize_none_to_null(false)
+            .serialize_unit_to_null(false)
+            .set_array_metatable(false),
+    )
+}
+
+fn from_lua(lua: &Lua, v: Value, what: &str) -> mlua::Result<Json> {
+    if v.is_nil() {
+        return Ok(Json::Null);
+    }
+    lua.from_value::<Json>(v).map_err(|e| mlua::Error::runtime(format!("{what}: values must be plain data (nil, booleans, numbers, strings, tables of them): {e}")))
+}
+
+impl LuaRules {
+    /// Wraps a loaded rule set; it must declare `game.turns`.
+    ///
+    /// # Errors
+    /// When the turn structure is missing or invalid for the engine.
+    pub fn new(loaded: LoadedMods) -> Result<LuaRules, Vec<ModError>> {
+        let Some(t) = &loaded.decls.turns else {
+            let file = loaded
+                .mods
+                .last()
+                .map(|m| format!("{}/main.lua", m.rel_dir))
+                .unwrap_or_default();
+            return Err(vec![ModError::at(
+                file,
+                0,
+                None,
+                "no game.turns { ... } declared; every rule set needs a turn structure",
+            )]);
+        };
+        let order = match t.order.as_str() {
+            "rolled" => {
+                let die = t.die.as_deref().unwrap_or("d6");
+                let sides = loaded
+                    .decls
+                    .dice
+                    .get(die)
+                    .map(|d| d.faces.len() as u32)
+                    .filter(|n| *n > 0)
+                    .unwrap_or_else(|| {
+                        die.trim()
+                            .trim_start_matches('1')
+                            .trim_start_matches('d')
+                            .parse()
+                            .unwrap_or(6)
+                    });
+                Order::Rolled {
+                    die: sides,
+                    every_round: true,
+                }
+            }
+            "hook" => Order::Hook,
+            _ => Order::Fixed(Vec::new()),
+        };
+        let phases = t
+            .phases
+            .iter()
+            .map(|p| PhaseSpec {
+                id: p.id.clone(),
+                actor: match p.actor.as_str() {
+                    "others" => Actor::Others,
+                    "each" => Actor::Each,
+                    "all" => Actor::All,
+                    _ => Actor::Active,
+                },
+                scope: match p.scope.as_str() {
+                    "segment" => Scope::Segment,
+                    "round" => Scope::Round,
+                    _ => Scope::Turn,
+                },
+            })
+            .collect();
+        let turns = TurnStructure {
+            order,
+            teams: t.teams,
+            phases,
+            segments: t.segments,
+            time_track: t.time_track.clone(),
+            turn_limit: t.turn_limit,
+        };
+        let problems = turns.validate();
+        if !problems.is_empty() {
+            return Err(problems
+                .into_iter()
+                .map(|p| ModError::at_loc(&t.source, format!("game.turns: {p}")))
+                .collect());
+        }
+        Ok(LuaRules { loaded, turns })
+    }
+
+    /// The validated declarations.
+    #[must_use]
+    pub fn decls(&self) -> &ModDecls {
+        &self.loaded.decls
+    }
+
+    /// The loaded rule set (VM, mods).
+    #[must_use]
+    pub fn loaded(&self) -> &LoadedMods {
+        &self.loaded
+    }
+
+    /// Mod locks for a new game state / record.
+    #[must_use]
+    pub fn mod_locks(&self) -> Vec<ModLock> {
+        self.loaded
+            .mods
+            .iter()
+            .map(|m| ModLock {
+                id: m.id.clone(),
+                version: m.version.to_string(),
+                content_hash: m.content_hash.clone(),
+            })
+            .collect()
+    }
+
+    fn function(&self, cb: CallbackId) -> Result<Function, RulesError> {
+        let key = self
+            .loaded
+            .callbacks
+            .get(cb.0 as usize)
+            .ok_or_else(|| RulesError::new(format!("internal: unknown callback {}", cb.0)))?;
+        self.loaded.sandbox.lua().registry_value(key).map_err(rerr)
+    }
+
+    /// Calls a callback with `ctx` plus extra arguments built inside the call.
+    fn call(
+        &self,
+        access: Access<'_>,
+        cb: CallbackId,
+        extra: impl FnOnce(&Lua) -> mlua::Result<MultiValue>,
+        result: impl FnOnce(&Lua, MultiValue) -> mlua::Result<Option<Result<(), Illegal>>>,
+    ) -> Result<Option<Result<(), Illegal>>, RulesError> {
+        let f = self.function(cb)?;
+        let cell = RefCell::new(access);
+        self.loaded
+            .sandbox
+            .guarded(|lua| {
+                lua.scope(|scope| {
+                    let ctx = build_ctx(lua, scope, &cell, self)?;
+                    let mut args = extra(lua)?;
+                    args.push_front(Value::Table(ctx));
+                    let out: MultiValue = f.call(args)?;
+                    result(lua, out)
+                })
+            })
+            .map_err(rerr)
+    }
+
+    fn action_table(lua: &Lua, action: &Action) -> mlua::Result<Table> {
+        let t = match to_lua(lua, &action.params)? {
+            Value::Table(t) => t,
+            _ => lua.create_table()?,
+        };
+        t.raw_set("id", action.id.as_str())?;
+        t.raw_set("side", action.side.as_str())?;
+        Ok(t)
+    }
+
+    fn phase_allows(&self, state: &GameState, action: &Action) -> Result<(), Illegal> {
+        let Some(decl) = self.loaded.decls.actions.get(&action.id) else {
+            return Err(Illegal::new(format!("unknown action {:?}", action.id)));
+        };
+        let phase = state.phase_id(&self.turns);
+        if !decl.phases.is_empty() && !phase.is_some_and(|p| decl.phases.iter().any(|x| x == p)) {
+            return Err(Illegal::new(format!(
+                "{} is not allowed in phase {} (only in {})",
+                action.id,
+                phase.unwrap_or("-"),
+                decl.phases.join(", ")
+            )));
+        }
+        Ok(())
+    }
+
+    /// Runs an action's `check` on a state (for `ctx:legal` and [`Rules::check`]).
+    fn run_check(
+        &self,
+        state: &GameState,
+        action: &Action,
+    ) -> Result<Result<(), Illegal>, RulesError> {
+        if !action.is_end_phase()
+            && let Err(i) = self.phase_allows(state, action)
+        {
+            return Ok(Err(i));
+        }
+        let Some(check) = self
+            .loaded
+            .decls
+            .actions
+            .get(&action.id)
+            .and_then(|d| d.check)
+        else {
+            return Ok(Ok(()));
+        };
+        let r = self.call(
+            Access::Read(state),
+            check,
+            |lua| {
+                Ok(MultiValue::from_iter([Value::Table(Self::action_table(
+                    lua, action,
+                )?)]))
+            },
+            verdict("check"),
+        )?;
+        Ok(r.unwrap_or(Ok(())))
+    }
+}
+
+/// Reads `true` / `false, reason` / `"reason"` (and for apply: nothing = fine).
+fn verdict(
+    what: &'static str,
+) -> impl FnOnce(&Lua, MultiValue) -> mlua::Result<Option<Result<(), Illegal>>> {
+    move |_, out| {
+        let mut it = out.into_iter();
+        let first = it.next().unwrap_or(Value::Nil);
+        let reason = it
+            .next()
+            .and_then(|v| v.as_string().map(|s| s.to_string_lossy()));
+        Ok(Some(match first {
+            Value::Boolean(true) => Ok(()),
+            Value::Nil if what == "apply" => Ok(()),
+            Value::String(s) => Err(Illegal::new(s.to_string_lossy())),
+            Value::Boolean(false) | Value::Nil => {
+                Err(Illegal::new(reason.unwrap_or_else(|| {
+                    format!("refused by the rules' {what} (no reason given)")
+                })))
+            }
+            _ => Ok(()),
+        }))
+    }
+}
+
+impl Rules for LuaRules {
+    fn turn_structure(&self) -> &TurnStructure {
+        &self.turns
+    }
+
+    fn setup(&self, state: &mut GameState) -> Result<(), RulesError> {
+        apply_scenario(self, state).map_err(rerr)?;
+        if let Some(cb) = self.loaded.decls.setup {
+            self.call(
+                Access::Write(state),
+                cb,
+                |_| Ok(MultiValue::new()),
+                |_, _| Ok(None),
+            )?;
+        }
+        Ok(())
+    }
+
+    fn legal_actions(&self, state: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError> {
+        let mut out = Vec::new();
+        for (id, decl) in &self.loaded.decls.actions {
+            let Some(choices) = decl.choices else {
+                continue;
+            };
+            let probe = Action::new(id.clone(), side.clone(), Json::Object(Default::default()));
+            if self.phase_allows(state, &probe).is_err() {
+                continue;
+            }
+            let mut list = Vec::new();
+            self.call(
+                Access::Read(state),
+                choices,
+                |_| {
+                    Ok(MultiValue::from_iter([Value::String(
+                        self.loaded.sandbox.lua().create_string(side.as_str())?,
+                    )]))
+                },
+                |lua, mv| {
+                    if let Some(Value::Table(t)) = mv.into_iter().next() {
+                        for v in t.sequence_values::<Value>() {
+                            let mut params = from_lua(lua, v?, &format!("action {id}: choices"))?;
+                            if let Json::Object(m) = &mut params {
+                                m.remove("id");
+                                m.remove("side");
+                            }
+                            list.push(params);
+                        }
+                    }
+                    Ok(None)
+                },
+            )?;
+            out.extend(
+                list.into_iter()
+                    .map(|p| Action::new(id.clone(), side.clone(), p)),
+            );
+        }
+        Ok(out)
+    }
+
+    fn check(&self, state: &GameState, action: &Action) -> Result<Result<(), Illegal>, RulesError> {
+        self.run_check(state, action)
+    }
+
+    fn apply(
+        &self,
+        state: &mut GameState,
+        action: &Action,
+    ) -> Result<Result<(), Illegal>, RulesError> {
+        if action.is_end_phase() {
+            return Ok(Ok(()));
+        }
+        if let Err(i) = self.phase_allows(state, action) {
+            return Ok(Err(i));
+        }
+        let Some(apply) = self
+            .loaded
+            .decls
+            .actions
+            .get(&action.id)
+            .and_then(|d| d.apply)
+        else {
+            return Ok(Ok(()));
+        };
+        let r = self.call(
+            Access::Write(state),
+            apply,
+            |lua| {
+                Ok(MultiValue::from_iter([Value::Table(Self::action_table(
+                    lua, action,
+                )?)]))
+            },
+            verdict("apply"),
+        )?;
+        Ok(r.unwrap_or(Ok(())))
+    }
+
+    fn hook(&self, state: &mut GameState, event: &HookEvent) -> Result<(), RulesError> {
+        let Some(hooks) = self.loaded.decls.hooks.get(event.name()) else {
+            return Ok(());
+        };
+        let ev = serde_json::to_value(event).map_err(rerr)?;
+        for h in hooks {
+            self.call(
+                Access::Write(&mut *state),
+                h.callback,
+                |lua| Ok(MultiValue::from_iter([to_lua(lua, &ev)?])),
+                |_, _| Ok(None),
+            )?;
+        }
+        Ok(())
+    }
+
+    fn outcome(&self, state: &GameState) -> Result<Option<Outcome>, RulesError> {
+        if let Some(o) = &state.outcome {
+            return Ok(Some(o.clone()));
+        }
+        let Some(cb) = self.loaded.decls.victory else {
+            return Ok(None);
+        };
+        let mut outcome = None;
+        self.call(
+            Access::Read(state),
+            cb,
+            |_| Ok(MultiValue::new()),
+            |lua, mv| {
+                if let Some(v @ Value::Table(_)) = mv.into_iter().next() {
+                    outcome = Some(parse_outcome(lua, v)?);
+                }
+                Ok(None)
+            },
+        )?;
+        Ok(outcome)
+    }
+}
+
+fn parse_outcome(lua: &Lua, v: Value) -> mlua::Result<Outcome> {
+    let j = from_lua(lua, v, "victory")?;
+    let winners = j
+        .get("winners")
+        .and_then(Json::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|w| w.as_str().map(SideId::new))
+                .collect()
+        })
+        .unwrap_or_default();
+    let reason = j
+        .get("reason")
+        .and_then(Json::as_str)
+        .unwrap_or("")
+        .to_string();
+    Ok(Outcome { winners, reason })
+}
+
+fn position_json(p: &Position) -> Json {
+    match p {
+        Position::Hex(h) => serde_json::json!({ "q": h.q, "r": h.r }),
+        Position::Node { location, slot } => {
+            serde_json::json!({ "location": location, "slot": slot })
+        }
+        Position::Box(b) => serde_json::json!({ "box": b }),
+    }
+}
+
+fn parse_position(v: &Value) -> Result<Position, String> {
+    if let Ok(h) = hex_from_value(v) {
+        return Ok(Position::Hex(h));
+    }
+    let Value::Table(t) = v else {
+        return Err("expected a hex, { location =, slot = } or { box = }".into());
+    };
+    if let Ok(Some(b)) = t.raw_get::<Option<String>>("box") {
+        return Ok(Position::Box(b));
+    }
+    if let Ok(Some(location)) = t.raw_get::<Option<String>>("location") {
+        let slot = t.raw_get::<Option<String>>("slot").ok().flatten();
+        return Ok(Position::Node { location, slot });
+    }
+    Err("expected a hex, { location =, slot = } or { box = }".into())
+}
+
+fn piece_table(lua: &Lua, rules: &LuaRules, state: &GameState, id: PieceId) -> mlua::Result<Value> {
+    let Some(p) = state.pieces.get(&id) else {
+        return Ok(Value::Nil);
+    };
+    let t = lua.create_table()?;
+    t.raw_set("id", p.id.0)?;
+    t.raw_set("type", p.kind.as_str())?;
+    t.raw_set("owner", p.owner.as_str())?;
+    if let Some(h) = p.pos.hex() {
+        t.raw_set("hex", hex_to_table(lua, h)?)?;
+    }
+    t.raw_set("position", to_lua(lua, &position_json(&p.pos))?)?;
+    t.raw_set("facing", p.facing.map(|f| i64::from(f.index())))?;
+    t.raw_set(
+        "values",
+        to_lua(lua, &Json::Object(p.values.clone().into_iter().collect()))?,
+    )?;
+    let stats = rules
+        .loaded
+        .decls
+        .piece_types
+        .get(&p.kind)
+        .map(|d| Json::Object(d.stats.clone().into_iter().collect()))
+        .unwrap_or(Json::Null);
+    t.raw_set("stats", to_lua(lua, &stats)?)?;
+    Ok(Value::Table(t))
+}
+
+fn footprint(rules: &LuaRules, state: &GameState, id: PieceId) -> Vec<Hex> {
+    let Some(p) = state.pieces.get(&id) else {
+        return Vec::new();
+    };
+    let offsets = rules
+        .loaded
+        .decls
+        .piece_types
+        .get(&p.kind)
+        .map(|d| d.footprint.clone())
+        .unwrap_or_default();
+    if offsets.is_empty() {
+        p.pos.hex().into_iter().collect()
+    } else {
+        p.hexes(&offsets)
+    }
+}
+
+fn side_table(lua: &Lua, s: &hexforge_game::SideState) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("id", s.id.as_str())?;
+    t.raw_set("name", s.name.as_str())?;
+    t.raw_set("team", s.team.as_deref())?;
+    t.raw_set("eliminated", s.eliminated)?;
+    t.raw_set(
+        "values",
+        to_lua(lua, &Json::Object(s.values.clone().into_iter().collect()))?,
+    )?;
+    Ok(t)
+}
+
+fn lookup_cell(rules: &LuaRules, table: &str, row: &Json, col: &Json) -> Result<Json, String> {
+    let t = rules
+        .loaded
+        .decls
+        .tables
+        .get(table)
+        .ok_or_else(|| format!("no table {table:?}"))?;
+    let key = |j: &Json| match j {
+        Json::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let find = |heads: &[Json], k: &Json, policy: &str| -> Result<usize, String> {
+        let ks = key(k);
+        if let Some(i) = heads.iter().position(|h| key(h) == ks) {
+            return Ok(i);
+        }
+        // Range headings "2-4", "12+", "<=1" against an integer key.
+        let n = k.as_i64().or_else(|| ks.parse().ok());
+        if let Some(n) = n {
+            for (i, h) in heads.iter().enumerate() {
+                let h = key(h);
+                let hit = if let Some(x) = h.strip_suffix('+') {
+                    x.parse::<i64>().is_ok_and(|x| n >= x)
+                } else if let Some(x) = h.strip_prefix("<=") {
+                    x.parse::<i64>().is_ok_and(|x| n <= x)
+                } else if let Some((a, b)) = h.split_once('-').filter(|(a, _)| !a.is_empty()) {
+                    a.parse::<i64>().is_ok_and(|a| n >= a) && b.parse::<i64>().is_ok_and(|b| n <= b)
+                } else {
+                    false
+                };
+                if hit {
+                    return Ok(i);
+                }
+            }
+            if policy == "clamp" {
+                let nums: Vec<(usize, i64)> = heads
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, h)| {
+                        key(h)
+                            .trim_start_matches("<=")
+                            .trim_end_matches('+')
+                            .split('-')
+                            .next()
+                            .and_then(|x| x.parse().ok())
+                            .map(|v| (i, v))
+                    })
+                    .collect();
+                if let (Some(first), Some(last)) = (nums.first(), nums.last()) {
+                    return Ok(if n < first.1 { first.0 } else { last.0 });
+                }
+            }
+        }
+        Err(format!("table {table}: no heading matches {ks}"))
+    };
+    let r = find(&t.rows, row, &t.row_policy)?;
+    let c = find(&t.columns, col, &t.column_policy)?;
+    t.cells
+        .get(r)
+        .and_then(|row| row.get(c))
+        .cloned()
+        .ok_or_else(|| format!("table {table}: no cell at row {r}, column {c}"))
+}
+
+/// A runtime error prefixed with the calling Lua line (`mods/x/main.lua:12: ...`).
+pub(crate) fn located(lua: &Lua, msg: String) -> mlua::Error {
+    let loc = crate::decl::caller_location(lua);
+    if loc.file.is_empty() {
+        mlua::Error::runtime(msg)
+    } else {
+        mlua::Error::runtime(format!("{loc}: {msg}"))
+    }
+}
+
+/// Builds the `ctx` table for one callback call.
+fn build_ctx<'scope, 'env>(
+    lua: &Lua,
+    scope: &'scope mlua::Scope<'scope, 'env>,
+    cell: &'env RefCell<Access<'env>>,
+    rules: &'env LuaRules,
+) -> mlua::Result<Table> {
+    let ctx = lua.create_table()?;
+    {
+        let a = cell.borrow();
+        let s = a.get();
+        ctx.raw_set("round", s.clock.round)?;
+        ctx.raw_set("segment", s.clock.segment)?;
+        ctx.raw_set("phase", s.phase_id(&rules.turns))?;
+        ctx.raw_set("label", s.clock.label.as_deref())?;
+        let active = s
+            .clock
+            .turn_index
+            .and_then(|i| s.clock.order.get(i as usize))
+            .cloned();
+        ctx.raw_set("active", active)?;
+        ctx.raw_set(
+            "acting",
+            s.clock
+                .acting
+                .iter()
+                .map(|x| x.as_str().to_string())
+                .collect::<Vec<_>>(),
+        )?;
+        ctx.raw_set("scenario", s.scenario.as_str())?;
+        ctx.raw_set("options", to_lua(lua, &s.options)?)?;
+    }
+    let methods = lua.create_table()?;
+    macro_rules! read {
+        ($name:literal, |$lua:ident, $s:ident, $args:ident| $body:expr) => {
+            methods.raw_set(
+                $name,
+                scope.create_function(move |$lua, (_this, $args): (Value, MultiValue)| {
+                    let a = cell.try_borrow().map_err(|_| {
+                        mlua::Error::runtime(concat!("ctx:", $name, ": ctx is busy"))
+                    })?;
+                    let $s: &GameState = a.get();
+                    // The closure lets a body use `?`.
+                    #[allow(clippy::redundant_closure_call)]
+                    let r: mlua::Result<MultiValue> = (|| $body)();
+                    r.map_err(|e| {
+                        located(
+                            $lua,
+                            format!(
+                                "ctx:{}: {}",
+                                $name,
+                                crate::ScriptError::from_lua(&e).message
+                            ),
+                        )
+                    })
+                })?,
+            )?;
+        };
+    }
+    macro_rules! write {
+        ($name:literal, |$lua:ident, $s:ident, $args:ident| $body:expr) => {
+            methods.raw_set($name, scope.create_function(move |$lua, (_this, $args): (Value, MultiValue)| {
+                let mut a = cell.try_borrow_mut().map_err(|_| mlua::Error::runtime(concat!("ctx:", $name, ": ctx is busy")))?;
+                let Access::Write($s) = &mut *a else {
+                    return Err(located($lua, concat!("ctx:", $name, " changes the game: only allowed in apply, setup and hooks (not in check, choices or victory)").to_string()));
+                };
+                let $s: &mut GameState = $s;
+                // The closure lets a body use `?`.
+                #[allow(clippy::redundant_closure_call)]
+                let r: mlua::Result<MultiValue> = (|| $body)();
+                r.map_err(|e| located($lua, format!("ctx:{}: {}", $name, crate::ScriptError::from_lua(&e).message)))
+            })?)?;
+        };
+    }
+    fn arg(args: &MultiValue, i: usize) -> Value {
+        args.get(i).cloned().unwrap_or(Value::Nil)
+    }
+    fn piece_id(args: &MultiValue, i: usize, s: &GameState) -> mlua::Result<PieceId> {
+        let id = match arg(args, i) {
+            Value::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => PieceId(n as u32),
+            Value::Number(f) if f.fract() == 0.0 && f >= 0.0 && f <= f64::from(u32::MAX) => {
+                PieceId(f as u32)
+            }
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "argument {}: expected a piece id (integer), got {}",
+                    i + 1,
+                    other.type_name()
+                )));
+            }
+        };
+        if s.pieces.contains_key(&id) {
+            Ok(id)
+        } else {
+            Err(mlua::Error::runtime(format!("no piece with id {}", id.0)))
+        }
+    }
+    fn string(args: &MultiValue, i: usize) -> mlua::Result<String> {
+        match arg(args, i) {
+            Value::String(s) => Ok(s.to_string_lossy()),
+            other => Err(mlua::Error::runtime(format!(
+                "argument {}: expected a string, got {}",
+                i + 1,
+                other.type_name()
+            ))),
+        }
+    }
+    fn hex(args: &MultiValue, i: usize) -> mlua::Result<Hex> {
+        hex_from_value(&arg(args, i))
+            .map_err(|m| mlua::Error::runtime(format!("argument {}: {m}", i + 1)))
+    }
+    fn one(lua: &Lua, v: impl mlua::IntoLua) -> mlua::Result<MultiValue> {
+        Ok(MultiValue::from_iter([v.into_lua(lua)?]))
+    }
+    fn label(args: &MultiValue, i: usize) -> String {
+        arg(args, i)
+            .as_string()
+            .map(|s| s.to_string_lossy())
+            .unwrap_or_default()
+    }
+
+    read!("sides", |lua, s, _args| {
+        let t = lua.create_table()?;
+        for (i, side) in s.sides.iter().enumerate() {
+            t.raw_set(i + 1, side_table(lua, side)?)?;
+        }
+        one(lua, t)
+    });
+    read!("side", |lua, s, args| {
+        let id = string(&args, 0)?;
+        match s.sides.iter().find(|x| x.id.as_str() == id) {
+            Some(side) => one(lua, side_table(lua, side)?),
+            None => one(lua, Value::Nil),
+        }
+    });
+    read!("piece", |lua, s, args| {
+        let id = match arg(&args, 0) {
+            Value::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => PieceId(n as u32),
+            Value::Number(f) if f.fract() == 0.0 && f >= 0.0 && f <= f64::from(u32::MAX) => {
+                PieceId(f as u32)
+            }
+            _ => return one(lua, Value::Nil),
+        };
+        one(lua, piece_table(lua, rules, s, id)?)
+    });
+    read!("pieces", |lua, s, args| {
+        let filter = match arg(&args, 0) {
+            Value::Table(t) => Some(t),
+            _ => None,
+        };
+        let owner: Option<String> = filter
+            .as_ref()
+            .and_then(|f| f.raw_get("owner").ok().flatten());
+        let kind: Option<String> = filter
+            .as_ref()
+            .and_then(|f| f.raw_get("type").ok().flatten());
+        let location: Option<String> = filter
+            .as_ref()
+            .and_then(|f| f.raw_get("location").ok().flatten());
+        let at = match filter.as_ref().map(|f| f.raw_get::<Value>("at")) {
+            Some(Ok(v)) if !v.is_nil() => Some(hex_from_value(&v).map_err(mlua::Error::runtime)?),
+            _ => None,
+        };
+        let t = lua.create_table()?;
+        let mut n = 0;
+        for p in s.pieces.values() {
+            if owner.as_ref().is_some_and(|o| p.owner.as_str() != o)
+                || kind.as_ref().is_some_and(|k| &p.kind != k)
+                || at.is_some_and(|h| !footprint(rules, s, p.id).contains(&h))
+                || location.as_ref().is_some_and(
+                    |l| !matches!(&p.pos, Position::Node { location, .. } if location == l),
+                )
+            {
+                continue;
+            }
+            n += 1;
+            t.raw_set(n, piece_table(lua, rules, s, p.id)?)?;
+        }
+        one(lua, t)
+    });
+    read!("pieces_at", |lua, s, args| {
+        let h = hex(&args, 0)?;
+        let t = lua.create_table()?;
+        let mut n = 0;
+        for p in s.pieces.values() {
+            if footprint(rules, s, p.id).contains(&h) {
+                n += 1;
+                t.raw_set(n, piece_table(lua, rules, s, p.id)?)?;
+            }
+        }
+        one(lua, t)
+    });
+    read!("footprint", |lua, s, args| {
+        let id = piece_id(&args, 0, s)?;
+        one(lua, hexes_to_table(lua, footprint(rules, s, id))?)
+    });
+    read!("terrain", |lua, s, args| {
+        let h = hex(&args, 0)?;
+        let ids: Vec<String> = s
+            .board
+            .terrain_at(h, s.clock.label.as_deref())
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        one(lua, ids)
+    });
+    read!("terrain_info", |lua, _s, args| {
+        let id = string(&args, 0)?;
+        match rules.loaded.decls.terrains.get(&id) {
+            Some(t) => one(
+                lua,
+                to_lua(lua, &Json::Object(t.data.clone().into_iter().collect()))?,
+            ),
+            None => one(lua, Value::Nil),
+        }
+    });
+    read!("on_board", |lua, s, args| {
+        let h = hex(&args, 0)?;
+        one(lua, s.board.shape.as_ref().is_none_or(|b| b.contains(h)))
+    });
+    read!("hex_kind", |lua, s, args| {
+        let h = hex(&args, 0)?;
+        match s.board.shape.as_ref() {
+            Some(b) => match b.kind(h) {
+                Some(k) => one(lua, lua.to_value(&k)?),
+                None => one(lua, Value::Nil),
+            },
+            None => one(lua, "full"),
+        }
+    });
+    read!("board_hexes", |lua, s, _args| {
+        let hexes = s
+            .board
+            .shape
+            .as_ref()
+            .map(|b| b.hexes())
+            .unwrap_or_default();
+        one(lua, hexes_to_table(lua, hexes)?)
+    });
+    read!("graph", |lua, s, args| {
+        let id = string(&args, 0)?;
+        match s.board.graphs.get(&id) {
+            Some(g) => one(
+                lua,
+                to_lua(
+                    lua,
+                    &serde_json::to_value(g).map_err(mlua::Error::external)?,
+                )?,
+            ),
+            None => one(lua, Value::Nil),
+        }
+    });
+    read!("global", |lua, s, args| {
+        let key = string(&args, 0)?;
+        one(
+            lua,
+            to_lua(lua, s.globals.get(&key).unwrap_or(&Json::Null))?,
+        )
+    });
+    read!("type", |lua, _s, args| {
+        let id = string(&args, 0)?;
+        match rules.loaded.decls.piece_types.get(&id) {
+            Some(d) => {
+                let mut m: serde_json::Map<String, Json> = d.extra.clone().into_iter().collect();
+                m.insert("id".into(), Json::String(d.id.clone()));
+                m.insert(
+                    "stats".into(),
+                    Json::Object(d.stats.clone().into_iter().collect()),
+                );
+                m.insert(
+                    "values".into(),
+                    Json::Object(d.values.clone().into_iter().collect()),
+                );
+                one(lua, to_lua(lua, &Json::Object(m))?)
+            }
+            None => one(lua, Value::Nil),
+        }
+    });
+    read!("lookup", |lua, _s, args| {
+        let table = string(&args, 0)?;
+        let row = from_lua(lua, arg(&args, 1), "row")?;
+        let col = from_lua(lua, arg(&args, 2), "column")?;
+        let cell = lookup_cell(rules, &table, &row, &col).map_err(mlua::Error::runtime)?;
+        one(lua, to_lua(lua, &cell)?)
+    });
+    read!("legal", |lua, s, args| {
+        let Value::Table(t) = arg(&args, 0) else {
+            return Err(mlua::Error::runtime(
+                "argument 1: expected an action table { id =, side =, ... }",
+            ));
+        };
+        let mut params = from_lua(lua, Value::Table(t), "action")?;
+        let id = params
+            .get("id")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_string();
+        let side = params
+            .get("side")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_string();
+        if let Json::Object(m) = &mut params {
+            m.remove("id");
+            m.remove("side");
+        }
+        let action = Action::new(id, SideId::new(side), params);
+        // Why not run_check: that would borrow the same VM call re-entrantly through a new scope,
+        // which mlua allows; errors are turned into Lua errors here.
+        match rules.run_check(s, &action) {
+            Ok(Ok(())) => one(lua, true),
+            Ok(Err(i)) => Ok(MultiValue::from_iter([
+                Value::Boolean(false),
+                Value::String(lua.create_string(&i.reason)?),
+            ])),
+            Err(e) => Err(mlua::Error::runtime(e.message)),
+        }
+    });
+
+    write!("move", |lua, s, args| {
+        let id = piece_id(&args, 0, s)?;
+        let h = hex(&args, 1)?;
+        let facing = match arg(&args, 2) {
+            Value::Nil => None,
+            v => Some(
+                dir_from_value(&v).map_err(|m| mlua::Error::runtime(format!("argument 3: {m}")))?,
+            ),
+        };
+        if let Some(p) = s.pieces.get_mut(&id) {
+            p.pos = Position::Hex(h);
+            if facing.is_some() {
+                p.facing = facing;
+            }
+        }
+        one(lua, Value::Nil)
+    });
+    write!("place", |lua, s, args| {
+        let id = piece_id(&args, 0, s)?;
+        let pos = parse_position(&arg(&args, 1))
+            .map_err(|m| mlua::Error::runtime(format!("argument 2: {m}")))?;
+        if let Some(p) = s.pieces.get_mut(&id) {
+            p.pos = pos;
+        }
+        one(lua, Value::Nil)
+    });
+    write!("set", |lua, s, args| {
+        let id = piece_id(&args, 0, s)?;
+        let key = string(&args, 1)?;
+        let v = from_lua(lua, arg(&args, 2), "value")?;
+        if let Some(p) = s.pieces.get_mut(&id) {
+            if v.is_null() {
+                p.values.remove(&key);
+            } else {
+                p.values.insert(key, v);
+            }
+        }
+        one(lua, Value::Nil)
+    });
+    write!("set_side", |lua, s, args| {
+        let side = string(&args, 0)?;
+        let key = string(&args, 1)?;
+        let v = from_lua(lua, arg(&args, 2), "value")?;
+        let st = s
+            .side_mut(&SideId::new(side.clone()))
+            .ok_or_else(|| mlua::Error::runtime(format!("no side {side:?}")))?;
+        if v.is_null() {
+            st.values.remove(&key);
+        } else {
+            st.values.insert(key, v);
+        }
+        one(lua, Value::Nil)
+    });
+    write!("set_global", |lua, s, args| {
+        let key = string(&args, 0)?;
+        let v = from_lua(lua, arg(&args, 1), "value")?;
+        if v.is_null() {
+            s.globals.remove(&key);
+        } else {
+            s.globals.insert(key, v);
+        }
+        one(lua, Value::Nil)
+    });
+    write!("create", |lua, s, args| {
+        let Value::Table(t) = arg(&args, 0) else {
+            return Err(mlua::Error::runtime(
+                "argument 1: expected { type =, owner =, hex = | position =, facing =, values = }",
+            ));
+        };
+        let kind: String = t
+            .raw_get::<Option<String>>("type")?
+            .ok_or_else(|| mlua::Error::runtime("type is required"))?;
+        let decl = rules
+            .loaded
+            .decls
+            .piece_types
+            .get(&kind)
+            .ok_or_else(|| mlua::Error::runtime(format!("no piece type {kind:?}")))?;
+        let owner: String = t
+            .raw_get::<Option<String>>("owner")?
+            .ok_or_else(|| mlua::Error::runtime("owner is required"))?;
+        let pos_v: Value = match t.raw_get::<Value>("hex")? {
+            Value::Nil => t.raw_get("position")?,
+            v => v,
+        };
+        let pos = parse_position(&pos_v).map_err(mlua::Error::runtime)?;
+        let facing = match t.raw_get::<Value>("facing")? {
+            Value::Nil => None,
+            v => Some(dir_from_value(&v).map_err(mlua::Error::runtime)?),
+        };
+        let extra = from_lua(lua, t.raw_get("values")?, "values")?;
+        let id = s.add_piece(&kind, SideId::new(owner), pos, facing);
+        if let Some(p) = s.pieces.get_mut(&id) {
+            p.values = decl.values.clone();
+            if let Json::Object(m) = extra {
+                p.values.extend(m);
+            }
+        }
+        one(lua, id.0)
+    });
+    write!("destroy", |lua, s, args| {
+        let id = piece_id(&args, 0, s)?;
+        s.remove_piece(id);
+        one(lua, Value::Nil)
+    });
+    write!("eliminate", |lua, s, args| {
+        let side = string(&args, 0)?;
+        s.side_mut(&SideId::new(side.clone()))
+            .ok_or_else(|| mlua::Error::runtime(format!("no side {side:?}")))?
+            .eliminated = true;
+        one(lua, Value::Nil)
+    });
+    write!("set_terrain", |lua, s, args| {
+        let h = hex(&args, 0)?;
+        let ids: Vec<String> = match from_lua(lua, arg(&args, 1), "terrain ids")? {
+            Json::Array(a) => a
+                .into_iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        };
+        if ids.is_empty() {
+            s.board.terrain.remove(&h);
+        } else {
+            s.board.terrain.insert(h, ids);
+        }
+        one(lua, Value::Nil)
+    });
+    write!("end_game", |lua, s, args| {
+        s.outcome = Some(parse_outcome(lua, arg(&args, 0))?);
+        one(lua, Value::Nil)
+    });
+    write!("log", |lua, s, args| {
+        s.emit(label(&args, 0));
+        one(lua, Value::Nil)
+    });
+    write!("roll", |lua, s, args| {
+        let notation = string(&args, 0)?;
+        let expr = DiceExpr::parse(&notation)
+            .map_err(|e| mlua::Error::runtime(format!("dice {notation:?}: {e}")))?;
+        let roll = s.dice.roll(&expr, &label(&args, 1));
+        one(lua, roll.total)
+    });
+    write!("roll_detail", |lua, s, args| {
+        let notation = string(&args, 0)?;
+        let expr = DiceExpr::parse(&notation)
+            .map_err(|e| mlua::Error::runtime(format!("dice {notation:?}: {e}")))?;
+        let roll = s.dice.roll(&expr, &label(&args, 1));
+        let t = lua.create_table()?;
+        t.raw_set("total", roll.total)?;
+        let dice = serde_json::to_value(&roll.dice).map_err(mlua::Error::external)?;
+        t.raw_set("dice", to_lua(lua, &dice)?)?;
+        one(lua, t)
+    });
+    write!("pool", |lua, s, args| {
+        let n = match arg(&args, 0) {
+            Value::Integer(n) if (0..=1000).contains(&n) => n as u32,
+            _ => return Err(mlua::Error::runtime("argument 1: expected a count 0..1000")),
+        };
+        let sides = match arg(&args, 1) {
+            Value::Integer(n) if (1..=1000).contains(&n) => n as u32,
+            _ => return Err(mlua::Error::runtime("argument 2: expected sides 1..1000")),
+        };
+        let roll = s
+            .dice
+            .pool(n, sides, &label(&args, 2))
+            .map_err(|e| mlua::Error::runtime(e.to_string()))?;
+        one(lua, roll.kept_values())
+    });
+    write!("roll_named", |lua, s, args| {
+        let id = string(&args, 0)?;
+        let decl = rules
+            .loaded
+            .decls
+            .dice
+            .get(&id)
+            .filter(|d| !d.faces.is_empty())
+            .ok_or_else(|| mlua::Error::runtime(format!("no dice with faces named {id:?}")))?;
+        let n = match arg(&args, 1) {
+            Value::Integer(n) if (0..=1000).contains(&n) => n as u32,
+            _ => return Err(mlua::Error::runtime("argument 2: expected a count 0..1000")),
+        };
+        let roll = s
+            .dice
+            .pool(n, decl.faces.len() as u32, &label(&args, 2))
+            .map_err(|e| mlua::Error::runtime(e.to_string()))?;
+        let faces: Vec<String> = roll
+            .kept_values()
+            .into_iter()
+            .map(|v| decl.faces.get(v as usize - 1).cloned().unwrap_or_default())
+            .collect();
+        one(lua, faces)
+    });
+
+    let mt = lua.create_table()?;
+    mt.raw_set("__index", methods)?;
+    ctx.set_metatable(Some(mt))?;
+    Ok(ctx)
+}

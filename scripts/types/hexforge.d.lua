@@ -1,0 +1,490 @@
+---@meta
+-- LuaLS definitions for the Hexforge mod API (v1). Part of the API: a test in
+-- engine/script/tests/api_defs.rs checks that every function registered by the engine is
+-- declared here and that every function declared here is registered.
+-- Point your editor at this folder (".luarc.json": { "workspace.library": ["scripts/types"] }).
+
+---@class Hex
+---@field q integer
+---@field r integer
+
+---@alias Direction integer|"N"|"NE"|"SE"|"S"|"SW"|"NW" 0 = N, clockwise
+---@alias TurnWay "cw"|"ccw"
+
+-------------------------------------------------------------------------------------------------
+-- hex: axial hex geometry (pure)
+-------------------------------------------------------------------------------------------------
+hex = {}
+
+---A hex from axial coordinates.
+---@param q integer
+---@param r integer
+---@return Hex
+function hex.new(q, r) end
+
+---Hex steps between two hexes.
+---@param a Hex
+---@param b Hex
+---@return integer
+function hex.distance(a, b) end
+
+---Distance from the origin.
+---@param h Hex
+---@return integer
+function hex.length(h) end
+
+---The neighbour in a direction.
+---@param h Hex
+---@param d Direction
+---@return Hex
+function hex.neighbor(h, d) end
+
+---The six neighbours, in direction order N, NE, SE, S, SW, NW.
+---@param h Hex
+---@return Hex[]
+function hex.neighbors(h) end
+
+---`k` steps in a direction.
+---@param h Hex
+---@param d Direction
+---@param k integer
+---@return Hex
+function hex.step(h, d, k) end
+
+---The direction from a to b when b lies on one of a's six straight lines, else nil.
+---@param a Hex
+---@param b Hex
+---@return integer|nil
+function hex.direction_to(a, b) end
+
+---Direction and distance when b is on a straight line from a, else nil.
+---@param a Hex
+---@param b Hex
+---@return integer|nil direction
+---@return integer|nil steps
+function hex.straight_line_to(a, b) end
+
+---Rotates h about center by `steps` sixth-turns.
+---@param h Hex
+---@param center Hex
+---@param way TurnWay
+---@param steps integer
+---@return Hex
+function hex.rotate_around(h, center, way, steps) end
+
+---Same as hex.rotate_around.
+---@param h Hex
+---@param center Hex
+---@param way TurnWay
+---@param steps integer
+---@return Hex
+function hex.rotate(h, center, way, steps) end
+
+---Mirror image across the N/S line through the origin.
+---@param h Hex
+---@return Hex
+function hex.reflect_q(h) end
+
+---@param a Hex
+---@param b Hex
+---@return Hex
+function hex.add(a, b) end
+
+---@param a Hex
+---@param b Hex
+---@return Hex
+function hex.sub(a, b) end
+
+---@param h Hex
+---@param k integer -64..64
+---@return Hex
+function hex.scale(h, k) end
+
+---@param a Hex
+---@param b Hex
+---@return boolean
+function hex.equals(a, b) end
+
+---@param a Hex
+---@param b Hex
+---@return boolean
+function hex.eq(a, b) end
+
+---"q,r": a string to use as a table key.
+---@param h Hex
+---@return string
+function hex.key(h) end
+
+---The hexes at exactly `radius`, from the `start` corner (default N) going `way` (default "cw").
+---@param center Hex
+---@param radius integer 0..2000
+---@param start? Direction
+---@param way? TurnWay
+---@return Hex[]
+function hex.ring(center, radius, start, way) end
+
+---Every hex within `radius`, sorted by (q, r).
+---@param center Hex
+---@param radius integer 0..200
+---@return Hex[]
+function hex.range(center, radius) end
+
+---The centre, then ring by ring (each from `start`, going `way`).
+---@param center Hex
+---@param radius integer 0..200
+---@param start? Direction
+---@param way? TurnWay
+---@return Hex[]
+function hex.spiral(center, radius, start, way) end
+
+---One step around `center` along the ring through `h`.
+---@param center Hex
+---@param h Hex
+---@param way? TurnWay
+---@return Hex
+function hex.orbit_step(center, h, way) end
+
+---The `k` hexes after `from` in direction `d`.
+---@param from Hex
+---@param d Direction
+---@param k integer 0..10000
+---@return Hex[]
+function hex.row(from, d, k) end
+
+---@class TraceStep
+---@field kind "cross"|"vertex"|"tie"
+---@field q? integer for cross
+---@field r? integer for cross
+---@field touched? Hex for vertex
+---@field left? Hex for tie
+---@field right? Hex for tie
+
+---@class Trace
+---@field from Hex
+---@field to Hex
+---@field steps TraceStep[]
+
+---The exact line between two hex centres (at most 10000 hexes long).
+---@param a Hex
+---@param b Hex
+---@return Trace
+function hex.trace(a, b) end
+
+---The hexes a trace crosses, in order (given as a trace or as two hexes).
+---@param trace_or_a Trace|Hex
+---@param b? Hex
+---@return Hex[]
+function hex.hexes_crossed(trace_or_a, b) end
+
+---True if the line is blocked even choosing the better side at every tie.
+---Call as (trace, is_blocker) or (a, b, is_blocker).
+---@param trace_or_a Trace|Hex
+---@param b_or_fn Hex|fun(h: Hex): boolean
+---@param is_blocker? fun(h: Hex): boolean
+---@return boolean
+function hex.blocked_unless_avoidable(trace_or_a, b_or_fn, is_blocker) end
+
+---The hexes of a trace with every tie resolved by `choose(left, right) -> "left"|"right"`.
+---Call as (trace, choose) or (a, b, choose).
+---@param trace_or_a Trace|Hex
+---@param b_or_fn Hex|fun(left: Hex, right: Hex): "left"|"right"
+---@param choose? fun(left: Hex, right: Hex): "left"|"right"
+---@return Hex[]
+function hex.resolve_ties(trace_or_a, b_or_fn, choose) end
+
+---Where `target` lies relative to the fire arc on hexside `side` of `origin`.
+---@param origin Hex
+---@param side Direction
+---@param target Hex
+---@return "inside"|"boundary"|"outside"
+function hex.arc_position(origin, side, target) end
+
+---Every hex of the arc out to `max_range`, with its position.
+---@param origin Hex
+---@param side Direction
+---@param max_range integer 0..200
+---@return { hex: Hex, position: "inside"|"boundary" }[]
+function hex.arc_hexes(origin, side, max_range) end
+
+---Which hexside (or vertex) of `target` a line from `from` enters by: { side = d } or { vertex = { d1, d2 } }.
+---@param from Hex
+---@param target Hex
+---@return table|nil
+function hex.entry_hexside(from, target) end
+
+---The entry relative to the target's facing (0 = its front): { side = k } or { vertex = { k1, k2 } }.
+---@param from Hex
+---@param target Hex
+---@param facing Direction
+---@return table|nil
+function hex.relative_entry(from, target, facing) end
+
+-------------------------------------------------------------------------------------------------
+-- direction: the six directions 0..5 clockwise from N
+-------------------------------------------------------------------------------------------------
+direction = {}
+direction.N = 0
+direction.NE = 1
+direction.SE = 2
+direction.S = 3
+direction.SW = 4
+direction.NW = 5
+
+---@param d Direction
+---@return string
+function direction.name(d) end
+
+---@param name string
+---@return integer|nil
+function direction.from_name(name) end
+
+---@param d Direction
+---@param way TurnWay
+---@param steps integer
+---@return integer
+function direction.rotate(d, way, steps) end
+
+---@param d Direction
+---@return integer
+function direction.opposite(d) end
+
+---One step counter-clockwise.
+---@param d Direction
+---@return integer
+function direction.left(d) end
+
+---One step clockwise.
+---@param d Direction
+---@return integer
+function direction.right(d) end
+
+---@param d Direction
+---@return integer dq
+---@return integer dr
+function direction.vector(d) end
+
+---Smallest number of hexside turns (0..3) between two facings, and which way.
+---@param from Direction
+---@param to Direction
+---@return integer steps
+---@return TurnWay way
+function direction.turns_to(from, to) end
+
+-------------------------------------------------------------------------------------------------
+-- dice: notation and exact odds (roll with ctx:roll)
+-------------------------------------------------------------------------------------------------
+dice = {}
+
+---Canonical notation of a dice expression ("2d6+1", "4d6kh3", ...).
+---@param notation string
+---@return string
+function dice.parse(notation) end
+
+---Every total with its count and probability.
+---@param notation string
+---@return { value: integer, count: number, p: number }[]
+function dice.distribution(notation) end
+
+---@param notation string
+---@param value integer
+---@return number
+function dice.at_least(notation, value) end
+
+---@param notation string
+---@param value integer
+---@return number
+function dice.at_most(notation, value) end
+
+---@param notation string
+---@return number
+function dice.mean(notation) end
+
+-------------------------------------------------------------------------------------------------
+-- game: declarations (data stage)
+-------------------------------------------------------------------------------------------------
+---@class Game
+---@field piece_types table<string, table>
+---@field tables table<string, table>
+---@field dice_types table<string, table>
+---@field terrains table<string, table>
+---@field boards table<string, table>
+---@field actions table<string, table>
+---@field hooks table<string, function[]>
+---@field turn table|nil
+game = {}
+
+---@param t { id: string, name?: string, stats?: table, values?: table, footprint?: Hex[] }
+function game.piece_type(t) end
+
+---@param t { id: string, rows: any[], columns: any[], cells: any[][], row_policy?: string, column_policy?: string }
+function game.table(t) end
+
+---@param t { id: string, faces?: string[], notation?: string }
+function game.dice(t) end
+
+---@param t { id: string, name?: string, color?: string }
+function game.terrain(t) end
+
+---@param t { id: string, shape?: string }
+function game.board(t) end
+
+---@param t { id: string, phases?: string[], params?: table<string, string>, choices?: fun(ctx: Ctx, side: string): table[], check?: fun(ctx: Ctx, a: table): boolean, string?, apply?: fun(ctx: Ctx, a: table): boolean?, string? }
+function game.action(t) end
+
+---@param t { order?: "fixed"|"rolled"|"hook", die?: string, teams?: boolean, phases: table[], segments?: integer, time_track?: string[], turn_limit?: integer }
+function game.turns(t) end
+
+---@param fn fun(ctx: Ctx)
+function game.setup(fn) end
+
+---@param fn fun(ctx: Ctx): { winners: string[], reason: string }|nil
+function game.victory(fn) end
+
+---@param event "round_start"|"segment_start"|"turn_start"|"phase_start"|"phase_end"|"after_action"|"turn_limit"
+---@param fn fun(ctx: Ctx, ev: table)
+function game.on(event, fn) end
+
+-------------------------------------------------------------------------------------------------
+-- ctx: the only way callbacks see and change the game
+-------------------------------------------------------------------------------------------------
+---@class Ctx
+---@field round integer
+---@field segment integer
+---@field phase string|nil
+---@field label string|nil
+---@field active string|nil
+---@field acting string[]
+---@field scenario string
+---@field options table
+local Ctx = {}
+
+---@return table[]
+function Ctx:sides() end
+
+---@param id string
+---@return table|nil
+function Ctx:side(id) end
+
+---@param filter? { owner?: string, type?: string, at?: Hex, location?: string }
+---@return table[]
+function Ctx:pieces(filter) end
+
+---@param id integer
+---@return table|nil
+function Ctx:piece(id) end
+
+---@param h Hex
+---@return table[]
+function Ctx:pieces_at(h) end
+
+---@param id integer
+---@return Hex[]
+function Ctx:footprint(id) end
+
+---@param h Hex
+---@return string[]
+function Ctx:terrain(h) end
+
+---@param id string
+---@return table|nil
+function Ctx:terrain_info(id) end
+
+---@param h Hex
+---@return boolean
+function Ctx:on_board(h) end
+
+---@return Hex[]
+function Ctx:board_hexes() end
+
+---Kind of a board hex: "full", "half", "seam", "rim"; nil off the board ("full" with no board).
+---@param h Hex
+---@return string|nil
+function Ctx:hex_kind(h) end
+
+---@param id string
+---@return table|nil
+function Ctx:graph(id) end
+
+---@param key string
+---@return any
+function Ctx:global(key) end
+
+---@param type_id string
+---@return table|nil
+function Ctx:type(type_id) end
+
+---@param table_id string
+---@param row any
+---@param column any
+---@return any
+function Ctx:lookup(table_id, row, column) end
+
+---@param action table
+---@return boolean ok
+---@return string|nil reason
+function Ctx:legal(action) end
+
+---@param id integer
+---@param h Hex
+---@param facing? Direction
+function Ctx:move(id, h, facing) end
+
+---@param id integer
+---@param position Hex|{ location: string, slot?: string }|{ box: string }
+function Ctx:place(id, position) end
+
+---@param id integer
+---@param key string
+---@param value any
+function Ctx:set(id, key, value) end
+
+---@param side string
+---@param key string
+---@param value any
+function Ctx:set_side(side, key, value) end
+
+---@param key string
+---@param value any
+function Ctx:set_global(key, value) end
+
+---@param t { type: string, owner: string, hex?: Hex, position?: table, facing?: Direction, values?: table }
+---@return integer
+function Ctx:create(t) end
+
+---@param id integer
+function Ctx:destroy(id) end
+
+---@param side string
+function Ctx:eliminate(side) end
+
+---@param h Hex
+---@param ids string[]
+function Ctx:set_terrain(h, ids) end
+
+---@param outcome { winners: string[], reason: string }
+function Ctx:end_game(outcome) end
+
+---@param text string
+function Ctx:log(text) end
+
+---@param notation string
+---@param label? string
+---@return integer
+function Ctx:roll(notation, label) end
+
+---@param notation string
+---@param label? string
+---@return { total: integer, dice: { sides: integer, value: integer, kept: boolean, face?: string }[] }
+function Ctx:roll_detail(notation, label) end
+
+---@param n integer
+---@param sides integer
+---@param label? string
+---@return integer[]
+function Ctx:pool(n, sides, label) end
+
+---@param dice_id string
+---@param n integer
+---@param label? string
+---@return string[]
+function Ctx:roll_named(dice_id, n, label) end
