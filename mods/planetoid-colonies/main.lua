@@ -217,7 +217,7 @@ function L.fire(e, side, id, target, dist)
   local d
   if dist then
     for _, h in ipairs(tgt.fp) do
-      local x = dist[R.key(h)]
+      local x = dist[R.ik(h)]
       if x and (d == nil or x < d) then d = x end
     end
     if d and d > maxd then d = nil end
@@ -251,7 +251,7 @@ function L.fire_empty(e, side, id, at, dist)
   local maxd = R.max_range(entry.kind, entry.kind)
   local d
   if dist then
-    d = dist[R.key(at)]
+    d = dist[R.ik(at)]
     if d and d > maxd then d = nil end
   else
     d = e:shot_distance(entry.fp, { at }, maxd)
@@ -519,7 +519,7 @@ local function empty_candidates(e, side)
       for _, h in ipairs(entry.fp) do
         for d = 0, 5 do
           local n = R.step(h, d)
-          local k = R.key(n)
+          local k = R.ik(n)
           if not seen[k] then
             seen[k] = true
             out[#out + 1] = n
@@ -782,6 +782,28 @@ local function update_scores(ctx)
   end
 end
 
+-- Scores every side and ends the game (rule T5).
+local function finish(ctx)
+  local best, winners, parts = -1, {}, {}
+  for _, s in ipairs(ctx:sides()) do
+    local score = R.score(ctx, s.id)
+    ctx:set_side(s.id, "score", score)
+    parts[#parts + 1] = ("%s %d"):format(s.id, score)
+    if score > best then
+      best, winners = score, { s.id }
+    elseif score == best then
+      winners[#winners + 1] = s.id
+    end
+  end
+  if #winners > 1 then winners = {} end
+  ctx:end_game { winners = winners, reason = "after the last turn: " .. table.concat(parts, ", ") }
+end
+
+-- The last turn: the scenario's option `last_turn` (a short game) or the standard 51.
+local function last_turn(ctx)
+  return (ctx.options or {}).last_turn or data.turn_limit
+end
+
 game.setup(function(ctx)
   R.refresh_map(ctx)
   ctx:set_global("blasts", {})
@@ -799,7 +821,12 @@ game.setup(function(ctx)
   end
 end)
 
-game.on("round_start", function(ctx) start_turn(ctx) end)
+game.on("round_start", function(ctx)
+  -- Why here: the engine's turn limit is the mod's (51); a scenario's shorter game ends when the
+  -- turn after its last one would begin.
+  if ctx.round > last_turn(ctx) then return finish(ctx) end
+  start_turn(ctx)
+end)
 
 game.on("turn_start", function(ctx, ev)
   local side = ctx.active or (ev and ev.taker)
@@ -808,20 +835,6 @@ end)
 
 game.on("after_action", function(ctx) update_scores(ctx) end)
 
-game.on("turn_limit", function(ctx)
-  local best, winners, parts = -1, {}, {}
-  for _, s in ipairs(ctx:sides()) do
-    local score = R.score(ctx, s.id)
-    ctx:set_side(s.id, "score", score)
-    parts[#parts + 1] = ("%s %d"):format(s.id, score)
-    if score > best then
-      best, winners = score, { s.id }
-    elseif score == best then
-      winners[#winners + 1] = s.id
-    end
-  end
-  if #winners > 1 then winners = {} end
-  ctx:end_game { winners = winners, reason = "after the last turn: " .. table.concat(parts, ", ") }
-end)
+game.on("turn_limit", function(ctx) finish(ctx) end)
 
 game.victory(function(ctx) return nil end)

@@ -20,6 +20,9 @@ local NAMES = { N = 0, NE = 1, SE = 2, S = 3, SW = 4, NW = 5 }
 
 function R.key(h) return h.q .. "," .. h.r end
 
+-- An integer key for a hex, for the hot lookups inside one env (string keys are for globals).
+function R.ik(h) return (h.q + 4096) * 8192 + (h.r + 4096) end
+
 function R.unkey(k)
   local q, r = k:match("^(-?%d+),(-?%d+)$")
   return { q = tonumber(q), r = tonumber(r) }
@@ -127,12 +130,19 @@ local function kind_of(p) return p.type or p.kind end
 R.kind_of = kind_of
 
 function R.env(ctx)
+  -- Globals are keyed "q,r"; the env re-keys them by integer (R.ik) for speed.
+  local function rekey(m)
+    local out = {}
+    for k, v in pairs(m or {}) do out[R.ik(R.unkey(k))] = v end
+    return out
+  end
+  local planetoids = ctx:global("planetoids") or {}
   local e = setmetatable({
     ctx = ctx,
     board = {},
-    obstacles = ctx:global("obstacles") or {},
-    planetoids = ctx:global("planetoids") or {},
-    blasts = ctx:global("blasts") or {},
+    obstacles = rekey(ctx:global("obstacles")),
+    planetoids = rekey(planetoids),
+    blasts = rekey(ctx:global("blasts")),
     pieces = {},    -- id -> { p = snapshot, kind, fp = hexes } for pieces present on the board
     order = {},     -- ids in ascending order
     at = {},        -- hex key -> list of ids
@@ -140,7 +150,7 @@ function R.env(ctx)
   }, Env)
   e.planetoid_list = {}
   local keys = {}
-  for k in pairs(e.planetoids) do keys[#keys + 1] = k end
+  for k in pairs(planetoids) do keys[#keys + 1] = k end
   table.sort(keys)
   for _, k in ipairs(keys) do e.planetoid_list[#e.planetoid_list + 1] = R.unkey(k) end
   table.sort(e.all, function(a, b) return a.id < b.id end)
@@ -148,13 +158,13 @@ function R.env(ctx)
     local kind = kind_of(p)
     if p.hex and data.pieces[kind] then
       local present = true
-      if data.pieces[kind].fixed then present = e.planetoids[R.key(p.hex)] ~= nil end
+      if data.pieces[kind].fixed then present = e.planetoids[R.ik(p.hex)] ~= nil end
       if present then
         local fp = R.footprint(kind, p.hex, facing_of(p))
         e.pieces[p.id] = { p = p, kind = kind, fp = fp, facing = facing_of(p) }
         e.order[#e.order + 1] = p.id
         for _, h in ipairs(fp) do
-          local k = R.key(h)
+          local k = R.ik(h)
           e.at[k] = e.at[k] or {}
           table.insert(e.at[k], p.id)
         end
@@ -165,7 +175,7 @@ function R.env(ctx)
 end
 
 function Env:on_board(h)
-  local k = R.key(h)
+  local k = R.ik(h)
   local v = self.board[k]
   if v == nil then
     v = self.ctx:on_board(h) and true or false
@@ -174,14 +184,14 @@ function Env:on_board(h)
   return v
 end
 
-function Env:is_obstacle(h) return self.obstacles[R.key(h)] ~= nil end
-function Env:is_planetoid(h) return self.planetoids[R.key(h)] ~= nil end
-function Env:is_blast(h) return self.blasts[R.key(h)] ~= nil end
+function Env:is_obstacle(h) return self.obstacles[R.ik(h)] ~= nil end
+function Env:is_planetoid(h) return self.planetoids[R.ik(h)] ~= nil end
+function Env:is_blast(h) return self.blasts[R.ik(h)] ~= nil end
 
 -- Blocks shots: obstacles and existing planetoids.
 function Env:blocks_fire(h) return self:is_obstacle(h) or self:is_planetoid(h) end
 
-function Env:ids_at(h) return self.at[R.key(h)] or {} end
+function Env:ids_at(h) return self.at[R.ik(h)] or {} end
 
 function Env:enemy_at(h, side)
   for _, id in ipairs(self:ids_at(h)) do
@@ -203,7 +213,7 @@ end
 function Env:hex_ok(kind, side, h)
   local t = data.pieces[kind]
   if not self:on_board(h) then return false, "off the board" end
-  local obstacle = self.obstacles[R.key(h)]
+  local obstacle = self.obstacles[R.ik(h)]
   if obstacle then return false, "blocked by " .. data.terrain[obstacle].name:lower() end
   if self:is_planetoid(h) and not t.enters_planetoids then
     return false, "only transports may enter a planetoid"
@@ -225,11 +235,11 @@ function Env:footprint_ok(kind, side, hexes)
 end
 
 -- Shortest crooked-path distances from `sources` through hexes that do not block shots, up to
--- `maxd`. Returns a map hex key -> distance (sources at 0).
+-- `maxd`. Returns a map R.ik(hex) -> distance (sources at 0).
 function Env:reach(sources, maxd)
   local dist, frontier = {}, {}
   for _, s in ipairs(sources) do
-    local k = R.key(s)
+    local k = R.ik(s)
     if dist[k] == nil then
       dist[k] = 0
       frontier[#frontier + 1] = s
@@ -240,7 +250,7 @@ function Env:reach(sources, maxd)
     for _, h in ipairs(frontier) do
       for dir = 0, 5 do
         local n = R.step(h, dir)
-        local k = R.key(n)
+        local k = R.ik(n)
         if dist[k] == nil and self:on_board(n) then
           dist[k] = d
           -- An obstacle may be the end of a path (a target on it) but never a hex passed through.
@@ -258,7 +268,7 @@ function Env:shot_distance(from, to, maxd)
   local dist = self:reach(from, maxd)
   local best
   for _, h in ipairs(to) do
-    local d = dist[R.key(h)]
+    local d = dist[R.ik(h)]
     if d and (best == nil or d < best) then best = d end
   end
   return best

@@ -5,7 +5,7 @@ local K = {}
 
 -- A fresh game on the test lab (round 1, blue, north to act).
 function K.lab(t, seed)
-  return t:game { scenario = "lab", seed = seed or 1 }
+  return t:game { scenario = "test-lab", seed = seed or 1 }
 end
 
 -- Put a piece on the board outside the rules; returns its id.
