@@ -117,6 +117,7 @@ end
 --------------------------------------------------------------------------------------------
 
 local L = {}
+local enemy_gap -- defined with the fire actions
 
 function L.place_base(e, side, at)
   if type(at) ~= "table" or not at.q then return false, "no hex given" end
@@ -465,8 +466,11 @@ game.action {
     for _, id in ipairs(own_ids(e, side)) do
       local entry = e.pieces[id]
       local t = data.pieces[entry.kind]
-      if t.table and shots_left(entry) then
-        local dist = e:reach(entry.fp, #data.tables[t.table].cells[1])
+      local range = t.table and #data.tables[t.table].cells[1]
+      -- Why the gap test: a crooked path is never shorter than the straight distance, so a
+      -- piece with no enemy within its range needs no path search.
+      if t.table and shots_left(entry) and enemy_gap(e, side, entry.fp) <= range then
+        local dist = e:reach(entry.fp, range)
         for _, tid in ipairs(e.order) do
           if e.pieces[tid].p.owner ~= side and L.fire(e, side, id, tid, dist) then
             out[#out + 1] = { piece = id, target = tid }
@@ -510,21 +514,31 @@ game.action {
   end,
 }
 
--- Candidate hexes for empty shots offered to bots: empty hexes next to enemy pieces.
+-- Straight distance from a footprint to the nearest enemy piece on the board.
+enemy_gap = function(e, side, fp)
+  local best = math.huge
+  for _, id in ipairs(e.order) do
+    local entry = e.pieces[id]
+    if entry.p.owner ~= side then
+      local d = R.gap(fp, entry.fp)
+      if d < best then best = d end
+    end
+  end
+  return best
+end
+
+-- Candidate hexes for empty shots offered to bots (players may name any hex): the hex ahead of
+-- each enemy cruiser's or transport's bow, where its straight move or corridor would go.
 local function empty_candidates(e, side)
   local seen, out = {}, {}
   for _, id in ipairs(e.order) do
     local entry = e.pieces[id]
-    if entry.p.owner ~= side then
-      for _, h in ipairs(entry.fp) do
-        for d = 0, 5 do
-          local n = R.step(h, d)
-          local k = R.ik(n)
-          if not seen[k] then
-            seen[k] = true
-            out[#out + 1] = n
-          end
-        end
+    if entry.p.owner ~= side and data.pieces[entry.kind].move == "straight" then
+      local n = R.step(entry.p.hex, entry.facing)
+      local k = R.ik(n)
+      if not seen[k] then
+        seen[k] = true
+        out[#out + 1] = n
       end
     end
   end
@@ -539,11 +553,13 @@ game.action {
     if not pre(ctx, { side = side }) then return {} end
     local e, out = R.env(ctx), {}
     local cands = empty_candidates(e, side)
+    if #cands == 0 then return out end
     for _, id in ipairs(own_ids(e, side)) do
       local entry = e.pieces[id]
       local t = data.pieces[entry.kind]
-      if t.table then
-        local dist = e:reach(entry.fp, #data.tables[t.table].cells[1])
+      local range = t.table and #data.tables[t.table].cells[1]
+      if t.table and R.gap(entry.fp, cands) <= range then
+        local dist = e:reach(entry.fp, range)
         for _, h in ipairs(cands) do
           if L.fire_empty(e, side, id, h, dist) then out[#out + 1] = { piece = id, at = h } end
         end
@@ -620,20 +636,28 @@ game.action {
   params = { piece = "piece", at = "hex", facing = "direction" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out, grid = nil, {}, nil
+    local e, out, grid, by_kind = nil, {}, nil, {}
     for _, p in ipairs(ctx:pieces({ owner = side })) do
       if p.values and p.values.in_hyperspace and p.values.entered_round ~= ctx.round then
         e = e or R.env(ctx)
-        grid = grid or ctx:board_hexes()
-        local g = data.exit_grid
-        for _, h in ipairs(grid) do
-          if h.q % g == 0 and h.r % g == 0 then
-            for f = 0, 5 do
-              if L.hyperspace_out(e, side, p.id, h, f) then
-                out[#out + 1] = { piece = p.id, at = { q = h.q, r = h.r }, facing = f }
+        local kind = R.kind_of(p)
+        -- Exits depend only on the ship's type: list them once per type.
+        if not by_kind[kind] then
+          local exits, g = {}, data.exit_grid
+          grid = grid or ctx:board_hexes()
+          for _, h in ipairs(grid) do
+            if h.q % g == 0 and h.r % g == 0 then
+              for f = 0, 5 do
+                if L.hyperspace_out(e, side, p.id, h, f) then
+                  exits[#exits + 1] = { at = { q = h.q, r = h.r }, facing = f }
+                end
               end
             end
           end
+          by_kind[kind] = exits
+        end
+        for _, x in ipairs(by_kind[kind]) do
+          out[#out + 1] = { piece = p.id, at = x.at, facing = x.facing }
         end
       end
     end
