@@ -10,16 +10,19 @@
 //! let rules = loaded.rules(); // borrowable by any number of games
 //! ```
 
-use crate::session::Shared;
+use crate::session::{PlayOptions, Shared, play_bot_game};
 use anyhow::{Context, Result};
 use hexforge_game::ModLock;
+use hexforge_game::{Game, GameState};
 use hexforge_script::ModError;
 use hexforge_script::loader::{LoadOptions, LoadedMods, load_mods};
 use hexforge_script::manifest::{ModInfo, ModSet, discover};
 use hexforge_script::rules::LuaRules;
 use hexforge_script::sandbox::RequirePaths;
+use hexforge_script::watch::{ModWatcher, reload, replay_report};
 use hexforge_script::{Limits, Sandbox};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// A mod loaded and checked, ready to start games.
 #[derive(Debug)]
@@ -293,7 +296,7 @@ const TO_JSON: &str = include_str!("lua/to_json.lua");
 /// A Lua error (`file:line: message`) or a mod that does not load.
 pub fn eval(dir: Option<&Path>, code: &str) -> Result<serde_json::Value> {
     let sb = match dir {
-        Some(d) => mod_sandbox(d)?,
+        Some(d) => load_vm(d)?.sandbox,
         None => {
             let sb = Sandbox::new(Limits::default())?;
             sb.set_require_paths(require_paths(None));
@@ -320,131 +323,138 @@ pub struct TestResult {
     pub failure: Option<String>,
 }
 
-/// The Lua side of `hexforge test` (see the file).
-const TEST_RUNNER: &str = include_str!("lua/test_runner.lua");
-
-/// The rule set's VM after its entry files ran and its declarations checked.
-fn mod_sandbox(dir: &Path) -> Result<Sandbox> {
-    Ok(load_vm(dir)?.sandbox)
-}
-
-fn rule_set_or_error(dir: &Path) -> Result<RuleSet> {
-    rule_set(dir).map_err(|problems| anyhow::anyhow!(problems.join("\n")))
-}
-
-/// Runs a mod's `tests/*.lua`: each file in a fresh VM of the mod (after its entry files), each
-/// test with its own instruction budget. A file that fails to load counts as one failed test.
+/// Runs a mod's `tests/*.lua` with the script crate's harness (`t:game { .. }` plays real
+/// games of the mod): each file in a freshly loaded rule set, each test with its own budget. A
+/// file that fails to load counts as one failed test.
 ///
 /// # Errors
 /// When the mod does not load.
 pub fn run_tests(dir: &Path) -> Result<Vec<TestResult>> {
-    let rules = rule_set_or_error(dir)?;
-    let main = rules.main().context("the rule set is empty")?;
-    let mut results = Vec::new();
-    for (_, rel) in lua_files(&main.dir.join("tests")) {
-        let shown = format!("{}/tests/{rel}", main.rel_dir);
-        let module = format!(
-            "{}.tests.{}",
-            main.manifest.id,
-            rel.trim_end_matches(".lua").replace('/', ".")
-        );
-        let sb = mod_sandbox(dir)?;
-        sb.exec(TEST_RUNNER, "=test_runner")?;
-        let count: i64 = match sb.eval(&format!("return __hexforge_collect({module:?})"), "=test") {
-            Ok(n) => n,
-            Err(e) => {
-                results.push(TestResult {
-                    name: shown,
-                    failure: Some(e.to_string()),
-                });
-                continue;
-            }
-        };
-        for i in 1..=count {
-            let name: String = sb.eval(&format!("return __hexforge_name({i})"), "=test")?;
-            let outcome: std::result::Result<String, _> =
-                sb.eval(&format!("return __hexforge_run({i})"), "=test");
-            let failure = match outcome {
-                Ok(m) if m.is_empty() => None,
-                Ok(m) => Some(m),
-                Err(e) => Some(e.to_string()),
-            };
-            results.push(TestResult {
-                name: format!("{shown}: {name}"),
-                failure,
-            });
-        }
-    }
-    Ok(results)
-}
-
-/// What a folder's files look like: path, length and modification time of each, sorted.
-fn fingerprint(dirs: &[PathBuf]) -> Vec<(PathBuf, u64, Option<std::time::SystemTime>)> {
-    fn walk(dir: &Path, out: &mut Vec<(PathBuf, u64, Option<std::time::SystemTime>)>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in entries.filter_map(std::result::Result::ok) {
-            let path = e.path();
-            let Ok(meta) = e.metadata() else { continue };
-            if meta.is_dir() {
-                walk(&path, out);
+    let (root, id) = root_and_id(dir)?;
+    let results = hexforge_script::testing::run_tests(&root, &id, &load_options())
+        .map_err(|errors| problems_error(&errors))?;
+    Ok(results
+        .into_iter()
+        .map(|r| TestResult {
+            name: if r.name == r.file {
+                r.file
             } else {
-                out.push((path, meta.len(), meta.modified().ok()));
+                format!("{}: {}", r.file, r.name)
+            },
+            failure: r.failure,
+        })
+        .collect())
+}
+
+/// Starts the game `watch` keeps: the first scenario, seed 1, played by the random bots to its
+/// end (its record is what each reload is compared on).
+fn watch_game(loaded: LoadedMod, out: &mut dyn std::io::Write) -> Result<Game<LuaRules>> {
+    let scenario = loaded.scenarios.first().cloned().unwrap_or_default();
+    let state = GameState::new(loaded.locks.clone(), &scenario, serde_json::Value::Null, 1);
+    let (game, report) = play_bot_game(loaded.lua, state, &PlayOptions::default())?;
+    writeln!(
+        out,
+        "game kept for comparison: scenario {scenario}, seed 1, {} actions: {}",
+        report.actions,
+        report.result_line()
+    )?;
+    Ok(game)
+}
+
+/// Reloads after a change: swaps the rules into the kept game if the mod loads (reporting
+/// orphaned pieces and the first action of the game that now goes differently), else keeps the
+/// old rules and prints every problem.
+fn on_change(
+    dir: &Path,
+    game: &mut Option<Game<LuaRules>>,
+    out: &mut dyn std::io::Write,
+) -> Result<()> {
+    let start = std::time::Instant::now();
+    let Some(g) = game.as_mut() else {
+        // No game yet (the first load failed): try from scratch.
+        match load(dir) {
+            Ok(loaded) => {
+                writeln!(out, "reloaded in {} ms", start.elapsed().as_millis())?;
+                *game = Some(watch_game(loaded, out)?);
+            }
+            Err(e) => writeln!(out, "not reloaded:\n{e}")?,
+        }
+        return Ok(());
+    };
+    let (root, id) = root_and_id(dir)?;
+    match reload(&root, &id, &load_options(), g.state()) {
+        Ok((new, report)) => {
+            writeln!(out, "reloaded in {} ms", start.elapsed().as_millis())?;
+            for (piece, kind) in &report.orphaned_pieces {
+                writeln!(out, "  piece {piece}: type {kind} no longer exists")?;
+            }
+            match replay_report(g.rules(), &new, &g.record()) {
+                Ok(r) => match r.first_difference {
+                    None => writeln!(
+                        out,
+                        "  the kept game replays the same ({} actions)",
+                        r.compared
+                    )?,
+                    Some(d) => {
+                        let at = match (&d.index, &d.action) {
+                            (Some(i), Some(a)) => format!("action {i} (`{}` by {})", a.id, a.side),
+                            _ => "the game start".to_owned(),
+                        };
+                        writeln!(
+                            out,
+                            "  the kept game now differs at {at}: was {}, now {}",
+                            d.old, d.new
+                        )?;
+                    }
+                },
+                Err(e) => writeln!(out, "  could not compare the kept game: {e}")?,
+            }
+            g.set_rules(new);
+        }
+        Err(errors) => {
+            writeln!(out, "not reloaded; the previous rules stay:")?;
+            for e in errors {
+                writeln!(out, "{e}")?;
             }
         }
     }
-    let mut out = Vec::new();
-    for d in dirs {
-        walk(d, &mut out);
-    }
-    out.sort();
-    out
-}
-
-/// Loads the rule set once and writes the result: the time taken and what it declares, or
-/// every problem.
-fn reload_report(dir: &Path, out: &mut dyn std::io::Write) -> Result<()> {
-    let start = std::time::Instant::now();
-    match load_vm(dir) {
-        Ok(vm) => writeln!(
-            out,
-            "reloaded in {} ms: {} piece types, {} actions, {} tables",
-            start.elapsed().as_millis(),
-            vm.decls.piece_types.len(),
-            vm.decls.actions.len(),
-            vm.decls.tables.len()
-        )?,
-        Err(e) => writeln!(out, "not reloaded; the previous rules stay:\n{e}")?,
-    }
-    out.flush()?;
     Ok(())
 }
 
 /// Watches a mod (and the rest of its rule set) and reloads it on every change, printing
-/// "reloaded in N ms" or every problem; runs until interrupted.
-///
-/// Why polling: the notify-based `ModWatcher` belongs to `hexforge-script` and keeps a running
-/// game's state across reloads; until it lands, a quarter-second poll of file sizes and times
-/// gives the same feedback loop for checking a mod while editing it.
+/// "reloaded in N ms" or every problem; runs until interrupted. A bot game is kept across
+/// reloads, and each reload says where that game would now go differently.
 ///
 /// # Errors
-/// When the mod cannot be found or the output cannot be written.
+/// When the mod cannot be found or watched, or the output cannot be written.
 pub fn watch(dir: &Path, out: &mut dyn std::io::Write) -> Result<()> {
     let dirs: Vec<PathBuf> = match rule_set(dir) {
         Ok(rules) => rules.mods().map(|m| m.dir.clone()).collect(),
         Err(_) => vec![dir.to_owned()],
     };
+    let mut watcher = ModWatcher::new(Duration::from_millis(20))?;
+    for d in &dirs {
+        watcher.watch(d)?;
+    }
     let shown: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     writeln!(out, "watching {} (Ctrl-C to stop)", shown.join(", "))?;
-    let mut last = fingerprint(&dirs);
-    reload_report(dir, out)?;
-    loop {
-        std::thread::sleep(std::time::Duration::from_millis(250));
-        let now = fingerprint(&dirs);
-        if now != last {
-            last = now;
-            reload_report(dir, out)?;
+    let start = std::time::Instant::now();
+    let mut game = match load(dir) {
+        Ok(loaded) => {
+            writeln!(out, "loaded in {} ms", start.elapsed().as_millis())?;
+            Some(watch_game(loaded, out)?)
         }
+        Err(e) => {
+            writeln!(out, "not loaded:\n{e}")?;
+            None
+        }
+    };
+    out.flush()?;
+    loop {
+        if watcher.wait(Duration::from_secs(3600)).is_empty() {
+            continue;
+        }
+        on_change(dir, &mut game, out)?;
+        out.flush()?;
     }
 }

@@ -373,15 +373,24 @@ fn watch_reloads_on_every_change_and_reports_problems() {
     };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         wait_for("watching");
-        wait_for("reloaded in");
+        wait_for("loaded in");
+        wait_for("game kept for comparison: scenario picket, seed 1");
         let main = dir.join("main.lua");
         let good = std::fs::read_to_string(&main).unwrap();
         std::fs::write(&main, format!("{good}\ngame.action {{ id = \"x\" }}\n")).unwrap();
-        wait_for("not reloaded");
+        wait_for("not reloaded; the previous rules stay");
         let problem = wait_for("main.lua:");
         assert!(problem.contains("action x"), "{problem}");
         std::fs::write(&main, &good).unwrap();
         wait_for("reloaded in");
+        wait_for("the kept game replays the same");
+        // Frigates that can no longer move 2 hexes: the kept game now goes differently.
+        let slower = good.replace("hull = 3, speed = 2", "hull = 3, speed = 1");
+        assert_ne!(slower, good);
+        std::fs::write(&main, slower).unwrap();
+        wait_for("reloaded in");
+        let diff = wait_for("the kept game now differs at");
+        assert!(diff.contains("too far: speed 1"), "{diff}");
     }));
     // Stop the watcher this test started (by its own handle).
     let _ = child.kill();

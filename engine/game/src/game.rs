@@ -214,6 +214,14 @@ impl<R: Rules> Game<R> {
         Ok(self.state.outcome.clone())
     }
 
+    /// Changes the state outside any action, for test set-ups and scenario editing: nothing is
+    /// logged, and undo/redo history is dropped (it would no longer lead back to this state).
+    pub fn edit<T>(&mut self, f: impl FnOnce(&mut GameState) -> T) -> T {
+        self.undo.clear();
+        self.redo.clear();
+        f(&mut self.state)
+    }
+
     /// Whether there is an action to undo.
     #[must_use]
     pub fn can_undo(&self) -> bool {

@@ -9,6 +9,12 @@
 //! [`ScriptError`] (`file:line: message`); loading reports every problem at once as
 //! [`ModError`]s. Only this crate depends on mlua.
 //!
+//! Modules, along the data path: [`manifest`] (mod.toml, discovery, dependency order) ->
+//! [`sandbox`] (the VM) -> [`decl`] (the `game` object, [`ModDecls`]) -> [`loader`] (a rule set in
+//! one VM) -> [`rules`] ([`LuaRules`], the `ctx` API) with [`scenario`] -> [`watch`] (hot
+//! reload, replay comparison). [`api`] holds the pure Lua namespaces (`hex`, `direction`, `dice`);
+//! `scripts/types/hexforge.d.lua` documents all of it for editors and is checked by tests.
+//!
 //! ```
 //! use hexforge_script::{Limits, Sandbox};
 //! let sb = Sandbox::new(Limits::default()).unwrap();
@@ -24,6 +30,7 @@ pub mod manifest;
 pub mod rules;
 pub mod sandbox;
 pub mod scenario;
+pub mod testing;
 pub mod watch;
 
 pub use decl::ModDecls;

@@ -51,8 +51,10 @@ impl std::fmt::Debug for LuaRules {
 }
 
 /// The state as one callback may see it.
-enum Access<'a> {
+pub(crate) enum Access<'a> {
+    /// Read-only: check, choices, victory.
     Read(&'a GameState),
+    /// Writable: apply, setup, hooks.
     Write(&'a mut GameState),
 }
 
@@ -190,6 +192,21 @@ impl LuaRules {
                 content_hash: m.content_hash.clone(),
             })
             .collect()
+    }
+
+    /// Runs `f` with a `ctx` over `state` outside any declared callback (the Lua test harness's
+    /// `g:piece(..)` and `g:edit(fn)`). The ctx's methods stop working when `f` returns.
+    pub(crate) fn with_ctx<R>(
+        &self,
+        lua: &Lua,
+        access: Access<'_>,
+        f: impl FnOnce(&Lua, Table) -> mlua::Result<R>,
+    ) -> mlua::Result<R> {
+        let cell = RefCell::new(access);
+        lua.scope(|scope| {
+            let ctx = build_ctx(lua, scope, &cell, self)?;
+            f(lua, ctx)
+        })
     }
 
     fn function(&self, cb: CallbackId) -> Result<Function, RulesError> {

@@ -250,6 +250,15 @@ impl Sandbox {
         std::mem::take(&mut *self.output.borrow_mut())
     }
 
+    /// Changes the instruction budget of each outermost call (the test runner gives a test,
+    /// which may play whole games, more than one rules callback gets).
+    pub fn set_instruction_limit(&self, instructions: u64) {
+        // The hook's step stays as installed: it is the interval the hook counts in.
+        self.budget
+            .limit
+            .set(instructions.max(self.budget.step.get()));
+    }
+
     /// Runs `f` with a fresh instruction budget; every Lua error becomes a [`ScriptError`].
     /// Nested calls share the outer budget.
     ///

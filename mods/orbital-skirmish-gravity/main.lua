@@ -1,0 +1,40 @@
+-- Gravity hexes: a variant of orbital-skirmish (see README.md).
+--
+-- What it changes: the six hexes next to a planet are gravity hexes. A ship that enters one
+-- with hexes still to move is pulled one hexside toward the planet (before it makes its own
+-- turn in that hex); it resists by spending one of its MR turns to turn back. A ship that
+-- moves into a planet's hex crashes and is destroyed (in the base game that move is illegal).
+-- What it does not change: orbits (a ship in orbit is not pulled), speed, fire.
+-- It plugs two fields into the base's movement environment (env.pull, env.crash), so the
+-- move action, the reachability search and the bots all see gravity without new actions.
+
+-- Mod modules load as "<mod id>.<file>" (the runtime's require) or by bare name (LUA-API.md).
+local function need(name)
+  local ok, m = pcall(require, "orbital-skirmish-gravity." .. name)
+  if ok then return m end
+  return require(name)
+end
+local G = need("gravity")
+local base = assert(ORBITAL_SKIRMISH, "orbital-skirmish must load first")
+local mv = base.movement
+
+-- Numbers in data: how many hexsides a gravity hex pulls, and whether entering a planet
+-- crashes (otherwise it stays illegal as in the base game).
+game.table {
+  id = "gravity",
+  rows = { "value" },
+  columns = { "pull_hexsides", "crash" },
+  cells = { { 1, "yes" } },
+}
+
+table.insert(base.env_extensions, function(ctx, env)
+  local pull = ctx:lookup("gravity", "value", "pull_hexsides")
+  env.crash = ctx:lookup("gravity", "value", "crash") == "yes"
+  env.pull = function(h, facing, _left_to_move)
+    -- Next to several planets: the first by direction number pulls (assumption, README).
+    for d = 0, 5 do
+      if env.blocked(mv.step(h, d)) then return G.pulled(facing, d, pull) end
+    end
+    return nil
+  end
+end)

@@ -1,0 +1,77 @@
+-- Gravity hexes. Scenario gravity-duel: planet at (0,0), ship 1 Blue's frigate (MR 3).
+-- Mod modules load as "<mod id>.<file>" (the runtime's require) or by bare name (LUA-API.md).
+local function need(name)
+  local ok, m = pcall(require, "orbital-skirmish-gravity." .. name)
+  if ok then return m end
+  return require(name)
+end
+local G = need("gravity")
+
+local function place(g, id, h, f, speed)
+  g:edit(function(ctx)
+    ctx:move(id, h, f)
+    ctx:set(id, "speed", speed)
+    ctx:set(id, "new_speed", -1)
+    ctx:set(id, "moved", false)
+    ctx:set(id, "orbit", false)
+  end)
+end
+
+test("a pull turns a ship one hexside toward the planet", function(t)
+  t:eq(G.pulled(0, 1, 1), 1) -- planet one hexside right: now facing it
+  t:eq(G.pulled(0, 2, 1), 1) -- two hexsides right: one hexside right
+  t:eq(G.pulled(0, 4, 1), 5) -- two hexsides left: one hexside left
+  t:eq(G.pulled(0, 5, 1), 5)
+  t:eq(G.pulled(0, 0, 1), 0) -- already facing the planet
+  t:eq(G.pulled(0, 3, 1), 0) -- planet dead astern: no pull
+end)
+
+test("a ship passing a gravity hex is pulled and crashes into the planet", function(t)
+  local g = t:game { scenario = "gravity-duel", seed = 1 }
+  place(g, 1, { q = -1, r = 3 }, 0, 3)
+  g:act { id = "speed", side = "blue", piece = 1, speed = 3 }
+  -- (-1,1) is next to the planet, which lies NE of it: the frigate is pulled to face NE and
+  -- its third hex is the planet's.
+  g:act { id = "move", side = "blue", piece = 1, plan = "FFF" }
+  t:eq(g:piece(1), nil)
+  t:eq(g:outcome().winners, { "red" })
+end)
+
+test("a ship resists the pull by spending one of its turns", function(t)
+  local g = t:game { scenario = "gravity-duel", seed = 1 }
+  place(g, 1, { q = -1, r = 3 }, 0, 3)
+  g:act { id = "speed", side = "blue", piece = 1, speed = 3 }
+  local found
+  for _, a in ipairs(g:legal("blue")) do
+    if a.id == "move" then
+      t:falsy(a.to.q == 0 and a.to.r == 0) -- crashing is not offered while other moves exist
+      if a.to.q == -1 and a.to.r == 0 and a.facing == 0 then found = a.plan end
+    end
+  end
+  t:eq(found, "FFLF")
+  g:act { id = "move", side = "blue", piece = 1, plan = "FFLF" }
+  t:eq(g:piece(1).hex, { q = -1, r = 0 }); t:eq(g:piece(1).facing, 0)
+end)
+
+test("a ship whose move ends in a gravity hex is not pulled", function(t)
+  local g = t:game { scenario = "gravity-duel", seed = 1 }
+  place(g, 1, { q = -1, r = 3 }, 0, 2)
+  g:act { id = "speed", side = "blue", piece = 1, speed = 2 }
+  g:act { id = "move", side = "blue", piece = 1, plan = "FF" }
+  t:eq(g:piece(1).hex, { q = -1, r = 1 }); t:eq(g:piece(1).facing, 0)
+end)
+
+test("a ship in orbit is not pulled", function(t)
+  local g = t:game { scenario = "gravity-duel", seed = 1 }
+  place(g, 1, { q = 0, r = -1 }, 0, 2)
+  g:act { id = "orbit", side = "blue", piece = 1, planet = { q = 0, r = 0 }, dir = "cw", facing = 0 }
+  t:eq(g:piece(1).hex, { q = 1, r = -1 }); t:eq(g:piece(1).facing, 0)
+end)
+
+test("the base rules still hold in the variant", function(t)
+  local g = t:game { scenario = "gravity-duel", seed = 1 }
+  place(g, 1, { q = 3, r = 5 }, 0, 7)
+  g:act { id = "speed", side = "blue", piece = 1, speed = 7 }
+  g:act { id = "move", side = "blue", piece = 1, plan = "FFFLFFLFLF" }
+  t:eq(g:piece(1).hex, { q = 0, r = 4 })
+end)

@@ -1,0 +1,91 @@
+-- bot.lua: a simple greedy player (closes range, fires at the best odds).
+--
+-- What it is: a scoring function over the legal actions the rules list; the bot takes the
+-- highest score (ties: the first). What it deliberately does not do: look ahead, coordinate
+-- ships, or change the game (it only reads ctx). The engine has no bot hook yet (see
+-- ENGINE-REQUESTS.md); main.lua publishes it as ORBITAL_SKIRMISH.greedy so a host can call it.
+--   local best = bot.choose(ctx, "blue", legal_actions, weapon_info)
+
+local B = {}
+
+local function need(name)
+  local ok, m = pcall(require, "orbital-skirmish." .. name)
+  if ok then return m end
+  return require(name)
+end
+local mv = need("movement")
+
+local function nearest_enemy(ctx, side, h)
+  local best, best_d
+  for _, p in ipairs(ctx:pieces {}) do
+    if p.hex and p.owner ~= side then
+      local d = mv.distance(h, p.hex)
+      if best_d == nil or d < best_d then best, best_d = p, d end
+    end
+  end
+  return best, best_d
+end
+
+-- Mean of "NdS+K" dice.
+local function mean(notation)
+  local n, s, k = tostring(notation):match("^(%d*)d(%d+)([%+%-]?%d*)$")
+  if not s then return 0 end
+  n = tonumber(n) or 1
+  return n * (tonumber(s) + 1) / 2 + (tonumber(k) or 0)
+end
+
+--- The score of one legal action; higher is better.
+function B.score(ctx, side, a, weapon_info)
+  if a.id == "fire" then
+    local p, t = ctx:piece(a.piece), ctx:piece(a.target)
+    local w = weapon_info(ctx, p.stats.weapons[a.weapon])
+    local range = mv.distance(p.hex, a.at or t.hex)
+    local chance = math.max(0, w.chance - w.range_loss * range)
+    -- Save limited rounds for good odds.
+    if w.limited == "yes" and chance < 35 then return -1 end
+    return 100 + chance * mean(w.damage) / 100
+  end
+  if a.id == "speed" then
+    local p = ctx:piece(a.piece)
+    local _, d = nearest_enemy(ctx, side, p.hex)
+    local want = math.max(1, math.min((d or 4) - 1, 8))
+    return 50 - math.abs(a.speed - want)
+  end
+  if a.id == "move" then
+    local p = ctx:piece(a.piece)
+    local to, f = a.to, mv.dir(a.facing) or 0
+    local e, d = nearest_enemy(ctx, side, to)
+    local s = 50 - (d or 0)
+    if e then
+      local v = mv.VECTORS[f]
+      local dq, dr = e.hex.q - to.q, e.hex.r - to.r
+      local k = mv.distance(to, e.hex)
+      if dq == k * v[1] and dr == k * v[2] then s = s + 3 end -- enemy in the forward band
+    end
+    -- Keep away from the edge: the hex a full move ahead should be on the map.
+    local ahead = to
+    for _ = 1, math.max(1, p.values.new_speed) do ahead = mv.step(ahead, f) end
+    if not ctx:on_board(ahead) then s = s - 10 end
+    -- Never end facing a planet next to the bow: next turn's first hex would be the planet.
+    local bow = mv.step(to, f)
+    for _, pl in ipairs(ctx:global("planets") or {}) do
+      if mv.eq(pl, bow) then s = s - 30 end
+    end
+    return s
+  end
+  if a.id == "interceptors" then return a.count == 2 and 60 or -1 end
+  if a.id == "orbit" then return 10 end
+  return 0 -- end_phase
+end
+
+--- The best action of `actions` (a list of legal actions) for `side`.
+function B.choose(ctx, side, actions, weapon_info)
+  local best, best_s
+  for _, a in ipairs(actions) do
+    local s = B.score(ctx, side, a, weapon_info)
+    if best_s == nil or s > best_s then best, best_s = a, s end
+  end
+  return best
+end
+
+return B

@@ -1,0 +1,724 @@
+-- Orbital Skirmish: declarations and the rules that join movement and combat to the game.
+--
+-- What it is: the piece types and weapons table (numbers from ships.lua), the turn structure
+-- (each side's half: move, the other side's defensive fire, own offensive fire), the actions
+-- (speed, move, orbit, interceptors, fire), setup, hooks and victory.
+-- What it deliberately does not do: movement or fire geometry (movement.lua, combat.lua are
+-- pure and tested on their own) or hold any state (everything lives in piece values:
+-- speed, new_speed, moved, path, orbit, free_rot, damage, ammo, icm, icm_ready, fired).
+--
+-- A turn for one ship, as actions:
+--   { id = "speed", piece = 1, speed = 6 }                      -- within ADF of last turn's
+--   { id = "move",  piece = 1, plan = "FFFLFFLFLF" }            -- or to = {q=,r=}, facing = 3
+
+-- Mod modules load as "<mod id>.<file>" (the runtime's require) or by bare name (LUA-API.md).
+local function need(name)
+  local ok, m = pcall(require, "orbital-skirmish." .. name)
+  if ok then return m end
+  return require(name)
+end
+local data = need("ships")
+local mv = need("movement")
+local C = need("combat")
+local bot = need("bot")
+
+-- The variant (and tests) reach the modules through this global as well as through require.
+ORBITAL_SKIRMISH = { movement = mv, combat = C, data = data, env_extensions = {} }
+
+---------------------------------------------------------------------------------------------
+-- Declarations
+---------------------------------------------------------------------------------------------
+-- (game.terrain is in LUA-API.md but not yet in every runtime build: declare it when present.)
+if game.terrain then game.terrain { id = "planet", name = "Planet", color = "#6a8fd0", blocks_movement = true, blocks_fire = "unless_avoidable" } end
+
+do
+  local rows, cells = {}, {}
+  for _, w in ipairs(data.weapons) do
+    rows[#rows + 1] = w.id
+    local row = {}
+    for _, c in ipairs(data.weapon_columns) do row[#row + 1] = w[c] end
+    cells[#cells + 1] = row
+  end
+  game.table { id = "weapons", rows = rows, columns = data.weapon_columns, cells = cells }
+end
+
+game.table {
+  id = "rules",
+  rows = { "value" },
+  columns = { "max_interceptors_per_attack", "default_interceptors_per_attack", "to_hit_die" },
+  cells = { { data.rules.max_interceptors_per_attack, data.rules.default_interceptors_per_attack, data.rules.to_hit_die } },
+}
+
+for _, s in ipairs(data.ships) do
+  local ammo = {}
+  for k, v in pairs(s.ammo) do ammo[k] = v end
+  game.piece_type {
+    id = s.id,
+    name = s.name,
+    stats = { hull = s.hull, adf = s.adf, mr = s.mr, weapons = s.weapons, ammo = s.ammo, interceptors = s.interceptors },
+    values = {
+      speed = 0, new_speed = -1, moved = false, path = {}, orbit = false, free_rot = false,
+      damage = 0, ammo = ammo, icm = s.interceptors, icm_ready = data.rules.default_interceptors_per_attack,
+      icm_set = false, fired = {},
+    },
+  }
+end
+
+game.turns {
+  order = "fixed",
+  phases = {
+    { id = "move" },
+    { id = "defensive_fire", actor = "others" },
+    { id = "offensive_fire" },
+  },
+}
+
+---------------------------------------------------------------------------------------------
+-- Reading the game
+---------------------------------------------------------------------------------------------
+local function rule(ctx, name) return (ctx:lookup("rules", "value", name)) end
+
+local function weapon(ctx, id)
+  local w = { id = id }
+  for _, c in ipairs(data.weapon_columns) do w[c] = (ctx:lookup("weapons", id, c)) end
+  return w
+end
+
+local function total(x)
+  if type(x) == "table" then return x.total end
+  return x
+end
+
+local function facing_of(p) return mv.dir(p.facing) or 0 end
+
+local function hull_left(p) return p.stats.hull - (p.values.damage or 0) end
+
+-- The planets: a list of hexes and a set keyed "q,r", found once in setup.
+local function planets(ctx)
+  local list = ctx:global("planets") or {}
+  local set = {}
+  for _, h in ipairs(list) do set[mv.key(h)] = true end
+  return list, set
+end
+
+local function ships_of(ctx, side)
+  local out = {}
+  for _, p in ipairs(ctx:pieces { owner = side }) do
+    if p.hex then out[#out + 1] = p end
+  end
+  table.sort(out, function(a, b) return a.id < b.id end)
+  return out
+end
+
+local function enemy_ships(ctx, side)
+  local out = {}
+  for _, p in ipairs(ctx:pieces {}) do
+    if p.hex and p.owner ~= side then out[#out + 1] = p end
+  end
+  table.sort(out, function(a, b) return a.id < b.id end)
+  return out
+end
+
+local function own_ship(ctx, side, id)
+  local p = ctx:piece(id)
+  if not p then return nil, "there is no ship " .. tostring(id) end
+  if p.owner ~= side then return nil, "ship " .. tostring(id) .. " is not yours" end
+  if not p.hex then return nil, "ship " .. tostring(id) .. " is not on the map" end
+  return p
+end
+
+--- The movement environment of the current game (board, planets, variant extensions).
+local function move_env(ctx)
+  local list, set = planets(ctx)
+  local board_cache = {}
+  local env = {
+    planets = list,
+    on_board = function(h)
+      local k = mv.key(h)
+      local v = board_cache[k]
+      if v == nil then
+        v = ctx:on_board(h) and true or false
+        board_cache[k] = v
+      end
+      return v
+    end,
+    blocked = function(h) return set[mv.key(h)] == true end,
+  }
+  for _, ext in ipairs(ORBITAL_SKIRMISH.env_extensions) do ext(ctx, env) end
+  return env
+end
+ORBITAL_SKIRMISH.move_env = move_env
+
+local function adjacent_planets(ctx, h)
+  local list = planets(ctx)
+  local out = {}
+  for _, p in ipairs(list) do
+    if mv.distance(p, h) == 1 then out[#out + 1] = p end
+  end
+  return out
+end
+
+--- The greedy bot's pick among `actions` (legal actions of `side`); see bot.lua.
+ORBITAL_SKIRMISH.greedy = function(ctx, side, actions) return bot.choose(ctx, side, actions, weapon) end
+
+---------------------------------------------------------------------------------------------
+-- Movement actions
+---------------------------------------------------------------------------------------------
+local function may_start_move(ctx, a)
+  if ctx.phase ~= "move" then return nil, "ships move only in their own movement phase" end
+  local p, why = own_ship(ctx, a.side, a.piece)
+  if not p then return nil, why end
+  if p.values.moved then return nil, ("ship %d has already moved this turn"):format(p.id) end
+  return p
+end
+
+game.action {
+  id = "speed",
+  phases = { "move" },
+  params = { piece = "piece", speed = "integer" },
+  choices = function(ctx, side)
+    local out = {}
+    for _, p in ipairs(ships_of(ctx, side)) do
+      if not p.values.moved and p.values.new_speed < 0 then
+        for _, s in ipairs(mv.speed_options(p.values.speed, p.stats.adf)) do
+          out[#out + 1] = { piece = p.id, speed = s }
+        end
+      end
+    end
+    return out
+  end,
+  check = function(ctx, a)
+    local p, why = may_start_move(ctx, a)
+    if not p then return false, why end
+    if p.values.new_speed >= 0 then
+      return false, ("ship %d has already chosen its speed this turn (a ship cannot both accelerate and decelerate)"):format(p.id)
+    end
+    why = mv.speed_reason(p.values.speed, p.stats.adf, a.speed)
+    if why then return false, why end
+    return true
+  end,
+  apply = function(ctx, a)
+    local p = ctx:piece(a.piece)
+    local was_orbiting = p.values.orbit and true or false
+    ctx:set(p.id, "new_speed", a.speed)
+    if was_orbiting then
+      ctx:set(p.id, "orbit", false)
+      ctx:log(("ship %d leaves orbit"):format(p.id))
+    end
+    if a.speed == 0 and not was_orbiting and p.values.speed > 0 then
+      -- Stopping: the ship does not move at all this turn.
+      ctx:set(p.id, "speed", 0)
+      ctx:set(p.id, "moved", true)
+      ctx:set(p.id, "path", { p.hex })
+      ctx:log(("ship %d stops"):format(p.id))
+    else
+      -- Free rotation: speed 0 all turn, or leaving orbit (a ship in orbit has speed 0).
+      ctx:set(p.id, "free_rot", was_orbiting or (a.speed == 0 and p.values.speed == 0))
+      ctx:log(("ship %d speed %d"):format(p.id, a.speed))
+    end
+  end,
+}
+
+-- The legal moves of a ship that has chosen its speed: ends (and forced exits).
+local function moves_of(ctx, p, env)
+  local facings = { facing_of(p) }
+  if p.values.free_rot then facings = { 0, 1, 2, 3, 4, 5 } end
+  return mv.reach(p.hex, facings, p.values.new_speed, p.stats.mr, env)
+end
+ORBITAL_SKIRMISH.moves_of = moves_of
+
+-- Resolve a move action to a simulation result, or nil and a reason.
+local function resolve_move(ctx, p, a, env)
+  local speed = p.values.new_speed
+  local start_facing = facing_of(p)
+  if a.start_facing ~= nil then
+    local f = mv.dir(a.start_facing)
+    if f == nil then return nil, "start_facing must be a direction" end
+    if f ~= start_facing and not p.values.free_rot then
+      return nil, "only a ship at speed 0 all turn or leaving orbit may rotate freely"
+    end
+    start_facing = f
+  end
+  if speed == 0 then
+    local f = start_facing
+    if a.facing ~= nil then f = mv.dir(a.facing) end
+    if f == nil then return nil, "facing must be a direction" end
+    if f ~= facing_of(p) and not p.values.free_rot then
+      return nil, "only a ship at speed 0 all turn or leaving orbit may rotate freely"
+    end
+    if a.plan ~= nil and a.plan ~= "" then return nil, "a ship at speed 0 does not move" end
+    if a.to ~= nil and not mv.eq(a.to, p.hex) then return nil, "a ship at speed 0 does not move" end
+    return { to = p.hex, facing = f, turns = 0, path = { p.hex }, plan = "", exited = false, crashed = false }
+  end
+  local plan = a.plan
+  if plan == nil then
+    if a.to == nil then return nil, "give a plan, or a destination hex and facing" end
+    local ends = moves_of(ctx, p, env)
+    local want = a.facing ~= nil and mv.dir(a.facing) or nil
+    for _, e in ipairs(ends) do
+      if mv.eq(e.to, a.to) and (want == nil or e.facing == want) then
+        plan, start_facing = e.plan, e.start_facing
+        break
+      end
+    end
+    if plan == nil then
+      return nil, ("no legal move at speed %d ends in %s%s"):format(speed, mv.show(a.to),
+        want and (" facing " .. mv.NAMES[want]) or "")
+    end
+  end
+  local r, why = mv.simulate(p.hex, start_facing, speed, p.stats.mr, plan, env)
+  if not r and not env.crash then
+    -- A ship with no move that avoids every planet and stays on the map crashes.
+    local ends, exits = moves_of(ctx, p, env)
+    if #ends == 0 and #exits == 0 then
+      local forced = setmetatable({ crash = true }, { __index = env })
+      r = mv.simulate(p.hex, start_facing, speed, p.stats.mr, plan, forced)
+    end
+  end
+  if not r then return nil, why end
+  if a.to ~= nil and not mv.eq(a.to, r.to) then
+    return nil, ("the plan ends in %s, not %s"):format(mv.show(r.to), mv.show(a.to))
+  end
+  if a.facing ~= nil and mv.dir(a.facing) ~= r.facing and not r.exited and not r.crashed then
+    return nil, ("the plan ends facing %s, not %s"):format(mv.NAMES[r.facing], tostring(a.facing))
+  end
+  return r
+end
+
+game.action {
+  id = "move",
+  phases = { "move" },
+  params = { piece = "piece", plan = "string", start_facing = "direction", to = "hex", facing = "direction" },
+  choices = function(ctx, side)
+    local out = {}
+    local env
+    for _, p in ipairs(ships_of(ctx, side)) do
+      if not p.values.moved and p.values.new_speed >= 0 then
+        env = env or move_env(ctx)
+        local ends, exits, crashes = moves_of(ctx, p, env)
+        local list = ends
+        -- Leaving the map (or crashing) is offered only when no move stays on it.
+        if #ends == 0 then list = exits end
+        if #list == 0 then list = crashes end
+        for _, e in ipairs(list) do
+          local c = { piece = p.id, plan = e.plan, to = e.to, facing = e.facing }
+          if p.values.free_rot then c.start_facing = e.start_facing end
+          out[#out + 1] = c
+        end
+      end
+    end
+    return out
+  end,
+  check = function(ctx, a)
+    local p, why = may_start_move(ctx, a)
+    if not p then return false, why end
+    if p.values.new_speed < 0 then return false, ("ship %d must choose its speed before it moves"):format(p.id) end
+    local r
+    r, why = resolve_move(ctx, p, a, move_env(ctx))
+    if not r then return false, why end
+    return true
+  end,
+  apply = function(ctx, a)
+    local p = ctx:piece(a.piece)
+    local r = assert(resolve_move(ctx, p, a, move_env(ctx)))
+    ORBITAL_SKIRMISH.finish_move(ctx, p, r)
+  end,
+}
+
+-- Carry out a resolved move (shared by the move action and the default move).
+function ORBITAL_SKIRMISH.finish_move(ctx, p, r)
+    ctx:set(p.id, "speed", p.values.new_speed)
+    ctx:set(p.id, "moved", true)
+    if r.exited then
+      ctx:log(("ship %d leaves the map at %s and is lost"):format(p.id, mv.show(r.to)))
+      ctx:destroy(p.id)
+      return
+    end
+    if r.crashed then
+      ctx:log(("ship %d crashes into the planet at %s"):format(p.id, mv.show(r.to)))
+      ctx:destroy(p.id)
+      return
+    end
+    ctx:set(p.id, "path", r.path)
+    ctx:move(p.id, r.to, r.facing)
+    ctx:log(("ship %d moves %s to %s facing %s"):format(p.id, r.plan ~= "" and r.plan or "nowhere",
+      mv.show(r.to), mv.NAMES[r.facing]))
+end
+
+game.action {
+  id = "orbit",
+  phases = { "move" },
+  params = { piece = "piece", planet = "hex", dir = "string", facing = "direction" },
+  choices = function(ctx, side)
+    local out = {}
+    local env
+    for _, p in ipairs(ships_of(ctx, side)) do
+      if not p.values.moved and p.values.new_speed < 0 then
+        env = env or move_env(ctx)
+        local options = {}
+        if p.values.orbit then
+          options[1] = { planet = p.values.orbit.planet, dir = p.values.orbit.dir }
+        else
+          for _, pl in ipairs(adjacent_planets(ctx, p.hex)) do
+            options[#options + 1] = { planet = pl, dir = "cw" }
+            options[#options + 1] = { planet = pl, dir = "ccw" }
+          end
+        end
+        for _, o in ipairs(options) do
+          local nxt = mv.orbit_next(o.planet, p.hex, o.dir)
+          if nxt and env.on_board(nxt) and not env.blocked(nxt) then
+            for f = 0, 5 do
+              out[#out + 1] = { piece = p.id, planet = o.planet, dir = o.dir, facing = f }
+            end
+          end
+        end
+      end
+    end
+    return out
+  end,
+  check = function(ctx, a)
+    local p, why = may_start_move(ctx, a)
+    if not p then return false, why end
+    if p.values.new_speed >= 0 then return false, ("ship %d has already chosen a speed this turn"):format(p.id) end
+    if a.dir ~= "cw" and a.dir ~= "ccw" then return false, "the orbit direction is cw or ccw" end
+    if mv.dir(a.facing) == nil then return false, "facing must be a direction" end
+    if type(a.planet) ~= "table" then return false, "name the planet's hex" end
+    local _, set = planets(ctx)
+    if not set[mv.key(a.planet)] then return false, ("there is no planet at %s"):format(mv.show(a.planet)) end
+    local o = p.values.orbit
+    if o then
+      if not mv.eq(o.planet, a.planet) then return false, "the ship is orbiting another planet" end
+      if o.dir ~= a.dir then
+        return false, "the orbit direction cannot change: leave orbit and start a new orbit to reverse it"
+      end
+    elseif mv.distance(p.hex, a.planet) ~= 1 then
+      return false, "only a ship that starts its move next to a planet can orbit it"
+    end
+    local nxt = mv.orbit_next(a.planet, p.hex, a.dir)
+    if nxt == nil then return false, "the ship is not next to that planet" end
+    if set[mv.key(nxt)] then return false, ("the orbit is blocked by the planet at %s"):format(mv.show(nxt)) end
+    return true
+  end,
+  apply = function(ctx, a)
+    local p = ctx:piece(a.piece)
+    local nxt = mv.orbit_next(a.planet, p.hex, a.dir)
+    ctx:set(p.id, "speed", 0)
+    ctx:set(p.id, "new_speed", 0)
+    ctx:set(p.id, "moved", true)
+    if not ctx:on_board(nxt) then
+      ctx:log(("ship %d leaves the map in orbit and is lost"):format(p.id))
+      ctx:destroy(p.id)
+      return
+    end
+    if not p.values.orbit then
+      ctx:log(("ship %d enters orbit %s around %s"):format(p.id, a.dir, mv.show(a.planet)))
+    end
+    ctx:set(p.id, "orbit", { planet = { q = a.planet.q, r = a.planet.r }, dir = a.dir })
+    ctx:set(p.id, "path", { p.hex, nxt })
+    ctx:move(p.id, nxt, mv.dir(a.facing))
+    ctx:log(("ship %d orbits to %s facing %s"):format(p.id, mv.show(nxt), mv.NAMES[mv.dir(a.facing)]))
+  end,
+}
+
+game.action {
+  id = "interceptors",
+  phases = { "move" },
+  params = { piece = "piece", count = "integer" },
+  choices = function(ctx, side)
+    local out = {}
+    local cap = rule(ctx, "max_interceptors_per_attack")
+    for _, p in ipairs(ships_of(ctx, side)) do
+      if not p.values.icm_set and p.values.icm > 0 then
+        for n = 0, math.min(cap, p.values.icm) do
+          if n ~= p.values.icm_ready then out[#out + 1] = { piece = p.id, count = n } end
+        end
+      end
+    end
+    return out
+  end,
+  check = function(ctx, a)
+    local p, why = own_ship(ctx, a.side, a.piece)
+    if not p then return false, why end
+    if p.values.icm_set then return false, "interceptor orders are set once per turn" end
+    local n = math.tointeger(a.count)
+    local cap = rule(ctx, "max_interceptors_per_attack")
+    if n == nil or n < 0 or n > cap then return false, ("fire 0 to %d interceptors at each attack"):format(cap) end
+    return true
+  end,
+  apply = function(ctx, a)
+    ctx:set(a.piece, "icm_ready", math.tointeger(a.count))
+    ctx:set(a.piece, "icm_set", true)
+  end,
+}
+
+-- Every ship moves: a ship still without orders when its side ends the movement phase flies
+-- straight on at last turn's speed, or goes on round its orbit (the runtime does not let a mod
+-- refuse end_phase, so the rule is kept this way).
+local function default_move(ctx, p)
+  local env = move_env(ctx)
+  if p.values.orbit and p.values.new_speed < 0 then
+    local o = p.values.orbit
+    local nxt = mv.orbit_next(o.planet, p.hex, o.dir)
+    if nxt and not env.blocked(nxt) then
+      ctx:set(p.id, "moved", true)
+      ctx:set(p.id, "new_speed", 0)
+      if not env.on_board(nxt) then ctx:destroy(p.id) return end
+      ctx:set(p.id, "path", { p.hex, nxt })
+      ctx:move(p.id, nxt, facing_of(p))
+      ctx:log(("ship %d goes on round its orbit"):format(p.id))
+      return
+    end
+    ctx:set(p.id, "orbit", false)
+  end
+  if p.values.new_speed < 0 then
+    ctx:set(p.id, "new_speed", p.values.speed)
+    p = ctx:piece(p.id)
+  end
+  local plan = string.rep("F", p.values.new_speed)
+  local a = { piece = p.id, plan = plan }
+  local r = resolve_move(ctx, p, a, env)
+  if not r then
+    local ends, exits, crashes = moves_of(ctx, p, env)
+    local e = ends[1] or exits[1] or crashes[1]
+    a.plan, a.start_facing = e.plan, e.start_facing
+    r = assert(resolve_move(ctx, p, a, env))
+  end
+  ctx:log(("ship %d had no orders and flies straight on"):format(p.id))
+  ORBITAL_SKIRMISH.finish_move(ctx, p, r)
+end
+
+game.on("phase_end", function(ctx)
+  if ctx.phase ~= "move" then return end
+  for _, p in ipairs(ships_of(ctx, ctx.active)) do
+    if not p.values.moved then default_move(ctx, p) end
+  end
+end)
+
+---------------------------------------------------------------------------------------------
+-- Fire
+---------------------------------------------------------------------------------------------
+
+-- Why `a` (piece, weapon slot, target, at) cannot fire, or nil and the shot's details.
+local function fire_reason(ctx, a, p, env)
+  local slot = math.tointeger(a.weapon)
+  local wid = slot and p.stats.weapons[slot]
+  if not wid then return ("ship %d has no weapon %s"):format(p.id, tostring(a.weapon)) end
+  local w = weapon(ctx, wid)
+  if (p.values.fired or {})[tostring(slot)] then
+    return ("weapon %d (%s) has already fired this phase"):format(slot, wid)
+  end
+  if w.fire == "offensive" and ctx.phase ~= "offensive_fire" then
+    return ("a %s fires only in its own offensive fire"):format(wid)
+  end
+  if w.limited == "yes" and ((p.values.ammo or {})[wid] or 0) <= 0 then
+    return ("no %s ammunition left"):format(wid)
+  end
+  local t = ctx:piece(a.target)
+  if not t or not t.hex then return "the target is not on the map" end
+  if t.owner == a.side then return "the target must be an enemy ship" end
+  local at = t.hex
+  if ctx.phase == "defensive_fire" then
+    if t.owner ~= ctx.active then return "defensive fire targets the ships that moved this turn" end
+    if a.at ~= nil then
+      local found = false
+      for _, h in ipairs(t.values.path or {}) do
+        if mv.eq(h, a.at) then found = true end
+      end
+      if not found then return ("%s is not on the target's path this turn"):format(mv.show(a.at)) end
+      at = a.at
+    end
+  elseif a.at ~= nil and not mv.eq(a.at, t.hex) then
+    return "offensive fire targets the ship where it is"
+  end
+  local range = mv.distance(p.hex, at)
+  if range > w.range then return ("out of range: %d hexes, the %s reaches %d"):format(range, wid, w.range) end
+  if w.arc == "forward" and not C.in_forward_band(p.hex, facing_of(p), at) then
+    return ("the %s fires only straight ahead"):format(wid)
+  end
+  if C.los_blocked(p.hex, at, env.planets, env.blocked) then return "a planet blocks the line of fire" end
+  return nil, { weapon = w, slot = slot, target = t, at = at, range = range }
+end
+
+-- The best hex of a mover's path to fire at (highest chance, then earliest), or nil.
+local function best_at(ctx, a, p, t, env)
+  local best, best_chance
+  local hexes = { t.hex }
+  if ctx.phase == "defensive_fire" then hexes = t.values.path or { t.hex } end
+  for _, h in ipairs(hexes) do
+    local why, shot = fire_reason(ctx, { side = a.side, piece = a.piece, weapon = a.weapon, target = a.target, at = h }, p, env)
+    if not why then
+      local c = C.chance(shot.weapon.chance, shot.weapon.range_loss, shot.range, 0, 0)
+      if best_chance == nil or c > best_chance then best, best_chance = h, c end
+    end
+  end
+  return best
+end
+
+game.action {
+  id = "fire",
+  phases = { "defensive_fire", "offensive_fire" },
+  params = { piece = "piece", weapon = "integer", target = "piece", at = "hex" },
+  choices = function(ctx, side)
+    local out = {}
+    local env = move_env(ctx)
+    local targets = enemy_ships(ctx, side)
+    for _, p in ipairs(ships_of(ctx, side)) do
+      for slot = 1, #p.stats.weapons do
+        for _, t in ipairs(targets) do
+          local a = { side = side, piece = p.id, weapon = slot, target = t.id }
+          local at = best_at(ctx, a, p, t, env)
+          if at then out[#out + 1] = { piece = p.id, weapon = slot, target = t.id, at = at } end
+        end
+      end
+    end
+    return out
+  end,
+  check = function(ctx, a)
+    local p, why = own_ship(ctx, a.side, a.piece)
+    if not p then return false, why end
+    why = fire_reason(ctx, a, p, move_env(ctx))
+    if why then return false, why end
+    return true
+  end,
+  apply = function(ctx, a)
+    local p = ctx:piece(a.piece)
+    local _, shot = fire_reason(ctx, a, p, move_env(ctx))
+    local w, t = shot.weapon, shot.target
+    local fired = p.values.fired or {}
+    fired[tostring(shot.slot)] = true
+    ctx:set(p.id, "fired", fired)
+    if w.limited == "yes" then
+      local ammo = p.values.ammo
+      ammo[w.id] = ammo[w.id] - 1
+      ctx:set(p.id, "ammo", ammo)
+    end
+    local icm = 0
+    if w.icm_penalty > 0 then
+      icm = math.min(t.values.icm_ready or 0, t.values.icm or 0)
+      if icm > 0 then
+        ctx:set(t.id, "icm", t.values.icm - icm)
+        ctx:log(("ship %d fires %d interceptor missile(s)"):format(t.id, icm))
+      end
+    end
+    local chance = C.chance(w.chance, w.range_loss, shot.range, w.icm_penalty, icm)
+    local roll = total(ctx:roll(rule(ctx, "to_hit_die"), "to hit"))
+    if roll > chance then
+      ctx:log(("ship %d %s at ship %d, range %d: %d%%, rolled %d, miss"):format(p.id, w.id, t.id, shot.range, chance, roll))
+      return
+    end
+    local dmg = total(ctx:roll(w.damage, "damage"))
+    local damage = (t.values.damage or 0) + dmg
+    ctx:log(("ship %d %s at ship %d, range %d: %d%%, rolled %d, hit for %d"):format(p.id, w.id, t.id, shot.range, chance, roll, dmg))
+    if damage >= t.stats.hull then
+      ctx:log(("ship %d is destroyed"):format(t.id))
+      ctx:destroy(t.id)
+    else
+      ctx:set(t.id, "damage", damage)
+    end
+  end,
+}
+
+---------------------------------------------------------------------------------------------
+-- Setup, hooks, victory
+---------------------------------------------------------------------------------------------
+local function reset_move(ctx, p)
+  ctx:set(p.id, "new_speed", -1)
+  ctx:set(p.id, "moved", false)
+  ctx:set(p.id, "free_rot", false)
+  ctx:set(p.id, "icm_set", false)
+  ctx:set(p.id, "path", { p.hex })
+end
+
+game.setup(function(ctx)
+  local list = {}
+  for _, h in ipairs(ctx:board_hexes()) do
+    for _, id in ipairs(ctx:terrain(h)) do
+      if id == "planet" then list[#list + 1] = { q = h.q, r = h.r } end
+    end
+  end
+  table.sort(list, function(a, b) if a.q ~= b.q then return a.q < b.q end return a.r < b.r end)
+  ctx:set_global("planets", list)
+  for _, p in ipairs(ctx:pieces {}) do
+    if p.hex then
+      reset_move(ctx, p)
+      ctx:set(p.id, "fired", {})
+    end
+  end
+end)
+
+game.on("phase_start", function(ctx)
+  if ctx.phase == "move" then
+    for _, p in ipairs(ships_of(ctx, ctx.active)) do reset_move(ctx, p) end
+  else
+    for _, p in ipairs(ctx:pieces {}) do
+      if p.hex then ctx:set(p.id, "fired", {}) end
+    end
+  end
+end)
+
+local function side_hull(ctx, side)
+  local sum = 0
+  for _, p in ipairs(ships_of(ctx, side)) do sum = sum + hull_left(p) end
+  return sum
+end
+
+local function sides_with_ships(ctx)
+  local out = {}
+  for _, s in ipairs(ctx:sides()) do
+    if #ships_of(ctx, s.id) > 0 then out[#out + 1] = s.id end
+  end
+  return out
+end
+
+local function objective_result(ctx)
+  local o = ctx.options or {}
+  if o.objective_type and o.defender and o.attacker then
+    local alive = 0
+    for _, p in ipairs(ships_of(ctx, o.defender)) do
+      if p.type == o.objective_type then alive = alive + 1 end
+    end
+    if alive == 0 then
+      return { winners = { o.attacker }, reason = ("the %s is destroyed"):format(o.objective_type) }
+    end
+  end
+  return nil
+end
+
+local function result(ctx)
+  local r = objective_result(ctx)
+  if r then return r end
+  local left = sides_with_ships(ctx)
+  if #left == 1 then return { winners = left, reason = left[1] .. " has the only ships left on the map" } end
+  if #left == 0 then return { winners = {}, reason = "no ships are left on the map" } end
+  return nil
+end
+
+
+-- At the turn limit: the scenario names a winner (the defender of an objective), or the side
+-- with the most hull points left on the map wins; equal hull is a draw.
+local function turn_limit_result(ctx)
+  local r = result(ctx)
+  if r then return r end
+  local o = ctx.options or {}
+  if o.limit_winner and o.limit_winner ~= "hull" then
+    return { winners = { o.limit_winner }, reason = "the turn limit is reached: " .. o.limit_winner .. " holds out" }
+  end
+  local best, best_hull, tie = nil, -1, false
+  for _, s in ipairs(ctx:sides()) do
+    local h = side_hull(ctx, s.id)
+    if h > best_hull then best, best_hull, tie = s.id, h, false elseif h == best_hull then tie = true end
+  end
+  if tie then return { winners = {}, reason = "the turn limit is reached with equal hull points" } end
+  return { winners = { best }, reason = ("the turn limit is reached: %s has the most hull left (%d)"):format(best, best_hull) }
+end
+ORBITAL_SKIRMISH.turn_limit_result = turn_limit_result
+
+-- The scenario repeats its turn limit as the option `turn_limit` so the rules know when the
+-- limit has passed (the runtime has no turn_limit event).
+game.victory(function(ctx)
+  local r = result(ctx)
+  if r then return r end
+  local limit = (ctx.options or {}).turn_limit
+  if limit and ctx.round > limit then return turn_limit_result(ctx) end
+  return nil
+end)

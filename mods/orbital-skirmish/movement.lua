@@ -1,0 +1,233 @@
+-- movement.lua: the movement rules as pure functions (no ctx, no game state).
+--
+-- What it is: speed choices within the acceleration/deceleration factor (ADF), the exact
+-- simulation of one move written as a plan of letters, the reachability search that lists
+-- every legal end position and facing with its plan and path, and the orbit step.
+-- What it deliberately does not do: read or change the game (main.lua does that through ctx),
+-- know about weapons, or know about gravity (the gravity variant plugs in through `env.pull`
+-- and `env.crash`).
+--
+-- A plan is a string: "F" moves one hex forward into the faced hex, "L"/"R" turn one hexside
+-- left/right in the current hex. The worked example of the rules (speed 7, MR 3, three left
+-- turns after hexes 3, 5 and 6):
+--   local r = movement.simulate({q=0,r=0}, 0, 7, 3, "FFFLFFLFLF", env)
+--   -- r.to == {q=-3,r=-1}, r.facing == 3 (S), r.turns == 3, #r.path == 8
+--
+-- Directions are 0..5 clockwise from N: N(0,-1) NE(1,-1) SE(1,0) S(0,1) SW(-1,1) NW(-1,0).
+
+local M = {}
+
+M.VECTORS = { [0] = { 0, -1 }, { 1, -1 }, { 1, 0 }, { 0, 1 }, { -1, 1 }, { -1, 0 } }
+M.NAMES = { [0] = "N", "NE", "SE", "S", "SW", "NW" }
+local BY_NAME = { N = 0, NE = 1, SE = 2, S = 3, SW = 4, NW = 5 }
+
+--- A direction from an integer 0..5 or a name ("N", "NE", ...); nil if neither.
+function M.dir(x)
+  if type(x) == "number" then
+    local d = math.tointeger(x)
+    if d and d >= 0 and d <= 5 then return d end
+    return nil
+  end
+  if type(x) == "string" then return BY_NAME[string.upper(x)] end
+  return nil
+end
+
+function M.left(d) return (d + 5) % 6 end
+function M.right(d) return (d + 1) % 6 end
+function M.opposite(d) return (d + 3) % 6 end
+
+function M.step(h, d)
+  local v = M.VECTORS[d]
+  return { q = h.q + v[1], r = h.r + v[2] }
+end
+
+function M.key(h) return h.q .. "," .. h.r end
+function M.eq(a, b) return a.q == b.q and a.r == b.r end
+function M.show(h) return "(" .. h.q .. "," .. h.r .. ")" end
+
+function M.distance(a, b)
+  local dq, dr = a.q - b.q, a.r - b.r
+  return (math.abs(dq) + math.abs(dr) + math.abs(dq + dr)) // 2
+end
+
+--- The direction from `a` to the adjacent hex `b`, or nil if they are not neighbours.
+function M.dir_to_adjacent(a, b)
+  for d = 0, 5 do
+    local v = M.VECTORS[d]
+    if b.q - a.q == v[1] and b.r - a.r == v[2] then return d end
+  end
+  return nil
+end
+
+-- Speed --------------------------------------------------------------------------------------
+
+--- Why `speed` is not a legal choice after a turn at `last` with factor `adf`, or nil.
+-- One new speed is chosen per turn, so a ship never both accelerates and decelerates.
+function M.speed_reason(last, adf, speed)
+  if math.tointeger(speed) == nil then return "speed must be a whole number" end
+  if speed < 0 then return "speed cannot be negative" end
+  if speed == 0 and last > adf then
+    return ("cannot stop: last turn's speed %d is more than the ADF %d"):format(last, adf)
+  end
+  if math.abs(speed - last) > adf then
+    return ("speed %d is more than ADF %d away from last turn's speed %d"):format(speed, adf, last)
+  end
+  return nil
+end
+
+--- Every legal speed this turn, ascending (no top speed: only the ADF limits it).
+function M.speed_options(last, adf)
+  local out = {}
+  local lo = math.max(0, last - adf)
+  for s = lo, last + adf do out[#out + 1] = s end
+  return out
+end
+
+-- One move ----------------------------------------------------------------------------------
+--
+-- env = {
+--   on_board = function(h) -> bool,   -- false: the hex is off the map (the ship is lost there)
+--   blocked  = function(h) -> bool,   -- true: a planet (cannot be entered)
+--   crash    = bool,                  -- gravity variant: entering a blocked hex crashes instead
+--   pull     = function(h, facing, left_to_move) -> facing or nil, -- gravity variant
+-- }
+-- Result: { to, facing, turns, path (start hex first), exited, crashed, plan }.
+
+--- Simulate `plan` for a ship at `start` facing `facing` with `speed` and `mr`; returns the
+-- result or nil and the reason the plan is illegal.
+function M.simulate(start, facing, speed, mr, plan, env)
+  if type(plan) ~= "string" then return nil, "the plan must be a string of F, L and R" end
+  local pos, moved, turns, turned_here = start, 0, 0, true -- no turn in the start hex
+  local path = { start }
+  for i = 1, #plan do
+    local c = plan:sub(i, i)
+    if c == "F" then
+      if moved >= speed then
+        return nil, ("the plan moves more than the speed %d"):format(speed)
+      end
+      local nxt = M.step(pos, facing)
+      if not env.on_board(nxt) or (env.blocked(nxt) and env.crash) then
+        if i ~= #plan then
+          return nil, "the plan goes on after the ship has left the map"
+        end
+        path[#path + 1] = nxt
+        local crashed = env.on_board(nxt)
+        return { to = nxt, facing = facing, turns = turns, path = path, plan = plan,
+                 exited = not crashed, crashed = crashed }
+      end
+      if env.blocked(nxt) then
+        return nil, ("hex %s holds a planet: no ship can move into or through it"):format(M.show(nxt))
+      end
+      pos, moved, turned_here = nxt, moved + 1, false
+      path[#path + 1] = pos
+      if env.pull and moved < speed then facing = env.pull(pos, facing, speed - moved) or facing end
+    elseif c == "L" or c == "R" then
+      if moved == 0 then return nil, "a ship turns only after it enters a hex" end
+      if turned_here then return nil, "a ship can turn only one hexside in any hex" end
+      if turns >= mr then return nil, ("no turns left: the MR is %d"):format(mr) end
+      facing = (c == "L") and M.left(facing) or M.right(facing)
+      turns, turned_here = turns + 1, true
+    else
+      return nil, ("unknown plan letter %q (use F, L, R)"):format(c)
+    end
+  end
+  if moved ~= speed then
+    return nil, ("the plan moves %d hexes but the speed is %d: a ship moves exactly its speed"):format(moved, speed)
+  end
+  return { to = pos, facing = facing, turns = turns, path = path, plan = plan, exited = false, crashed = false }
+end
+
+--- Every legal move: a list of { to, facing, turns, plan, start_facing }, one per end
+-- position and facing (the one with the fewest turns, then the first found), sorted by q, r,
+-- facing; a second list, one per way of leaving the map or (env.crash) crashing (with
+-- `exited` or `crashed` set); and a third, one per way of running into a planet when planets
+-- are not crashed into (a forced crash, used only when nothing else is possible). Rebuild any path with simulate(start, start_facing, speed, mr, plan, env).
+-- `facings` lists the facings the ship may start with (more than one only for a ship leaving
+-- orbit, which may rotate freely before it moves).
+function M.reach(start, facings, speed, mr, env)
+  local ends, exits, exit_seen, crashes, crash_seen = {}, {}, {}, {}, {}
+  if speed == 0 then
+    for _, f in ipairs(facings) do
+      ends[#ends + 1] = { to = start, facing = f, turns = 0, plan = "", start_facing = f }
+    end
+    return ends, exits, crashes
+  end
+  -- Frontier states are flat arrays {q, r, facing, turns, plan, start_facing}; integer keys
+  -- (hex, facing, turns) merge states that have the same future.
+  local frontier = {}
+  for _, f in ipairs(facings) do frontier[#frontier + 1] = { start.q, start.r, f, 0, "", f } end
+  local on_board, blocked, crash, pull = env.on_board, env.blocked, env.crash, env.pull
+  local V = M.VECTORS
+  for step = 1, speed do
+    local nxt, seen = {}, {}
+    local function add(q, r, f, t, plan, sf)
+      local k = ((q + 4096) * 8192 + (r + 4096)) * 64 + f * 8 + t
+      if not seen[k] then
+        seen[k] = true
+        nxt[#nxt + 1] = { q, r, f, t, plan, sf }
+      end
+    end
+    for _, s in ipairs(frontier) do
+      local f = s[3]
+      local v = V[f]
+      local to = { q = s[1] + v[1], r = s[2] + v[2] }
+      local plan = s[5] .. "F"
+      if not on_board(to) or (crash and blocked(to)) then
+        local crashed = on_board(to)
+        local k = to.q .. "," .. to.r .. "," .. f
+        if not exit_seen[k] then
+          exit_seen[k] = true
+          exits[#exits + 1] = { to = to, facing = f, turns = s[4], plan = plan, start_facing = s[6],
+                                exited = not crashed, crashed = crashed }
+        end
+      elseif blocked(to) then
+        -- Not a legal move, but remembered: a ship with no other move crashes (main.lua).
+        local k = to.q .. "," .. to.r .. "," .. f
+        if not crash_seen[k] then
+          crash_seen[k] = true
+          crashes[#crashes + 1] = { to = to, facing = f, turns = s[4], plan = plan, start_facing = s[6],
+                                    exited = false, crashed = true }
+        end
+      else
+        if pull and step < speed then f = pull(to, f, speed - step) or f end
+        add(to.q, to.r, f, s[4], plan, s[6])
+        if s[4] < mr then
+          add(to.q, to.r, (f + 5) % 6, s[4] + 1, plan .. "L", s[6])
+          add(to.q, to.r, (f + 1) % 6, s[4] + 1, plan .. "R", s[6])
+        end
+      end
+    end
+    frontier = nxt
+  end
+  local index = {}
+  for _, s in ipairs(frontier) do
+    local k = (s[1] + 4096) * 8192 * 8 + (s[2] + 4096) * 8 + s[3]
+    local i = index[k]
+    local e = { to = { q = s[1], r = s[2] }, facing = s[3], turns = s[4], plan = s[5], start_facing = s[6] }
+    if not i then
+      index[k] = #ends + 1
+      ends[#ends + 1] = e
+    elseif s[4] < ends[i].turns then
+      ends[i] = e
+    end
+  end
+  table.sort(ends, function(a, b)
+    if a.to.q ~= b.to.q then return a.to.q < b.to.q end
+    if a.to.r ~= b.to.r then return a.to.r < b.to.r end
+    return a.facing < b.facing
+  end)
+  return ends, exits, crashes
+end
+
+-- Orbits ------------------------------------------------------------------------------------
+
+--- The next hex of an orbit round `planet` from the adjacent hex `pos`, "cw" or "ccw"; nil if
+-- `pos` is not next to the planet. Six steps return to the start.
+function M.orbit_next(planet, pos, dir)
+  local k = M.dir_to_adjacent(planet, pos)
+  if k == nil then return nil end
+  local k2 = (dir == "cw") and (k + 1) % 6 or (k + 5) % 6
+  return M.step(planet, k2)
+end
+
+return M

@@ -1,0 +1,218 @@
+-- Fire: defensive fire along the mover's path, offensive fire, range, arcs, planets, to-hit,
+-- range loss, damage, ammunition, interceptors and hull. Duel scenario: ship 1 Blue's frigate,
+-- ship 2 Red's frigate; frigate weapon mounts: 1 laser cannon, 2 laser battery, 3 torpedo,
+-- 4 rocket battery. Planet at (0,0).
+-- Mod modules load as "<mod id>.<file>" (the runtime's require) or by bare name (LUA-API.md).
+local function need(name)
+  local ok, m = pcall(require, "orbital-skirmish." .. name)
+  if ok then return m end
+  return require(name)
+end
+local C = need("combat")
+
+local function put(g, id, h, f)
+  g:edit(function(ctx) ctx:move(id, h, f) end)
+end
+
+-- Skip Blue's move (ship 1 counts as moved, staying where it is).
+local function blue_moved(g)
+  g:edit(function(ctx)
+    local p = ctx:piece(1)
+    ctx:set(1, "moved", true)
+    ctx:set(1, "path", { p.hex })
+  end)
+  g:end_phase("blue")
+end
+
+-- To Blue's offensive fire.
+local function to_offensive(g)
+  blue_moved(g)
+  g:end_phase("red")
+end
+
+-- The to-hit roll and damage roll of the last fire action, checked against `chance`.
+local function check_shot(t, g, target, before, chance)
+  local rolls = g:rolls()
+  t:ok(#rolls >= 1)
+  local hit = rolls[1].total <= chance
+  local p = g:piece(target)
+  if hit then
+    t:eq(#rolls, 2)
+    local left = 40 - before - rolls[2].total
+    if left <= 0 then t:eq(p, nil) else t:eq(p.values.damage, before + rolls[2].total) end
+  else
+    t:eq(#rolls, 1)
+    t:eq(p.values.damage, before)
+  end
+  return hit
+end
+
+test("a turn has two halves: move, the other side's defensive fire, offensive fire", function(t)
+  local g = t:game { scenario = "duel", seed = 1 }
+  local function at(phase, active, acting)
+    local c = g:clock()
+    t:eq({ c.phase, c.active, c.acting }, { phase, active, { acting } })
+  end
+  at("move", "blue", "blue")
+  blue_moved(g); at("defensive_fire", "blue", "red")
+  g:end_phase("red"); at("offensive_fire", "blue", "blue")
+  g:end_phase("blue"); at("move", "red", "red")
+  t:eq(g:clock().round, 1)
+end)
+
+test("defensive fire may hit the mover in any hex of the path it flew", function(t)
+  local g = t:game { scenario = "duel", seed = 1 }
+  put(g, 2, { q = 6, r = 0 }, 3)
+  put(g, 1, { q = 3, r = 4 }, 0)
+  g:edit(function(ctx) ctx:set(1, "speed", 6) end)
+  g:act { id = "speed", side = "blue", piece = 1, speed = 6 }
+  g:act { id = "move", side = "blue", piece = 1, plan = "FFFFFF" } -- ends at (3,-2), 5 hexes away
+  g:end_phase("blue")
+  local ok, why = g:try { id = "fire", side = "red", piece = 2, weapon = 4, target = 1, at = { q = 3, r = -2 } }
+  t:falsy(ok); t:matches(why, "out of range: 5 hexes, the rocket_battery reaches 3")
+  ok, why = g:try { id = "fire", side = "red", piece = 2, weapon = 4, target = 1, at = { q = 0, r = 5 } }
+  t:falsy(ok); t:matches(why, "not on the target's path")
+  local offered
+  for _, a in ipairs(g:legal("red")) do
+    if a.id == "fire" and a.weapon == 4 then offered = a.at end
+  end
+  t:eq(offered, { q = 3, r = 3 }) -- the first hex of the path within range 3
+  g:act { id = "fire", side = "red", piece = 2, weapon = 4, target = 1, at = { q = 3, r = 1 } }
+  t:eq(g:piece(2).values.ammo.rocket_battery, 3)
+  check_shot(t, g, 1, 0, 40 - 1 * 3) -- Blue's default: one interceptor at each rocket
+  t:eq(g:piece(1).values.icm, 3)
+end)
+
+test("torpedoes and assault rockets fire only in their own offensive fire", function(t)
+  local g = t:game { scenario = "duel", seed = 1 }
+  put(g, 2, { q = 4, r = 2 }, 3); put(g, 1, { q = 4, r = 4 }, 0)
+  blue_moved(g)
+  local ok, why = g:try { id = "fire", side = "red", piece = 2, weapon = 3, target = 1 }
+  t:falsy(ok); t:matches(why, "only in its own offensive fire")
+  g:end_phase("red")
+  g:act { id = "fire", side = "blue", piece = 1, weapon = 3, target = 2 }
+  t:eq(g:piece(1).values.ammo.torpedo, 1)
+end)
+
+test("each weapon fires once per fire phase", function(t)
+  local g = t:game { scenario = "duel", seed = 1 }
+  put(g, 2, { q = 4, r = 0 }, 3); put(g, 1, { q = 4, r = 4 }, 0)
+  to_offensive(g)
+  g:act { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 }
+  local ok, why = g:try { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 }
+  t:falsy(ok); t:matches(why, "already fired this phase")
+end)
+
+test("to hit: d100 at most the chance; lasers lose 5 points per hex of range", function(t)
+  t:eq(C.chance(50, 5, 4, 0, 0), 30)
+  t:eq(C.chance(60, 5, 10, 0, 0), 10)
+  t:eq(C.chance(60, 5, 13, 0, 0), 0)
+  local hits = 0
+  for seed = 1, 12 do
+    local g = t:game { scenario = "duel", seed = seed }
+    put(g, 2, { q = 4, r = 0 }, 3); put(g, 1, { q = 4, r = 4 }, 0) -- range 4
+    to_offensive(g)
+    g:act { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 } -- laser battery 50%
+    if check_shot(t, g, 2, 0, 30) then hits = hits + 1 end
+    local r = g:rolls()
+    t:ok(r[1].total >= 1 and r[1].total <= 100)
+    if #r == 2 then t:ok(r[2].total >= 1 and r[2].total <= 10) end -- 1d10
+  end
+  t:ok(hits < 12)
+end)
+
+test("range counts the target's hex; ships in one hex fire at range 0 without penalty", function(t)
+  local g = t:game { scenario = "duel", seed = 3 }
+  put(g, 2, { q = 2, r = 2 }, 3); put(g, 1, { q = 2, r = 2 }, 0)
+  to_offensive(g)
+  g:act { id = "fire", side = "blue", piece = 1, weapon = 1, target = 2 } -- laser cannon, same hex
+  check_shot(t, g, 2, 0, 60)
+  g = t:game { scenario = "duel", seed = 3 }
+  put(g, 2, { q = 4, r = -6 }, 3); put(g, 1, { q = 4, r = 4 }, 0) -- 10 hexes straight ahead
+  to_offensive(g)
+  t:ok(g:try { id = "fire", side = "blue", piece = 1, weapon = 1, target = 2 })
+  check_shot(t, g, 2, 0, 10)
+  put(g, 2, { q = 4, r = -7 }, 3)
+  local ok, why = g:try { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 }
+  t:falsy(ok); t:matches(why, "out of range: 11 hexes, the laser_battery reaches 9")
+end)
+
+test("forward-firing weapons fire only straight ahead", function(t)
+  local g = t:game { scenario = "duel", seed = 1 }
+  put(g, 2, { q = 5, r = 2 }, 3); put(g, 1, { q = 4, r = 4 }, 0) -- NE-ish, not straight N
+  to_offensive(g)
+  local ok, why = g:try { id = "fire", side = "blue", piece = 1, weapon = 1, target = 2 }
+  t:falsy(ok); t:matches(why, "laser_cannon fires only straight ahead")
+  t:ok(g:try { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 }) -- battery: any arc
+  t:ok(C.in_forward_band({ q = 0, r = 0 }, 2, { q = 3, r = 0 }))
+  t:falsy(C.in_forward_band({ q = 0, r = 0 }, 2, { q = 3, r = 1 }))
+  t:falsy(C.in_forward_band({ q = 0, r = 0 }, 2, { q = -3, r = 0 })) -- behind
+end)
+
+test("a planet blocks fire only when every shortest path passes through it", function(t)
+  local function blocked(a, b, list)
+    local set = {}
+    for _, h in ipairs(list) do set[h.q .. "," .. h.r] = true end
+    return C.los_blocked(a, b, list, function(h) return set[h.q .. "," .. h.r] == true end)
+  end
+  local O = { q = 0, r = 0 }
+  t:ok(blocked(O, { q = 0, r = 3 }, { { q = 0, r = 1 } }))           -- straight line through it
+  t:ok(blocked(O, { q = 3, r = 1 }, { { q = 2, r = 0 } }))           -- a hex the line clips
+  t:falsy(blocked(O, { q = 3, r = 1 }, { { q = 2, r = -1 } }))       -- off the line
+  t:falsy(blocked(O, { q = 1, r = -2 }, { { q = 0, r = -1 } }))      -- along a hexside: go round
+  t:ok(blocked(O, { q = 1, r = -2 }, { { q = 0, r = -1 }, { q = 1, r = -1 } })) -- both sides
+  -- In the game: the planet at (0,0) sits between the frigates.
+  local g = t:game { scenario = "duel", seed = 1 }
+  put(g, 2, { q = 0, r = 3 }, 0); put(g, 1, { q = 0, r = -3 }, 3)
+  to_offensive(g)
+  local ok, why = g:try { id = "fire", side = "blue", piece = 1, weapon = 1, target = 2 }
+  t:falsy(ok); t:matches(why, "a planet blocks the line of fire")
+  for _, a in ipairs(g:legal("blue")) do t:falsy(a.id == "fire") end
+end)
+
+test("interceptor missiles lower a torpedo's chance by 10 each, and are used up", function(t)
+  for seed = 1, 6 do
+    local g = t:game { scenario = "duel", seed = seed }
+    put(g, 2, { q = 4, r = 2 }, 3); put(g, 1, { q = 4, r = 4 }, 0)
+    g:edit(function(ctx) ctx:set(2, "icm_ready", 3) end)
+    to_offensive(g)
+    g:act { id = "fire", side = "blue", piece = 1, weapon = 3, target = 2 }
+    if g:piece(2) then t:eq(g:piece(2).values.icm, 1) end
+    check_shot(t, g, 2, 0, 70 - 3 * 10)
+  end
+end)
+
+test("interceptor orders: 0 to 3 per attack, set once per turn in the movement phase", function(t)
+  local g = t:game { scenario = "duel", seed = 1 }
+  local ok, why = g:try { id = "interceptors", side = "blue", piece = 1, count = 4 }
+  t:falsy(ok); t:matches(why, "fire 0 to 3 interceptors")
+  g:act { id = "interceptors", side = "blue", piece = 1, count = 2 }
+  t:eq(g:piece(1).values.icm_ready, 2)
+  ok, why = g:try { id = "interceptors", side = "blue", piece = 1, count = 0 }
+  t:falsy(ok); t:matches(why, "once per turn")
+end)
+
+test("limited ammunition runs out", function(t)
+  local g = t:game { scenario = "duel", seed = 1 }
+  put(g, 2, { q = 4, r = 2 }, 3); put(g, 1, { q = 4, r = 4 }, 0)
+  g:edit(function(ctx) ctx:set(1, "ammo", { torpedo = 0, rocket_battery = 4 }) end)
+  to_offensive(g)
+  local ok, why = g:try { id = "fire", side = "blue", piece = 1, weapon = 3, target = 2 }
+  t:falsy(ok); t:matches(why, "no torpedo ammunition left")
+end)
+
+test("damage comes off the hull; a ship at 0 hull is destroyed", function(t)
+  local destroyed = 0
+  for seed = 1, 10 do
+    local g = t:game { scenario = "duel", seed = seed }
+    put(g, 2, { q = 4, r = 2 }, 3); put(g, 1, { q = 4, r = 4 }, 0)
+    g:edit(function(ctx) ctx:set(2, "damage", 39) end)
+    to_offensive(g)
+    g:act { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 } -- laser battery, 40%
+    if check_shot(t, g, 2, 39, 40) then
+      destroyed = destroyed + 1
+      t:eq(g:outcome().winners, { "blue" })
+    end
+  end
+  t:ok(destroyed > 0)
+end)

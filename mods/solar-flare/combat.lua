@@ -1,0 +1,108 @@
+-- Damage: dice pools against layered defences (shield, armour, core) and a torpedo's hull.
+--
+-- `resolve(layers, dice)` is the rule: each layer is `{ defence, integrity }` with defence fixed
+-- at the start of the attack. Against each layer in turn, dice below its defence are discarded at
+-- once; the remaining dice do one point each until the layer's integrity is 0, and what is left
+-- goes on to the next layer. The attacker chooses the order dice are applied; we apply the
+-- lowest die first, which is never worse for the attacker (later layers can only need higher
+-- dice, never lower ones).
+--
+-- Deliberately absent: rolling (the caller rolls with the engine's dice) and pieces.
+-- Example: `resolve({{defence=2,integrity=2},{defence=2,integrity=4}}, {5,4,3,3,2,1})` gives
+-- damage {2, 3} and discards the 1.
+local D = require("data")
+local M = {}
+
+---Resolve one attack. Returns `{ damage = {per layer}, discarded = {dice}, unused = {dice} }`.
+function M.resolve(layers, dice)
+  local pool = {}
+  for i, v in ipairs(dice) do pool[i] = v end
+  table.sort(pool)
+  local damage, discarded = {}, {}
+  for i, layer in ipairs(layers) do
+    damage[i] = 0
+    if layer.integrity > 0 and #pool > 0 then
+      local keep = {}
+      for _, v in ipairs(pool) do
+        if v < layer.defence then discarded[#discarded + 1] = v else keep[#keep + 1] = v end
+      end
+      pool = {}
+      for _, v in ipairs(keep) do
+        if damage[i] < layer.integrity then damage[i] = damage[i] + 1 else pool[#pool + 1] = v end
+      end
+    end
+  end
+  return { damage = damage, discarded = discarded, unused = pool }
+end
+
+---The working shield of a section (its component index), or nil.
+function M.shield_of(ship, section)
+  for i, c in ipairs(ship.comps) do
+    if c.kind == "shield" and c.section == section and not c.dead then return i end
+  end
+  return nil
+end
+
+---Defence layers of `ship` hit in outer section `section`: its shield (if charged), its armour
+---(if the section still stands), then the core. Returns the layer list with `what` tags.
+function M.ship_layers(ship, section)
+  local layers = {}
+  local si = M.shield_of(ship, section)
+  if si and ship.comps[si].charge > 0 then
+    local ch = ship.comps[si].charge
+    layers[#layers + 1] = { what = "shield", comp = si, defence = ch, integrity = ch }
+  end
+  if section ~= D.core and ship.hull[section] > 0 then
+    layers[#layers + 1] = { what = "armour", section = section, defence = D.section_defence, integrity = ship.hull[section] }
+  end
+  layers[#layers + 1] = { what = "core", section = D.core, defence = D.section_defence, integrity = ship.hull[D.core] }
+  return layers
+end
+
+---Apply dice to a ship record (mutated) hit in `section`. Returns a summary
+---`{ result = resolve(...), destroyed = bool, text = "..." }`.
+function M.damage_ship(ship, section, dice)
+  local layers = M.ship_layers(ship, section)
+  local res = M.resolve(layers, dice)
+  local parts = {}
+  local section_hurt = false
+  for i, l in ipairs(layers) do
+    local d = res.damage[i]
+    if d > 0 then
+      if l.what == "shield" then
+        local c = ship.comps[l.comp]
+        c.charge = c.charge - d
+        section_hurt = true
+      else
+        ship.hull[l.section] = ship.hull[l.section] - d
+        if l.what == "armour" then section_hurt = true end
+        if ship.hull[l.section] <= 0 then
+          ship.hull[l.section] = 0
+          -- Assumption: a section at 0 integrity loses the components in it.
+          for _, c in ipairs(ship.comps) do
+            if c.section == l.section then c.dead = true; c.charge = 0; c.over = 0; c.partial = 0 end
+          end
+        end
+      end
+      parts[#parts + 1] = ("%s -%d"):format(l.what == "armour" and ("section " .. l.section) or l.what, d)
+    end
+  end
+  -- A damaged shield loses its partial charge (also when the hit gets through it uncharged).
+  if section_hurt then
+    local si = M.shield_of(ship, section)
+    if si then ship.comps[si].partial = 0 end
+  end
+  return {
+    result = res,
+    destroyed = ship.hull[D.core] <= 0,
+    text = (#parts > 0) and table.concat(parts, ", ") or "no damage",
+  }
+end
+
+---Apply dice to a torpedo (defence 2, integrity 1). Returns remaining integrity.
+function M.damage_torpedo(integrity, dice)
+  local res = M.resolve({ { defence = D.torpedo.defence, integrity = integrity } }, dice)
+  return integrity - res.damage[1], res
+end
+
+return M

@@ -1,0 +1,356 @@
+-- Solar Flare rules over the engine's ctx: reading ship records, lines of attack, movement,
+-- torpedoes, power, setup placement. main.lua declares the actions and calls these.
+--
+-- Ship records are plain data in piece values (see design.build); each function reads a fresh
+-- snapshot through ctx and writes back whole keys with ctx:set. Deliberately absent: any rule
+-- number (they come from data.lua) and any randomness outside ctx:pool / ctx:roll.
+--
+-- Example: `rules.beam_targets(ctx, ship)` lists every legal aim of that ship's beams.
+local D = require("data")
+local G = require("geom")
+local SEC = require("sectors")
+local DES = require("design")
+local C = require("combat")
+local PW = require("power")
+local DESIGNS = require("designs")
+
+local R = {}
+
+-- Engine adapters (the few places that know the snapshot's field names) -------------------
+function R.param(a, k)
+  local v = a[k]
+  if v == nil and type(a.params) == "table" then v = a.params[k] end
+  return v
+end
+
+function R.hex_of(p)
+  local h = p.hex
+  if h == nil and type(p.pos) == "table" and p.pos.q then h = p.pos end
+  if h == nil and type(p.position) == "table" and p.position.q then h = p.position end
+  if h then return { q = h.q, r = h.r } end
+  return nil
+end
+
+function R.type_of(p) return p.type or p.kind end
+
+local NAME = { N = 0, NE = 1, SE = 2, S = 3, SW = 4, NW = 5 }
+function R.facing_of(p)
+  local f = p.facing
+  if type(f) == "string" then return NAME[f] end
+  return f or 0
+end
+
+function R.dir(v)
+  if type(v) == "string" then return NAME[v] end
+  return v
+end
+
+function R.tile_radius(ctx)
+  local o = ctx.options or {}
+  return o.tile_radius or D.default_tile_radius
+end
+
+function R.board(ctx) return SEC.board(R.tile_radius(ctx)) end
+
+function R.global(ctx, k, default)
+  local v = ctx:global(k)
+  if v == nil then return default end
+  return v
+end
+
+function R.terrain_map(ctx) return R.global(ctx, "terrain", {}) end
+
+function R.team_of(ctx, side)
+  local s = ctx:side(side)
+  if s and s.team and s.team ~= "" then return s.team end
+  return side
+end
+
+function R.enemies(ctx, a, b) return R.team_of(ctx, a) ~= R.team_of(ctx, b) end
+
+-- Pieces ------------------------------------------------------------------------------------
+function R.ships(ctx, owner)
+  local out = {}
+  for _, p in ipairs(ctx:pieces(owner and { owner = owner } or {})) do
+    if R.type_of(p) == "ship" then out[#out + 1] = p end
+  end
+  table.sort(out, function(x, y) return x.id < y.id end)
+  return out
+end
+
+function R.on_board(p) return R.hex_of(p) ~= nil end
+
+function R.torpedoes(ctx, owner)
+  local out = {}
+  for _, p in ipairs(ctx:pieces(owner and { owner = owner } or {})) do
+    if R.type_of(p) == "torpedo" and R.on_board(p) then out[#out + 1] = p end
+  end
+  table.sort(out, function(x, y) return x.id < y.id end)
+  return out
+end
+
+-- hex key -> { ship = id or nil, torps = n }
+function R.occupancy(ctx)
+  local occ = {}
+  for _, p in ipairs(ctx:pieces {}) do
+    local h = R.hex_of(p)
+    if h then
+      local k = G.key(h)
+      occ[k] = occ[k] or { torps = 0 }
+      if R.type_of(p) == "ship" then occ[k].ship = p.id else occ[k].torps = occ[k].torps + 1 end
+    end
+  end
+  return occ
+end
+
+function R.own_ship(ctx, side, id)
+  local p = ctx:piece(id)
+  if not p or R.type_of(p) ~= "ship" then return nil, "there is no ship " .. tostring(id) end
+  if p.owner ~= side then return nil, "ship " .. id .. " is not yours" end
+  return p
+end
+
+function R.own_torpedo(ctx, side, id)
+  local p = ctx:piece(id)
+  if not p or R.type_of(p) ~= "torpedo" then return nil, "there is no torpedo " .. tostring(id) end
+  if p.owner ~= side then return nil, "torpedo " .. id .. " is not yours" end
+  return p
+end
+
+---Save the mutable keys of a ship record.
+function R.save_ship(ctx, id, s)
+  ctx:set(id, "comps", s.comps)
+  ctx:set(id, "crew", s.crew)
+  ctx:set(id, "hull", s.hull)
+  ctx:set(id, "bank_round", s.bank_round or 0)
+  ctx:set(id, "bank_mv", s.bank_mv or 0)
+  ctx:set(id, "bank_mn", s.bank_mn or 0)
+  ctx:set(id, "pool_round", s.pool_round or 0)
+  ctx:set(id, "pool", s.pool or 0)
+end
+
+-- Terrain -----------------------------------------------------------------------------------
+function R.terrain_at(map, h) return map[G.key(h)] end
+
+function R.is_solid(map, h)
+  local t = map[G.key(h)]
+  return t ~= nil and D.terrain[t] and D.terrain[t].solid
+end
+
+function R.is_asteroid(map, h)
+  local t = map[G.key(h)]
+  return t ~= nil and D.terrain[t] and D.terrain[t].asteroid
+end
+
+-- Line of attack ------------------------------------------------------------------------------
+---Evaluate the line from `from` to `to`. kind "beam": planets, moons, ships and torpedoes in
+---crossed hexes block, nebulae weaken by 1 each; kind "blast": only planets and moons block.
+---Where the line runs along a hexside between two hexes, it counts through the less obstructed
+---of the two (the attacker's choice). Returns blocked (bool), nebulae (integer).
+function R.line_of_attack(map, occ, from, to, kind)
+  local tr = G.trace(from, to)
+  local INF = 1000
+  local function cost(h)
+    local k = G.key(h)
+    local t = map[k]
+    if t and D.terrain[t].solid then return INF end
+    if kind == "beam" then
+      local o = occ[k]
+      if o and (o.ship or o.torps > 0) then return INF end
+      if t and D.terrain[t].nebula then return 1 end
+    end
+    return 0
+  end
+  local total = 0
+  for _, h in ipairs(tr.through) do total = total + cost(h) end
+  for _, p in ipairs(tr.ties) do total = total + math.min(cost(p.left), cost(p.right)) end
+  if total >= INF then return true, 0 end
+  return false, total
+end
+
+-- Ships' resources ----------------------------------------------------------------------------
+function R.engine_charges(s)
+  local n = 0
+  for _, c in ipairs(s.comps) do if c.kind == "engine" and not c.dead then n = n + c.charge end end
+  return n
+end
+
+function R.engine_rating(s)
+  local n = 0
+  for _, c in ipairs(s.comps) do if c.kind == "engine" and not c.dead then n = n + c.level end end
+  return n
+end
+
+function R.thruster_charges(s)
+  local n = 0
+  for _, c in ipairs(s.comps) do if c.kind == "thruster" and not c.dead then n = n + c.charge end end
+  return n
+end
+
+local function drain(s, kind, n)
+  for _, c in ipairs(s.comps) do
+    if n <= 0 then break end
+    if c.kind == kind and not c.dead and c.charge > 0 then
+      local t = math.min(c.charge, n)
+      c.charge = c.charge - t
+      n = n - t
+    end
+  end
+end
+R.drain = drain
+
+-- Banked points (bought by conversions) last only for this movement phase.
+function R.bank(ctx, s)
+  if s.bank_round ~= ctx.round then s.bank_round = ctx.round; s.bank_mv = 0; s.bank_mn = 0 end
+end
+
+---Manoeuvre points available: banked ones plus thruster charges.
+function R.manoeuvre_available(ctx, s)
+  R.bank(ctx, s)
+  return s.bank_mn + R.thruster_charges(s)
+end
+
+function R.spend_manoeuvre(ctx, s, n)
+  R.bank(ctx, s)
+  local b = math.min(s.bank_mn, n)
+  s.bank_mn = s.bank_mn - b
+  drain(s, "thruster", n - b)
+end
+
+function R.movement_available(ctx, s)
+  R.bank(ctx, s)
+  return s.bank_mv + R.engine_charges(s)
+end
+
+function R.spend_movement(ctx, s, n)
+  R.bank(ctx, s)
+  local b = math.min(s.bank_mv, n)
+  s.bank_mv = s.bank_mv - b
+  drain(s, "engine", n - b)
+end
+
+-- Power pool: base power plus working generators, made once per power phase.
+function R.pool(ctx, s)
+  if s.pool_round ~= ctx.round then
+    local n = D.base_power
+    for _, c in ipairs(s.comps) do if c.kind == "generator" and not c.dead then n = n + c.level end end
+    s.pool_round = ctx.round
+    s.pool = n
+  end
+  return s.pool
+end
+
+function R.battery_charge(s)
+  local n = 0
+  for _, c in ipairs(s.comps) do if c.kind == "battery" and not c.dead then n = n + c.charge end end
+  return n
+end
+
+-- Movement targets ----------------------------------------------------------------------------
+---Whether a ship may enter hex h: in play, not a planet or moon, no other ship there.
+function R.ship_can_enter(ctx, map, occ, h)
+  if not R.board(ctx).play[G.key(h)] then return false, "off the board" end
+  if R.is_solid(map, h) then return false, "a planet or moon blocks the way" end
+  local o = occ[G.key(h)]
+  if o and o.ship then return false, "another ship is there" end
+  return true
+end
+
+-- Setup: anomalies ----------------------------------------------------------------------------
+---Hexes an anomaly of `kind` centred at h would cover.
+function R.anomaly_hexes(kind, h)
+  local out = {}
+  for _, o in ipairs(D.shapes[D.anomalies[kind].shape]) do out[#out + 1] = { q = h.q + o[1], r = h.r + o[2] } end
+  return out
+end
+
+---Whether an anomaly of `kind` can be centred at h: every hex in play and free of anomalies and
+---ships; a planet or moon keeps a gap of one hex to any other anomaly, and no anomaly comes
+---within one hex of a planet or moon.
+function R.anomaly_ok(ctx, map, occ, kind, h)
+  local info = D.anomalies[kind]
+  if not info then return false, "unknown anomaly " .. tostring(kind) end
+  local b = R.board(ctx)
+  local solid = D.terrain[info.terrain].solid
+  for _, x in ipairs(R.anomaly_hexes(kind, h)) do
+    local k = G.key(x)
+    if not b.play[k] then return false, "an anomaly may not reach over the board's edge" end
+    if map[k] then return false, "another anomaly is there" end
+    if occ[k] and occ[k].ship then return false, "a ship is there" end
+    for _, y in ipairs(G.range(x, D.solid_gap)) do
+      local t = map[G.key(y)]
+      if t and not G.eq(x, y) then
+        if D.terrain[t].solid or solid then
+          return false, "planets and moons need a gap of " .. D.solid_gap .. " hex to other anomalies"
+        end
+      elseif t and solid then
+        return false, "planets and moons need a gap of " .. D.solid_gap .. " hex to other anomalies"
+      end
+    end
+  end
+  local used = R.global(ctx, "anomalies_used", {})
+  if (used[kind] or 0) >= info.count then return false, "no " .. kind .. " tiles left" end
+  return true
+end
+
+function R.anomaly_choices(ctx, first_only)
+  local map, occ = R.terrain_map(ctx), R.occupancy(ctx)
+  local out = {}
+  for _, kind in ipairs(D.anomaly_order) do
+    for _, h in ipairs(R.board(ctx).hexes) do
+      if R.anomaly_ok(ctx, map, occ, kind, h) then
+        out[#out + 1] = { kind = kind, at = h }
+        if first_only then return out end
+      end
+    end
+  end
+  return out
+end
+
+-- Setup: ships --------------------------------------------------------------------------------
+function R.reserve_ships(ctx, side)
+  local out = {}
+  for _, p in ipairs(R.ships(ctx, side)) do if not R.on_board(p) then out[#out + 1] = p end end
+  return out
+end
+
+---Whether a ship of `side` can be deployed at h: in play, no anomaly, no ship, and no sector
+---of h holds an enemy ship (a seam hex is in every sector that covers it).
+function R.deploy_ok(ctx, side, map, occ, h)
+  local b = R.board(ctx)
+  local k = G.key(h)
+  if not b.play[k] then return false, "not a whole hex of the board" end
+  if map[k] then return false, "ships can not be placed on an anomaly" end
+  if occ[k] and occ[k].ship then return false, "another ship is there" end
+  local mine = {}
+  for _, s in ipairs(b.sectors[k]) do mine[s] = true end
+  for _, p in ipairs(R.ships(ctx)) do
+    local ph = R.hex_of(p)
+    if ph and R.enemies(ctx, side, p.owner) then
+      for _, s in ipairs(b.sectors[G.key(ph)] or {}) do
+        if mine[s] then return false, "sector " .. s .. " already holds an enemy ship" end
+      end
+    end
+  end
+  return true
+end
+
+function R.all_anomalies_placed(ctx)
+  for _, s in ipairs(ctx:sides()) do
+    if not s.eliminated and (s.values.anomalies_left or 0) > 0 then
+      if #R.anomaly_choices(ctx, true) > 0 then return false end
+    end
+  end
+  return true
+end
+
+---Turn a design id (or the advanced setup's blank sheet) into a ship record.
+function R.record_for(ctx, design_id)
+  local mode = (ctx.options or {}).setup or "quick"
+  if mode == "advanced" then return DES.build({ components = {}, crew = {} }, "custom") end
+  local d = DESIGNS[design_id or "lancer"]
+  if not d then error("unknown ship design " .. tostring(design_id)) end
+  return DES.build(d, design_id)
+end
+
+return R

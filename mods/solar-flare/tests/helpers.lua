@@ -1,0 +1,94 @@
+-- Shared helpers for the game tests (plain functions over the test harness's game handle `g`).
+local H = {}
+
+function H.ship(g, side)
+  for _, p in ipairs(g:pieces { owner = side }) do
+    if (p.type or p.kind) == "ship" then return p end
+  end
+end
+
+function H.torps(g, side)
+  local out = {}
+  for _, p in ipairs(g:pieces(side and { owner = side } or {})) do
+    if (p.type or p.kind) == "torpedo" then out[#out + 1] = p end
+  end
+  table.sort(out, function(a, b) return a.id < b.id end)
+  return out
+end
+
+function H.active(g)
+  local c = g:clock()
+  return c.active or (c.acting and c.acting[1])
+end
+
+---End phases until `side` is active in `phase` (at most 60 phase ends).
+function H.go(g, side, phase)
+  for _ = 1, 60 do
+    local c = g:clock()
+    if c.phase == phase and H.active(g) == side then return end
+    g:end_phase(H.active(g))
+  end
+  error("never reached " .. side .. " " .. phase)
+end
+
+---Every die value rolled by the last action, in order.
+function H.dice(g)
+  local out = {}
+  for _, r in ipairs(g:rolls() or {}) do
+    if type(r.dice) == "table" then
+      for _, d in ipairs(r.dice) do out[#out + 1] = type(d) == "table" and (d.value or d.face) or d end
+    elseif type(r.faces) == "table" then
+      for _, d in ipairs(r.faces) do out[#out + 1] = d end
+    else
+      out[#out + 1] = r.total
+    end
+  end
+  return out
+end
+
+---Set terrain (and the mod's anomaly map) outside the rules.
+function H.terrain(g, list)
+  g:edit(function(ctx)
+    local map = ctx:global("terrain") or {}
+    for _, e in ipairs(list) do
+      map[e[1].q .. "," .. e[1].r] = e[2]
+      ctx:set_terrain(e[1], { e[2] })
+    end
+    ctx:set_global("terrain", map)
+  end)
+end
+
+---A small deterministic generator for picking among legal actions in full-game tests.
+function H.lcg(seed)
+  local s = seed
+  return function(n)
+    s = (s * 1103515245 + 12345) % 2147483648
+    return s % n + 1
+  end
+end
+
+---Play to the end with seeded uniform choices; returns the outcome (or nil) and the steps.
+function H.play(g, seed, max_steps)
+  local pick = H.lcg(seed)
+  for step = 1, max_steps do
+    if g:outcome() then return g:outcome(), step end
+    local side = H.active(g)
+    if side == nil then return nil, step end
+    local legal = g:legal(side)
+    local acts = {}
+    for _, a in ipairs(legal) do if a.id ~= "end_phase" then acts[#acts + 1] = a end end
+    local k = pick(#acts + 1)
+    if k > #acts then
+      local ok = g:try { id = "end_phase", side = side }
+      if not ok then
+        if #acts == 0 then return nil, step end
+        local a = acts[pick(#acts)]; a.side = side; g:act(a)
+      end
+    else
+      local a = acts[k]; a.side = side; g:act(a)
+    end
+  end
+  return g:outcome(), max_steps
+end
+
+return H
