@@ -823,11 +823,6 @@ local function finish(ctx)
   ctx:end_game { winners = winners, reason = "after the last turn: " .. table.concat(parts, ", ") }
 end
 
--- The last turn: the scenario's option `last_turn` (a short game) or the standard 51.
-local function last_turn(ctx)
-  return (ctx.options or {}).last_turn or data.turn_limit
-end
-
 game.setup(function(ctx)
   R.refresh_map(ctx)
   ctx:set_global("blasts", {})
@@ -845,12 +840,7 @@ game.setup(function(ctx)
   end
 end)
 
-game.on("round_start", function(ctx)
-  -- Why here: the engine's turn limit is the mod's (51); a scenario's shorter game ends when the
-  -- turn after its last one would begin.
-  if ctx.round > last_turn(ctx) then return finish(ctx) end
-  start_turn(ctx)
-end)
+game.on("round_start", function(ctx) start_turn(ctx) end)
 
 game.on("turn_start", function(ctx, ev)
   local side = ctx.active or (ev and ev.taker)
@@ -859,6 +849,7 @@ end)
 
 game.on("after_action", function(ctx) update_scores(ctx) end)
 
+-- The game ends after its last turn: 51, or a scenario's own `turn_limit` (the short game's 6).
 game.on("turn_limit", function(ctx) finish(ctx) end)
 
 game.victory(function(ctx) return nil end)
