@@ -456,6 +456,21 @@ function Ctx:hex_kind(h) end
 ---@return table|nil
 function Ctx:graph(id) end
 
+---The shortest route between two nodes of a graph map, both ends included (equally short routes:
+---the alphabetically first), or nil when there is none.
+---@param graph string
+---@param from string
+---@param to string
+---@return string[]|nil
+function Ctx:graph_route(graph, from, to) end
+
+---Routes crossed on the shortest route (destination counted, start not), or nil.
+---@param graph string
+---@param from string
+---@param to string
+---@return integer|nil
+function Ctx:graph_distance(graph, from, to) end
+
 ---@param key string
 ---@return any
 function Ctx:global(key) end

@@ -106,6 +106,62 @@ impl GraphMap {
         out.dedup();
         out
     }
+
+    /// The shortest route from `from` to `to` (both included) through nodes `passable` accepts
+    /// (the two ends are always allowed), or `None` if there is none or a node is unknown.
+    ///
+    /// Among routes of equal length the one whose sequence of node ids is alphabetically first
+    /// wins, so the answer never depends on declaration order. Why breadth-first over sorted
+    /// neighbours gives that: nodes of one level leave the queue in the order of their own
+    /// (alphabetically first) routes, and each node keeps the first parent that reached it.
+    ///
+    /// ```
+    /// use hexforge_game::{GraphMap, GraphNode, Route};
+    /// let mut g = GraphMap::default();
+    /// for n in ["a", "b", "c", "d"] { g.nodes.insert(n.into(), GraphNode::default()); }
+    /// for (a, b) in [("a", "c"), ("a", "b"), ("b", "d"), ("c", "d")] {
+    ///     g.routes.push(Route { a: a.into(), b: b.into(), values: Default::default() });
+    /// }
+    /// assert_eq!(g.shortest_route("a", "d", |_| true).unwrap(), ["a", "b", "d"]);
+    /// assert_eq!(g.shortest_route("a", "d", |n| n != "b").unwrap(), ["a", "c", "d"]);
+    /// ```
+    #[must_use]
+    pub fn shortest_route(
+        &self,
+        from: &str,
+        to: &str,
+        passable: impl Fn(&str) -> bool,
+    ) -> Option<Vec<String>> {
+        if !self.nodes.contains_key(from) || !self.nodes.contains_key(to) {
+            return None;
+        }
+        let mut parent: BTreeMap<&str, &str> = BTreeMap::new();
+        let mut queue = std::collections::VecDeque::from([from]);
+        parent.insert(from, from);
+        while let Some(node) = queue.pop_front() {
+            if node == to {
+                let mut route = vec![to.to_owned()];
+                let mut at = to;
+                while at != from {
+                    at = parent[at];
+                    route.push(at.to_owned());
+                }
+                route.reverse();
+                return Some(route);
+            }
+            for next in self.neighbors(node) {
+                if parent.contains_key(next) || !self.nodes.contains_key(next) {
+                    continue;
+                }
+                if next != to && !passable(next) {
+                    continue;
+                }
+                parent.insert(next, node);
+                queue.push_back(next);
+            }
+        }
+        None
+    }
 }
 
 /// A node of a graph map.
@@ -168,6 +224,48 @@ pub mod hex_keyed {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn star_map() -> GraphMap {
+        // a - b - d - e, a - c - d (two equally short routes a..d), f isolated.
+        let mut g = GraphMap::default();
+        for n in ["a", "b", "c", "d", "e", "f"] {
+            g.nodes.insert(n.into(), GraphNode::default());
+        }
+        for (a, b) in [("d", "e"), ("c", "d"), ("a", "c"), ("b", "d"), ("a", "b")] {
+            g.routes.push(Route {
+                a: a.into(),
+                b: b.into(),
+                values: BTreeMap::new(),
+            });
+        }
+        g
+    }
+
+    #[test]
+    fn shortest_routes_break_ties_alphabetically_and_respect_blockers() {
+        let g = star_map();
+        assert_eq!(
+            g.shortest_route("a", "e", |_| true).unwrap(),
+            ["a", "b", "d", "e"]
+        );
+        assert_eq!(
+            g.shortest_route("e", "a", |_| true).unwrap(),
+            ["e", "d", "b", "a"]
+        );
+        assert_eq!(
+            g.shortest_route("a", "e", |n| n != "b").unwrap(),
+            ["a", "c", "d", "e"]
+        );
+        assert_eq!(g.shortest_route("a", "e", |n| n != "d"), None);
+        // The ends themselves are never blocked.
+        assert_eq!(
+            g.shortest_route("a", "b", |n| n != "b").unwrap(),
+            ["a", "b"]
+        );
+        assert_eq!(g.shortest_route("a", "a", |_| true).unwrap(), ["a"]);
+        assert_eq!(g.shortest_route("a", "f", |_| true), None);
+        assert_eq!(g.shortest_route("a", "nowhere", |_| true), None);
+    }
 
     #[test]
     fn terrain_round_trips_as_pairs() {

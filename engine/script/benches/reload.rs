@@ -22,11 +22,19 @@ fn workspace() -> PathBuf {
 /// The bundled mod with the most Lua, by lines.
 fn largest_mod() -> String {
     let mut best = (0, String::new());
-    for entry in std::fs::read_dir(workspace().join("mods")).unwrap().flatten() {
+    for entry in std::fs::read_dir(workspace().join("mods"))
+        .unwrap()
+        .flatten()
+    {
         let lines: usize = walk(&entry.path())
             .iter()
             .filter(|p| p.extension().is_some_and(|e| e == "lua"))
-            .map(|p| std::fs::read_to_string(p).unwrap_or_default().lines().count())
+            .map(|p| {
+                std::fs::read_to_string(p)
+                    .unwrap_or_default()
+                    .lines()
+                    .count()
+            })
             .sum();
         if lines > best.0 {
             best = (lines, entry.file_name().to_string_lossy().into_owned());

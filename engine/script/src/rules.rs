@@ -916,6 +916,34 @@ fn build_ctx<'scope, 'env>(
             .unwrap_or_default();
         one(lua, hexes_to_table(lua, hexes)?)
     });
+    read!("graph_route", |lua, s, args| {
+        // ctx:graph_route(graph, from, to): the shortest route, both ends included (ties go to
+        // the alphabetically first route), or nil.
+        let (id, from, to) = (string(&args, 0)?, string(&args, 1)?, string(&args, 2)?);
+        let Some(g) = s.board.graphs.get(&id) else {
+            return Err(mlua::Error::runtime(format!(
+                "there is no graph map {id:?}"
+            )));
+        };
+        match g.shortest_route(&from, &to, |_| true) {
+            Some(route) => one(lua, Value::Table(lua.create_sequence_from(route)?)),
+            None => one(lua, Value::Nil),
+        }
+    });
+    read!("graph_distance", |lua, s, args| {
+        // ctx:graph_distance(graph, from, to): routes crossed on the shortest route (the
+        // destination counted, the start not), or nil when there is no route.
+        let (id, from, to) = (string(&args, 0)?, string(&args, 1)?, string(&args, 2)?);
+        let Some(g) = s.board.graphs.get(&id) else {
+            return Err(mlua::Error::runtime(format!(
+                "there is no graph map {id:?}"
+            )));
+        };
+        match g.shortest_route(&from, &to, |_| true) {
+            Some(route) => one(lua, Value::Integer((route.len() - 1) as i64)),
+            None => one(lua, Value::Nil),
+        }
+    });
     read!("graph", |lua, s, args| {
         let id = string(&args, 0)?;
         match s.board.graphs.get(&id) {
