@@ -162,7 +162,7 @@ fn sandbox_limits_are_documented_with_their_values() {
         let s = n.to_string();
         let mut out = String::new();
         for (i, c) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i) % 3 == 0 {
+            if i > 0 && (s.len() - i).is_multiple_of(3) {
                 out.push('_');
             }
             out.push(c);
