@@ -27,7 +27,8 @@ use hexforge_game::rules::RulesError;
 use hexforge_game::{Action, Game, GameState, Outcome};
 use notify_debouncer_mini::notify::{RecommendedWatcher, RecursiveMode};
 use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
@@ -45,6 +46,18 @@ pub struct ModWatcher {
     debouncer: Debouncer<RecommendedWatcher>,
     rx: Receiver<DebounceEventResult>,
     roots: Vec<PathBuf>,
+    /// Size and modification time of every file last seen. Why: inotify also reports reads
+    /// (loading the mod opens its files), and the debouncer cannot tell them from writes; a path
+    /// counts as changed only when its size or mtime moved (a `stat`, which makes no event).
+    seen: RefCell<BTreeMap<PathBuf, Option<Stamp>>>,
+}
+
+/// What identifies a file's contents without reading it.
+type Stamp = (u64, std::time::SystemTime);
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.len(), m.modified().ok()?))
 }
 
 impl std::fmt::Debug for ModWatcher {
@@ -67,6 +80,7 @@ impl ModWatcher {
             debouncer,
             rx,
             roots: Vec::new(),
+            seen: RefCell::new(BTreeMap::new()),
         })
     }
 
@@ -82,6 +96,14 @@ impl ModWatcher {
             .watcher()
             .watch(dir, RecursiveMode::Recursive)?;
         self.roots.push(dir.to_path_buf());
+        let mut seen = self.seen.borrow_mut();
+        for f in walkdir::WalkDir::new(dir)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|f| f.file_type().is_file())
+        {
+            seen.insert(f.path().to_path_buf(), stamp(f.path()));
+        }
         Ok(())
     }
 
@@ -91,19 +113,40 @@ impl ModWatcher {
         while let Ok(ev) = self.rx.try_recv() {
             collect(ev, &mut out);
         }
-        out.into_iter().collect()
+        self.changed(out)
     }
 
-    /// Waits up to `timeout` for the first batch of changes, then returns everything pending.
+    /// Waits up to `timeout` for the first batch of real changes (reads do not count), then
+    /// returns everything pending; empty when nothing changed in time.
     pub fn wait(&self, timeout: Duration) -> Vec<PathBuf> {
-        let mut out = BTreeSet::new();
-        if let Ok(ev) = self.rx.recv_timeout(timeout) {
-            collect(ev, &mut out);
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let mut out = BTreeSet::new();
+            match self.rx.recv_timeout(left) {
+                Ok(ev) => collect(ev, &mut out),
+                Err(_) => return Vec::new(),
+            }
+            while let Ok(ev) = self.rx.try_recv() {
+                collect(ev, &mut out);
+            }
+            let changed = self.changed(out);
+            if !changed.is_empty() {
+                return changed;
+            }
         }
-        while let Ok(ev) = self.rx.try_recv() {
-            collect(ev, &mut out);
-        }
-        out.into_iter().collect()
+    }
+
+    /// Keeps the paths whose size or mtime differ from the last time they were seen.
+    fn changed(&self, candidates: BTreeSet<PathBuf>) -> Vec<PathBuf> {
+        let mut seen = self.seen.borrow_mut();
+        candidates
+            .into_iter()
+            .filter(|p| {
+                let now = stamp(p);
+                seen.insert(p.clone(), now) != Some(now)
+            })
+            .collect()
     }
 }
 

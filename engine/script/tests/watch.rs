@@ -143,3 +143,27 @@ fn reload_keeps_the_game_reports_orphans_errors_and_the_first_changed_action() {
         None
     );
 }
+
+#[test]
+fn reading_the_mod_is_not_a_change_but_writing_it_is() {
+    // inotify reports reads too; loading the mod (as every reload does) must not look like an
+    // edit, or `hexforge watch` and the editor reload forever.
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path(), 3);
+    let mods = dir.path().join("mods");
+    let mut w = ModWatcher::new(Duration::from_millis(20)).unwrap();
+    w.watch(&mods).unwrap();
+    for _ in 0..3 {
+        load_mods(&mods, "demo", &LoadOptions::default()).unwrap();
+        assert_eq!(
+            w.wait(Duration::from_millis(150)),
+            Vec::<std::path::PathBuf>::new()
+        );
+    }
+    std::fs::write(mods.join("demo/main.lua"), MAIN.replace("MR", "4")).unwrap();
+    let seen = w.wait(Duration::from_secs(5));
+    assert!(
+        seen.iter().any(|p| p.ends_with("demo/main.lua")),
+        "{seen:?}"
+    );
+}
