@@ -487,9 +487,13 @@ local function default_move(ctx, p)
   ORBITAL_SKIRMISH.finish_move(ctx, p, r)
 end
 
-game.on("phase_end", function(ctx)
-  if ctx.phase ~= "move" then return end
-  for _, p in ipairs(ships_of(ctx, ctx.active)) do
+-- Hooks run after the clock has moved on, so ctx.phase is already the next phase: the
+-- event names the phase that ended, and phase_start recorded whose movement phase it was.
+game.on("phase_end", function(ctx, ev)
+  if ev.phase ~= "move" then return end
+  local mover = ctx:global("mover")
+  if not mover then return end
+  for _, p in ipairs(ships_of(ctx, mover)) do
     if not p.values.moved then default_move(ctx, p) end
   end
 end)
@@ -646,8 +650,9 @@ game.setup(function(ctx)
   end
 end)
 
-game.on("phase_start", function(ctx)
-  if ctx.phase == "move" then
+game.on("phase_start", function(ctx, ev)
+  if ev.phase == "move" then
+    ctx:set_global("mover", ctx.active)
     for _, p in ipairs(ships_of(ctx, ctx.active)) do reset_move(ctx, p) end
   else
     for _, p in ipairs(ctx:pieces {}) do
