@@ -2,9 +2,9 @@
 --
 -- What it is: a scoring function over the legal actions the rules list; the bot takes the
 -- highest score (ties: the first). What it deliberately does not do: look ahead, coordinate
--- ships, or change the game (it only reads ctx). The engine has no bot hook yet (see
--- ENGINE-REQUESTS.md); main.lua publishes it as ORBITAL_SKIRMISH.greedy so a host can call it.
---   local best = bot.choose(ctx, "blue", legal_actions, weapon_info)
+-- ships, or change the game (it only reads ctx). main.lua registers it as `game.bots.greedy`
+-- (`hexforge play mods/orbital-skirmish --bots blue=greedy,red=random`).
+--   local best, index = bot.choose(ctx, "blue", legal_actions, weapon_info)
 
 local B = {}
 
@@ -78,14 +78,14 @@ function B.score(ctx, side, a, weapon_info)
   return 0 -- end_phase
 end
 
---- The best action of `actions` (a list of legal actions) for `side`.
+--- The best action of `actions` (a list of legal actions) for `side`, and its 1-based index.
 function B.choose(ctx, side, actions, weapon_info)
-  local best, best_s
-  for _, a in ipairs(actions) do
+  local best, best_s, best_i
+  for i, a in ipairs(actions) do
     local s = B.score(ctx, side, a, weapon_info)
-    if best_s == nil or s > best_s then best, best_s = a, s end
+    if best_s == nil or s > best_s then best, best_s, best_i = a, s, i end
   end
-  return best
+  return best, best_i
 end
 
 return B
