@@ -15,13 +15,12 @@ local function need(name)
 end
 local mv = need("movement")
 
-local function nearest_enemy(ctx, side, h)
+-- `enemies`: the enemy ships on the map (read once per decision, not once per action).
+local function nearest_enemy(enemies, h)
   local best, best_d
-  for _, p in ipairs(ctx:pieces {}) do
-    if p.hex and p.owner ~= side then
-      local d = mv.distance(h, p.hex)
-      if best_d == nil or d < best_d then best, best_d = p, d end
-    end
+  for _, p in ipairs(enemies) do
+    local d = mv.distance(h, p.hex)
+    if best_d == nil or d < best_d then best, best_d = p, d end
   end
   return best, best_d
 end
@@ -35,9 +34,21 @@ local function mean(notation)
 end
 
 --- The score of one legal action; higher is better.
-function B.score(ctx, side, a, weapon_info)
+function B.score(ctx, side, a, weapon_info, cache)
+  cache = cache or {}
+  if not cache.enemies then
+    cache.enemies, cache.ships = {}, {}
+    for _, p in ipairs(ctx:pieces {}) do
+      if p.hex then
+        cache.ships[p.id] = p
+        if p.owner ~= side then cache.enemies[#cache.enemies + 1] = p end
+      end
+    end
+    cache.planets = ctx:global("planets") or {}
+  end
+  local function piece(id) return cache.ships[id] end
   if a.id == "fire" then
-    local p, t = ctx:piece(a.piece), ctx:piece(a.target)
+    local p, t = piece(a.piece), piece(a.target)
     local w = weapon_info(ctx, p.stats.weapons[a.weapon])
     local range = mv.distance(p.hex, a.at or t.hex)
     local chance = math.max(0, w.chance - w.range_loss * range)
@@ -46,15 +57,15 @@ function B.score(ctx, side, a, weapon_info)
     return 100 + chance * mean(w.damage) / 100
   end
   if a.id == "speed" then
-    local p = ctx:piece(a.piece)
-    local _, d = nearest_enemy(ctx, side, p.hex)
+    local p = piece(a.piece)
+    local _, d = nearest_enemy(cache.enemies, p.hex)
     local want = math.max(1, math.min((d or 4) - 1, 8))
     return 50 - math.abs(a.speed - want)
   end
   if a.id == "move" then
-    local p = ctx:piece(a.piece)
+    local p = piece(a.piece)
     local to, f = a.to, mv.dir(a.facing) or 0
-    local e, d = nearest_enemy(ctx, side, to)
+    local e, d = nearest_enemy(cache.enemies, to)
     local s = 50 - (d or 0)
     if e then
       local v = mv.VECTORS[f]
@@ -68,7 +79,7 @@ function B.score(ctx, side, a, weapon_info)
     if not ctx:on_board(ahead) then s = s - 10 end
     -- Never end facing a planet next to the bow: next turn's first hex would be the planet.
     local bow = mv.step(to, f)
-    for _, pl in ipairs(ctx:global("planets") or {}) do
+    for _, pl in ipairs(cache.planets) do
       if mv.eq(pl, bow) then s = s - 30 end
     end
     return s
@@ -81,8 +92,9 @@ end
 --- The best action of `actions` (a list of legal actions) for `side`, and its 1-based index.
 function B.choose(ctx, side, actions, weapon_info)
   local best, best_s, best_i
+  local cache = {}
   for i, a in ipairs(actions) do
-    local s = B.score(ctx, side, a, weapon_info)
+    local s = B.score(ctx, side, a, weapon_info, cache)
     if best_s == nil or s > best_s then best, best_s, best_i = a, s, i end
   end
   return best, best_i

@@ -76,11 +76,26 @@ game.turns {
 ---------------------------------------------------------------------------------------------
 -- Reading the game
 ---------------------------------------------------------------------------------------------
-local function rule(ctx, name) return (ctx:lookup("rules", "value", name)) end
+-- Declared tables cannot change once the data stage is over (a variant edits them before any
+-- game starts), so their rows are read once per load and kept: fire choices ask for a weapon
+-- many times per listing, and each ctx:lookup crosses into the engine.
+local RULES, WEAPONS = {}, {}
+
+local function rule(ctx, name)
+  local v = RULES[name]
+  if v == nil then
+    v = (ctx:lookup("rules", "value", name))
+    RULES[name] = v
+  end
+  return v
+end
 
 local function weapon(ctx, id)
-  local w = { id = id }
+  local w = WEAPONS[id]
+  if w then return w end
+  w = { id = id }
   for _, c in ipairs(data.weapon_columns) do w[c] = (ctx:lookup("weapons", id, c)) end
+  WEAPONS[id] = w
   return w
 end
 
@@ -508,7 +523,8 @@ end)
 ---------------------------------------------------------------------------------------------
 
 -- Why `a` (piece, weapon slot, target, at) cannot fire, or nil and the shot's details.
-local function fire_reason(ctx, a, p, env)
+-- `t` is the target's snapshot when the caller has it already (saves a ctx:piece per hex).
+local function fire_reason(ctx, a, p, env, t)
   local slot = math.tointeger(a.weapon)
   local wid = slot and p.stats.weapons[slot]
   if not wid then return ("ship %d has no weapon %s"):format(p.id, tostring(a.weapon)) end
@@ -522,7 +538,7 @@ local function fire_reason(ctx, a, p, env)
   if w.limited == "yes" and ((p.values.ammo or {})[wid] or 0) <= 0 then
     return ("no %s ammunition left"):format(wid)
   end
-  local t = ctx:piece(a.target)
+  t = t or ctx:piece(a.target)
   if not t or not t.hex then return "the target is not on the map" end
   if t.owner == a.side then return "the target must be an enemy ship" end
   local at = t.hex
@@ -554,7 +570,7 @@ local function best_at(ctx, a, p, t, env)
   local hexes = { t.hex }
   if ctx.phase == "defensive_fire" then hexes = t.values.path or { t.hex } end
   for _, h in ipairs(hexes) do
-    local why, shot = fire_reason(ctx, { side = a.side, piece = a.piece, weapon = a.weapon, target = a.target, at = h }, p, env)
+    local why, shot = fire_reason(ctx, { side = a.side, piece = a.piece, weapon = a.weapon, target = a.target, at = h }, p, env, t)
     if not why then
       local c = C.chance(shot.weapon.chance, shot.weapon.range_loss, shot.range, 0, 0)
       if best_chance == nil or c > best_chance then best, best_chance = h, c end
