@@ -206,6 +206,13 @@ function hex.arc_position(origin, side, target) end
 ---@return { hex: Hex, position: "inside"|"boundary" }[]
 function hex.arc_hexes(origin, side, max_range) end
 
+--- The absolute hexside of a ship section: section 0 is the front (the facing), counted
+--- clockwise (1 = front right, 3 = rear, 5 = front left); any integer works modulo 6.
+---@param facing Direction
+---@param section integer
+---@return Direction
+function hex.relative_side(facing, section) end
+
 ---Which hexside (or vertex) of `target` a line from `from` enters by: { side = d } or { vertex = { d1, d2 } }.
 ---@param from Hex
 ---@param target Hex
@@ -273,6 +280,49 @@ function direction.turns_to(from, to) end
 -------------------------------------------------------------------------------------------------
 -- dice: notation and exact odds (roll with ctx:roll)
 -------------------------------------------------------------------------------------------------
+--- Even-r offset coordinates (col, row) <-> axial hexes (even rows shoved half a hex right).
+board = {}
+
+---@param h Hex
+---@return integer col
+---@return integer row
+function board.to_offset(h) end
+
+---@param col integer
+---@param row integer
+---@return Hex
+function board.from_offset(col, row) end
+
+--- Movement searches; the callbacks run under the calling engine call's instruction budget.
+search = {}
+
+---@class SearchLimits
+---@field max_expanded? integer  -- most hexes expanded (default 200000)
+---@field max_cost? integer      -- dearer paths are ignored
+---@field min_step_cost? integer -- promise that no step costs less (A* heuristic); default 0
+
+--- The cheapest path, or nil if there is none within the limits.
+---@param start Hex
+---@param goal Hex
+---@param cost_fn fun(from: Hex, to: Hex): integer|nil  -- nil/false = the step is impossible
+---@param limits? SearchLimits
+---@return { hexes: Hex[], cost: integer }|nil
+function search.cheapest_path(start, goal, cost_fn, limits) end
+
+---@class FacingRules
+---@field speed integer              -- hexes to move, exactly
+---@field max_turns? integer         -- most hexside turns (MR); default 0
+---@field turn_in_final_hex? boolean -- default true
+
+--- Every end position of a facing-and-turns move (one hexside turn per hex entered, none in the
+--- start hex), with the fewest turns, in (hex, facing) order.
+---@param start Hex
+---@param facing Direction
+---@param rules FacingRules
+---@param enterable_fn? fun(h: Hex): boolean  -- default: every hex
+---@return { hex: Hex, facing: Direction, path: Hex[], turns: integer }[]
+function search.facing_moves(start, facing, rules, enterable_fn) end
+
 dice = {}
 
 ---Canonical notation of a dice expression ("2d6+1", "4d6kh3", ...).
@@ -352,6 +402,7 @@ function game.on(event, fn) end
 ---@field segment integer
 ---@field phase string|nil
 ---@field label string|nil
+---@field turn_limit integer|nil  -- last round of this game (the scenario may override the declared one)
 ---@field active string|nil
 ---@field acting string[]
 ---@field scenario string
@@ -413,11 +464,17 @@ function Ctx:global(key) end
 ---@return table|nil
 function Ctx:type(type_id) end
 
+--- Looks up a declared table. Row and column are numbers (a roll, a range) or names; `shift`
+--- moves that many columns (negative = left). Past the ends the table's policies apply: "clamp"
+--- uses the end key, "error" raises, a "shift_roll" column uses the last column and adds the steps
+--- beyond it to the row value (returned as the roll modifier).
 ---@param table_id string
----@param row any
----@param column any
----@return any
-function Ctx:lookup(table_id, row, column) end
+---@param row integer|string
+---@param column integer|string
+---@param shift? integer
+---@return string|integer cell
+---@return integer roll_modifier
+function Ctx:lookup(table_id, row, column, shift) end
 
 ---@param action table
 ---@return boolean ok
@@ -477,12 +534,14 @@ function Ctx:roll(notation, label) end
 ---@return { total: integer, dice: { sides: integer, value: integer, kept: boolean, face?: string }[] }
 function Ctx:roll_detail(notation, label) end
 
+--- `n` dice (1..1000) of `sides` sides (1..10000), one value per die.
 ---@param n integer
 ---@param sides integer
 ---@param label? string
 ---@return integer[]
 function Ctx:pool(n, sides, label) end
 
+--- Rolls `n` dice (1..1000) of a declared named-face die as `Nd[dice_id]`; the log shows face names.
 ---@param dice_id string
 ---@param n integer
 ---@param label? string

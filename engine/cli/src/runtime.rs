@@ -10,7 +10,7 @@
 //! let rules = loaded.rules(); // borrowable by any number of games
 //! ```
 
-use crate::session::{PlayOptions, Shared, play_bot_game};
+use crate::session::{PlayOptions, play_bot_game};
 use anyhow::{Context, Result};
 use hexforge_game::ModLock;
 use hexforge_game::{Game, GameState};
@@ -27,7 +27,7 @@ use std::time::Duration;
 /// A mod loaded and checked, ready to start games.
 #[derive(Debug)]
 pub struct LoadedMod {
-    /// The rules (one VM; games borrow them through [`Shared`]).
+    /// The rules (one VM; every game borrows them: `Rules` is implemented for `&R`).
     pub lua: LuaRules,
     /// The mod folder.
     pub dir: PathBuf,
@@ -42,8 +42,8 @@ pub struct LoadedMod {
 impl LoadedMod {
     /// The rules for one more game. Games may share them: the state never lives in the VM.
     #[must_use]
-    pub fn rules(&self) -> Shared<'_, LuaRules> {
-        Shared(&self.lua)
+    pub fn rules(&self) -> &LuaRules {
+        &self.lua
     }
 }
 

@@ -280,11 +280,10 @@ fn many_games_print_win_rates_that_add_up() {
 
 #[test]
 fn games_sharing_one_rules_value_equal_games_with_their_own() {
-    use hexforge::session::Shared;
     let shared = Race::new();
     let mut a = Vec::new();
     play_games(
-        || Ok(Shared(&shared)),
+        || Ok(&shared),
         &setup(),
         &PlayArgs {
             json: true,

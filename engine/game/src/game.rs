@@ -121,8 +121,8 @@ impl<R: Rules> Game<R> {
         }
     }
 
-    /// The actions `side` may take now: the rules' actions plus `end_phase`. Empty when the
-    /// side cannot act.
+    /// The actions `side` may take now: the rules' actions plus `end_phase` when the rules'
+    /// check allows it (a mod may refuse to let a phase end). Empty when the side cannot act.
     ///
     /// # Errors
     /// A rules error.
@@ -131,7 +131,10 @@ impl<R: Rules> Game<R> {
             return Ok(Vec::new());
         }
         let mut out = self.rules.legal_actions(&self.state, side)?;
-        out.push(Action::end_phase(side.clone()));
+        let end = Action::end_phase(side.clone());
+        if self.rules.check(&self.state, &end)?.is_ok() {
+            out.push(end);
+        }
         Ok(out)
     }
 

@@ -85,6 +85,36 @@ pub trait Rules {
     fn outcome(&self, state: &GameState) -> Result<Option<Outcome>, RulesError>;
 }
 
+// Why these two: a `Game` owns its rules, but replays, comparisons and sessions often want to
+// run several games over one set of rules (e.g. one Lua VM) without wrapper types.
+impl<R: Rules + ?Sized> Rules for &R {
+    fn turn_structure(&self) -> &TurnStructure {
+        (**self).turn_structure()
+    }
+    fn setup(&self, state: &mut GameState) -> Result<(), RulesError> {
+        (**self).setup(state)
+    }
+    fn legal_actions(&self, state: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError> {
+        (**self).legal_actions(state, side)
+    }
+    fn check(&self, state: &GameState, action: &Action) -> Result<Result<(), Illegal>, RulesError> {
+        (**self).check(state, action)
+    }
+    fn apply(
+        &self,
+        state: &mut GameState,
+        action: &Action,
+    ) -> Result<Result<(), Illegal>, RulesError> {
+        (**self).apply(state, action)
+    }
+    fn hook(&self, state: &mut GameState, event: &HookEvent) -> Result<(), RulesError> {
+        (**self).hook(state, event)
+    }
+    fn outcome(&self, state: &GameState) -> Result<Option<Outcome>, RulesError> {
+        (**self).outcome(state)
+    }
+}
+
 impl<R: Rules + ?Sized> Rules for Box<R> {
     fn turn_structure(&self) -> &TurnStructure {
         (**self).turn_structure()

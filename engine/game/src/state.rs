@@ -127,6 +127,11 @@ pub struct GameState {
     pub sides: Vec<SideState>,
     /// Where the game is in its turn structure.
     pub clock: Clock,
+    /// This game's last round when it differs from the turn structure's (a scenario's
+    /// `turn_limit`). Kept in the state, not the shared rules, so every game of a rule set can
+    /// have its own and a replay (which re-runs setup) gets the same one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_limit: Option<u32>,
     /// Mod-defined global values.
     #[serde(default)]
     pub globals: BTreeMap<String, Value>,
@@ -158,6 +163,7 @@ impl GameState {
             next_piece_id: 1,
             sides: Vec::new(),
             clock: Clock::default(),
+            turn_limit: None,
             globals: BTreeMap::new(),
             outcome: None,
             events: Vec::new(),
@@ -218,6 +224,12 @@ impl GameState {
     /// Records a text line for the current action's log entry.
     pub fn emit(&mut self, line: impl Into<String>) {
         self.events.push(line.into());
+    }
+
+    /// The last round of this game: its own [`GameState::turn_limit`], else the structure's.
+    #[must_use]
+    pub fn effective_turn_limit(&self, turns: &crate::turn::TurnStructure) -> Option<u32> {
+        self.turn_limit.or(turns.turn_limit)
     }
 
     /// The current phase id under a turn structure, if the clock has started.

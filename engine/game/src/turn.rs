@@ -462,6 +462,11 @@ pub fn acting_for(state: &GameState, turns: &TurnStructure, step: Step) -> Vec<S
         .and_then(|t| state.clock.order.get(t as usize))
         .map(|t| members(state, turns, t))
         .unwrap_or_default();
+    // A turn whose taker is out of the game is skipped whole: nobody fires defensively in the
+    // turn of a side that was eliminated (even during that very turn).
+    if step.turn_index.is_some() && !active.iter().any(|s| live(state, s)) {
+        return Vec::new();
+    }
     let mut out: Vec<SideId> = match phase.actor {
         Actor::Active => order.into_iter().filter(|s| active.contains(s)).collect(),
         Actor::Others => order.into_iter().filter(|s| !active.contains(s)).collect(),
@@ -546,7 +551,7 @@ pub fn start(state: &mut GameState, turns: &TurnStructure) -> Result<Vec<HookEve
 
 /// Moves the clock to the next step that has someone to act (next phase, turn, segment or
 /// round), skipping steps whose actors are all out of the game. Returns the events to fire, in
-/// order. Past the turn limit the clock is marked finished and [`HookEvent::TurnLimit`] is
+/// order. Past the turn limit (the state's own, else the structure's) the clock is marked finished and [`HookEvent::TurnLimit`] is
 /// returned; a finished clock does not move.
 ///
 /// # Errors
@@ -577,7 +582,10 @@ pub fn advance(state: &mut GameState, turns: &TurnStructure) -> Result<Vec<HookE
             Some(i) => i,
             None => {
                 if state.clock.round == 0 || state.clock.segment >= turns.segments {
-                    if turns.turn_limit.is_some_and(|l| state.clock.round >= l) {
+                    if state
+                        .effective_turn_limit(turns)
+                        .is_some_and(|l| state.clock.round >= l)
+                    {
                         state.clock.finished = true;
                         state.clock.acting.clear();
                         state.clock.done.clear();

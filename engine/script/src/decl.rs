@@ -25,6 +25,7 @@
 use crate::error::{ModError, SourceLoc};
 use crate::manifest::is_valid_mod_id;
 use hexforge_core::hex::Hex;
+use hexforge_core::table::{Axis, Cell, Key, OutOfRange, Table as CoreTable};
 use mlua::{Function, Lua, LuaSerdeExt, RegistryKey, Table, Value};
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
@@ -106,6 +107,10 @@ pub struct TableDecl {
     pub row_policy: String,
     /// Column policy: clamp, error or shift_roll.
     pub column_policy: String,
+    /// The core table built from this declaration (what `ctx:lookup` consults); always present
+    /// once [`read_decls`] succeeded.
+    #[serde(skip)]
+    pub table: Option<CoreTable>,
     /// Where it was declared.
     pub source: SourceLoc,
 }
@@ -590,6 +595,21 @@ pub fn read_decls(
         };
         let row_policy = policy("row_policy", &POLICIES[..2]);
         let column_policy = policy("column_policy", POLICIES);
+        let table = if r
+            .errs
+            .iter()
+            .any(|e| e.message.starts_with(&format!("{what}:")))
+        {
+            None
+        } else {
+            match build_table(&id, &rows, &columns, &cells, &row_policy, &column_policy) {
+                Ok(t) => Some(t),
+                Err(m) => {
+                    r.err(&loc, format!("{what}: {m}"));
+                    None
+                }
+            }
+        };
         d.tables.insert(
             id.clone(),
             TableDecl {
@@ -599,6 +619,7 @@ pub fn read_decls(
                 cells,
                 row_policy,
                 column_policy,
+                table,
                 source: loc,
             },
         );
@@ -823,6 +844,70 @@ pub fn read_decls(
         r.errs.dedup();
         Err(r.errs)
     }
+}
+
+/// Builds the core table of a declaration, with the core's checks (sorted, non-overlapping
+/// numeric keys, no mixed names and numbers, shift_roll only with numeric rows, ...).
+fn build_table(
+    id: &str,
+    rows: &[Json],
+    columns: &[Json],
+    cells: &[Vec<Json>],
+    row_policy: &str,
+    column_policy: &str,
+) -> Result<CoreTable, String> {
+    fn policy(p: &str) -> OutOfRange {
+        match p {
+            "clamp" => OutOfRange::Clamp,
+            "shift_roll" => OutOfRange::ShiftRoll,
+            _ => OutOfRange::Error,
+        }
+    }
+    let axis = |name: &str, heads: &[Json], p: &str| -> Result<Axis, String> {
+        let mut keys = Vec::new();
+        for (i, h) in heads.iter().enumerate() {
+            let text = match h {
+                Json::String(s) => s.clone(),
+                Json::Number(n) if n.is_i64() => n.to_string(),
+                other => {
+                    return Err(format!(
+                        "{name}[{}]: a heading is a string or an integer, got {other}",
+                        i + 1
+                    ));
+                }
+            };
+            let key: Key = text
+                .parse()
+                .map_err(|e| format!("{name}[{}]: {e}", i + 1))?;
+            keys.push(key);
+        }
+        Ok(Axis::new(name, keys, policy(p)))
+    };
+    let mut grid = Vec::with_capacity(cells.len());
+    for (i, row) in cells.iter().enumerate() {
+        let mut out = Vec::with_capacity(row.len());
+        for (j, c) in row.iter().enumerate() {
+            out.push(match c {
+                Json::String(s) => Cell::Id(s.clone()),
+                Json::Number(n) if n.is_i64() => Cell::Value(n.as_i64().unwrap_or(0)),
+                other => {
+                    return Err(format!(
+                        "cells[{}][{}]: a cell is a string or an integer, got {other}",
+                        i + 1,
+                        j + 1
+                    ));
+                }
+            });
+        }
+        grid.push(out);
+    }
+    CoreTable::new(
+        id,
+        axis("rows", rows, row_policy)?,
+        axis("columns", columns, column_policy)?,
+        grid,
+    )
+    .map_err(|e| e.to_string())
 }
 
 fn read_turns(r: &mut Reader<'_>, t: &Table, loc: &SourceLoc, d: &ModDecls) -> TurnsDecl {

@@ -26,8 +26,9 @@ use crate::decl::{CallbackId, ModDecls};
 use crate::error::ModError;
 use crate::loader::LoadedMods;
 use crate::scenario::apply_scenario;
-use hexforge_core::dice::DiceExpr;
+use hexforge_core::dice::{DiceExpr, DiceSet, MAX_DICE, MAX_SIDES};
 use hexforge_core::hex::Hex;
+use hexforge_core::table::{Cell, Probe};
 use hexforge_game::rules::{Rules, RulesError};
 use hexforge_game::state::ModLock;
 use hexforge_game::turn::{Actor, HookEvent, Order, PhaseSpec, Scope, TurnStructure};
@@ -40,6 +41,8 @@ use std::cell::RefCell;
 pub struct LuaRules {
     loaded: LoadedMods,
     turns: TurnStructure,
+    /// The declared dice with named faces, for `ctx:roll_named` (`3d[battle]`).
+    dice: DiceSet,
 }
 
 impl std::fmt::Debug for LuaRules {
@@ -165,7 +168,21 @@ impl LuaRules {
                 .map(|p| ModError::at_loc(&t.source, format!("game.turns: {p}")))
                 .collect());
         }
-        Ok(LuaRules { loaded, turns })
+        let mut dice = DiceSet::new();
+        let mut errs = Vec::new();
+        for d in loaded.decls.dice.values().filter(|d| !d.faces.is_empty()) {
+            if let Err(e) = dice.register(&d.id, d.faces.iter().cloned()) {
+                errs.push(ModError::at_loc(&d.source, format!("dice {}: {e}", d.id)));
+            }
+        }
+        if !errs.is_empty() {
+            return Err(errs);
+        }
+        Ok(LuaRules {
+            loaded,
+            turns,
+            dice,
+        })
     }
 
     /// The validated declarations.
@@ -274,18 +291,20 @@ impl LuaRules {
         state: &GameState,
         action: &Action,
     ) -> Result<Result<(), Illegal>, RulesError> {
-        if !action.is_end_phase()
-            && let Err(i) = self.phase_allows(state, action)
-        {
+        let decl = self.loaded.decls.actions.get(&action.id);
+        if action.is_end_phase() {
+            // The engine's end_phase is always known; a declared `end_phase` only adds a check,
+            // and only in the phases it lists (all phases when it lists none).
+            let phase = state.phase_id(&self.turns);
+            if decl.is_some_and(|d| {
+                !d.phases.is_empty() && !phase.is_some_and(|p| d.phases.iter().any(|x| x == p))
+            }) {
+                return Ok(Ok(()));
+            }
+        } else if let Err(i) = self.phase_allows(state, action) {
             return Ok(Err(i));
         }
-        let Some(check) = self
-            .loaded
-            .decls
-            .actions
-            .get(&action.id)
-            .and_then(|d| d.check)
-        else {
+        let Some(check) = decl.and_then(|d| d.check) else {
             return Ok(Ok(()));
         };
         let r = self.call(
@@ -347,7 +366,11 @@ impl Rules for LuaRules {
     fn legal_actions(&self, state: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError> {
         let mut out = Vec::new();
         for (id, decl) in &self.loaded.decls.actions {
-            let Some(choices) = decl.choices else {
+            // The engine adds end_phase itself (when the rules' check allows it).
+            let Some(choices) = decl
+                .choices
+                .filter(|_| id != hexforge_game::action::END_PHASE)
+            else {
                 continue;
             };
             let probe = Action::new(id.clone(), side.clone(), Json::Object(Default::default()));
@@ -566,68 +589,63 @@ fn side_table(lua: &Lua, s: &hexforge_game::SideState) -> mlua::Result<Table> {
     Ok(t)
 }
 
-fn lookup_cell(rules: &LuaRules, table: &str, row: &Json, col: &Json) -> Result<Json, String> {
+/// Looks a cell up in a declared table through the core table built at load time: `row` and
+/// `column` are numbers (rolls, ranges) or names; `shift` moves columns (the column policy decides
+/// what happens past the ends). Returns the cell and the roll modifier a `shift_roll` column added.
+fn lookup_cell(
+    rules: &LuaRules,
+    table: &str,
+    row: &Value,
+    col: &Value,
+    shift: i64,
+) -> Result<(Json, i64), String> {
     let t = rules
         .loaded
         .decls
         .tables
         .get(table)
+        .and_then(|d| d.table.as_ref())
         .ok_or_else(|| format!("no table {table:?}"))?;
-    let key = |j: &Json| match j {
-        Json::String(s) => s.clone(),
-        other => other.to_string(),
-    };
-    let find = |heads: &[Json], k: &Json, policy: &str| -> Result<usize, String> {
-        let ks = key(k);
-        if let Some(i) = heads.iter().position(|h| key(h) == ks) {
-            return Ok(i);
-        }
-        // Range headings "2-4", "12+", "<=1" against an integer key.
-        let n = k.as_i64().or_else(|| ks.parse().ok());
-        if let Some(n) = n {
-            for (i, h) in heads.iter().enumerate() {
-                let h = key(h);
-                let hit = if let Some(x) = h.strip_suffix('+') {
-                    x.parse::<i64>().is_ok_and(|x| n >= x)
-                } else if let Some(x) = h.strip_prefix("<=") {
-                    x.parse::<i64>().is_ok_and(|x| n <= x)
-                } else if let Some((a, b)) = h.split_once('-').filter(|(a, _)| !a.is_empty()) {
-                    a.parse::<i64>().is_ok_and(|a| n >= a) && b.parse::<i64>().is_ok_and(|b| n <= b)
-                } else {
-                    false
-                };
-                if hit {
-                    return Ok(i);
+    let probe = |v: &Value, text: &'_ mut String, what: &str| -> Result<Option<i64>, String> {
+        match v {
+            Value::Integer(n) => Ok(Some(*n)),
+            Value::Number(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Ok(Some(*f as i64)),
+            Value::String(s) => {
+                let st = s.to_string_lossy();
+                match st.trim().parse::<i64>() {
+                    Ok(n) => Ok(Some(n)),
+                    Err(_) => {
+                        *text = st;
+                        Ok(None)
+                    }
                 }
             }
-            if policy == "clamp" {
-                let nums: Vec<(usize, i64)> = heads
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, h)| {
-                        key(h)
-                            .trim_start_matches("<=")
-                            .trim_end_matches('+')
-                            .split('-')
-                            .next()
-                            .and_then(|x| x.parse().ok())
-                            .map(|v| (i, v))
-                    })
-                    .collect();
-                if let (Some(first), Some(last)) = (nums.first(), nums.last()) {
-                    return Ok(if n < first.1 { first.0 } else { last.0 });
-                }
-            }
+            other => Err(format!(
+                "{what}: expected a number or a name, got {}",
+                other.type_name()
+            )),
         }
-        Err(format!("table {table}: no heading matches {ks}"))
     };
-    let r = find(&t.rows, row, &t.row_policy)?;
-    let c = find(&t.columns, col, &t.column_policy)?;
-    t.cells
-        .get(r)
-        .and_then(|row| row.get(c))
-        .cloned()
-        .ok_or_else(|| format!("table {table}: no cell at row {r}, column {c}"))
+    let mut rt = String::new();
+    let mut ct = String::new();
+    let rn = probe(row, &mut rt, "row")?;
+    let cn = probe(col, &mut ct, "column")?;
+    let rp: Probe<'_> = rn.map_or(Probe::Name(&rt), Probe::Value);
+    let cp: Probe<'_> = cn.map_or(Probe::Name(&ct), Probe::Value);
+    let at = t
+        .locate(rp, cp, shift)
+        .map_err(|e| format!("table {table}: {e}"))?;
+    let cell = match t.cell(at.row, at.column) {
+        Some(Cell::Value(v)) => Json::from(*v),
+        Some(Cell::Id(s)) => Json::String(s.clone()),
+        None => {
+            return Err(format!(
+                "table {table}: no cell at {}, {}",
+                at.row, at.column
+            ));
+        }
+    };
+    Ok((cell, at.roll_modifier))
 }
 
 /// A runtime error prefixed with the calling Lua line (`mods/x/main.lua:12: ...`).
@@ -655,6 +673,7 @@ fn build_ctx<'scope, 'env>(
         ctx.raw_set("segment", s.clock.segment)?;
         ctx.raw_set("phase", s.phase_id(&rules.turns))?;
         ctx.raw_set("label", s.clock.label.as_deref())?;
+        ctx.raw_set("turn_limit", s.effective_turn_limit(&rules.turns))?;
         let active = s
             .clock
             .turn_index
@@ -753,6 +772,24 @@ fn build_ctx<'scope, 'env>(
     }
     fn one(lua: &Lua, v: impl mlua::IntoLua) -> mlua::Result<MultiValue> {
         Ok(MultiValue::from_iter([v.into_lua(lua)?]))
+    }
+    fn shown(v: &Value) -> String {
+        match v {
+            Value::Integer(n) => n.to_string(),
+            Value::Number(f) => f.to_string(),
+            o => o.type_name().to_string(),
+        }
+    }
+    /// A dice count within the core's limit (1..=MAX_DICE).
+    fn count(args: &MultiValue, i: usize) -> mlua::Result<u32> {
+        match arg(args, i) {
+            Value::Integer(n) if (1..=i64::from(MAX_DICE)).contains(&n) => Ok(n as u32),
+            other => Err(mlua::Error::runtime(format!(
+                "argument {}: dice count {} is outside 1..={MAX_DICE}",
+                i + 1,
+                shown(&other)
+            ))),
+        }
     }
     fn label(args: &MultiValue, i: usize) -> String {
         arg(args, i)
@@ -920,10 +957,23 @@ fn build_ctx<'scope, 'env>(
     });
     read!("lookup", |lua, _s, args| {
         let table = string(&args, 0)?;
-        let row = from_lua(lua, arg(&args, 1), "row")?;
-        let col = from_lua(lua, arg(&args, 2), "column")?;
-        let cell = lookup_cell(rules, &table, &row, &col).map_err(mlua::Error::runtime)?;
-        one(lua, to_lua(lua, &cell)?)
+        let shift = match arg(&args, 3) {
+            Value::Nil => 0,
+            Value::Integer(n) => n,
+            Value::Number(f) if f.fract() == 0.0 && f.abs() < 1.0e9 => f as i64,
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "argument 4: expected a column shift (integer), got {}",
+                    other.type_name()
+                )));
+            }
+        };
+        let (cell, modifier) = lookup_cell(rules, &table, &arg(&args, 1), &arg(&args, 2), shift)
+            .map_err(mlua::Error::runtime)?;
+        Ok(MultiValue::from_iter([
+            to_lua(lua, &cell)?,
+            Value::Integer(modifier),
+        ]))
     });
     read!("legal", |lua, s, args| {
         let Value::Table(t) = arg(&args, 0) else {
@@ -1114,13 +1164,15 @@ fn build_ctx<'scope, 'env>(
         one(lua, t)
     });
     write!("pool", |lua, s, args| {
-        let n = match arg(&args, 0) {
-            Value::Integer(n) if (0..=1000).contains(&n) => n as u32,
-            _ => return Err(mlua::Error::runtime("argument 1: expected a count 0..1000")),
-        };
+        let n = count(&args, 0)?;
         let sides = match arg(&args, 1) {
-            Value::Integer(n) if (1..=1000).contains(&n) => n as u32,
-            _ => return Err(mlua::Error::runtime("argument 2: expected sides 1..1000")),
+            Value::Integer(n) if (1..=i64::from(MAX_SIDES)).contains(&n) => n as u32,
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "argument 2: number of sides {} is outside 1..={MAX_SIDES}",
+                    shown(&other)
+                )));
+            }
         };
         let roll = s
             .dice
@@ -1130,25 +1182,22 @@ fn build_ctx<'scope, 'env>(
     });
     write!("roll_named", |lua, s, args| {
         let id = string(&args, 0)?;
-        let decl = rules
-            .loaded
-            .decls
+        if rules.dice.get(&id).is_none() {
+            return Err(mlua::Error::runtime(format!(
+                "no dice with named faces {id:?} (declare game.dice {{ id = {id:?}, faces = {{ ... }} }})"
+            )));
+        }
+        let n = count(&args, 1)?;
+        // Rolled as the core's `Nd[die]` so the log shows every die's face name.
+        let expr = rules
             .dice
-            .get(&id)
-            .filter(|d| !d.faces.is_empty())
-            .ok_or_else(|| mlua::Error::runtime(format!("no dice with faces named {id:?}")))?;
-        let n = match arg(&args, 1) {
-            Value::Integer(n) if (0..=1000).contains(&n) => n as u32,
-            _ => return Err(mlua::Error::runtime("argument 2: expected a count 0..1000")),
-        };
-        let roll = s
-            .dice
-            .pool(n, decl.faces.len() as u32, &label(&args, 2))
-            .map_err(|e| mlua::Error::runtime(e.to_string()))?;
+            .parse(&format!("{n}d[{id}]"))
+            .map_err(|e| mlua::Error::runtime(format!("dice {id:?}: {e}")))?;
+        let roll = s.dice.roll(&expr, &label(&args, 2));
         let faces: Vec<String> = roll
-            .kept_values()
-            .into_iter()
-            .map(|v| decl.faces.get(v as usize - 1).cloned().unwrap_or_default())
+            .dice
+            .iter()
+            .map(|d| d.face.clone().unwrap_or_default())
             .collect();
         one(lua, faces)
     });

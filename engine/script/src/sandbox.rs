@@ -4,7 +4,9 @@
 //! What a mod sees: the base library without `dofile`, `loadfile`, `collectgarbage` and `warn`;
 //! a text-only `load`; `string` without `dump`; `table`, `math` (with `math.random` and
 //! `math.randomseed` replaced by errors pointing at `ctx:roll` / `dice`), `utf8`, `coroutine`;
-//! a `print` captured by the host; `require`; and the engine namespaces from [`crate::api`].
+//! a `print` captured by the host; `require` (the calling file's mod first, then the mods it
+//! builds on, then `scripts/`; modules cached per VM by the file they resolve to); and the engine
+//! namespaces from [`crate::api`].
 //! There is no `io`, `os`, `debug` or `package`.
 //!
 //! **Why the budget re-arms:** an instruction-count hook that raises an error can be caught by
@@ -456,18 +458,9 @@ fn require(lua: &Lua, state: &Rc<RefCell<RequireState>>, name: &str) -> mlua::Re
             "require({name:?}): module names are dotted words like \"movement\" (scripts/movement.lua) or \"mymod.util\" (mods/mymod/util.lua); paths and '..' are not allowed"
         )));
     }
-    let loaded: Table = lua.named_registry_value(LOADED_KEY)?;
-    let cached: Value = loaded.raw_get(name)?;
-    if !cached.is_nil() {
-        return Ok(cached);
-    }
+    let caller = crate::decl::caller_location(lua).file;
     let (path, rel, base) = {
         let st = state.borrow();
-        if st.loading.contains(name) {
-            return Err(mlua::Error::runtime(format!(
-                "require({name:?}): require cycle (the module requires itself through others)"
-            )));
-        }
         let segs: Vec<&str> = name.split('.').collect();
         let rest = segs.join("/");
         let in_mod = |id: &str, rest: &str| {
@@ -479,16 +472,29 @@ fn require(lua: &Lua, state: &Rc<RefCell<RequireState>>, name: &str) -> mlua::Re
                 )
             })
         };
-        // "<mod id>.<file>" names that mod; a bare name searches the rule set's mods (variant
-        // first), then the engine's scripts folder ("hexforge.movement" -> scripts/hexforge/movement.lua).
-        let named = if segs.len() > 1 {
+        // "<mod id>.<file>" names that mod. A bare name searches the calling file's own mod
+        // first, then the mods it builds on (loaded before it: its base and dependencies), then
+        // the engine's scripts folder ("hexforge.movement" -> scripts/hexforge/movement.lua).
+        // Why the caller's mod first: a base mod's `require("util")` must get the base's util.lua
+        // even when its variant ships a util.lua of its own.
+        let named = if segs.len() > 1 && st.paths.mods.contains_key(segs[0]) {
             in_mod(segs[0], &segs[1..].join("/"))
         } else {
             None
         };
-        let found = named.or_else(|| {
+        let order = &st.paths.search_order;
+        let own = order.iter().position(|id| {
             st.paths
-                .search_order
+                .mods
+                .get(id)
+                .is_some_and(|(_, rel_dir)| caller.starts_with(&format!("{rel_dir}/")))
+        });
+        let candidates = match own {
+            Some(i) => &order[i..],
+            None => &order[..],
+        };
+        let found = named.or_else(|| {
+            candidates
                 .iter()
                 .filter_map(|id| in_mod(id, &rest))
                 .find(|c| c.0.is_file())
@@ -509,6 +515,18 @@ fn require(lua: &Lua, state: &Rc<RefCell<RequireState>>, name: &str) -> mlua::Re
             },
         }
     };
+    // Modules are cached per VM by the file they resolve to: a base and its variant that
+    // require the same file share one module table.
+    let loaded: Table = lua.named_registry_value(LOADED_KEY)?;
+    let cached: Value = loaded.raw_get(rel.as_str())?;
+    if !cached.is_nil() {
+        return Ok(cached);
+    }
+    if state.borrow().loading.contains(&rel) {
+        return Err(mlua::Error::runtime(format!(
+            "require({name:?}): require cycle ({rel} requires itself through others)"
+        )));
+    }
     debug_assert!(is_safe_relative(&rel));
     // Why canonicalise: a symlink inside a mod must not lead outside the allowed folders.
     let inside = match (path.canonicalize(), base.canonicalize()) {
@@ -522,14 +540,14 @@ fn require(lua: &Lua, state: &Rc<RefCell<RequireState>>, name: &str) -> mlua::Re
     }
     let src = std::fs::read_to_string(&path)
         .map_err(|e| mlua::Error::runtime(format!("require({name:?}): cannot read {rel}: {e}")))?;
-    state.borrow_mut().loading.insert(name.to_string());
+    state.borrow_mut().loading.insert(rel.clone());
     let result =
         load_text(lua, src.as_bytes(), &format!("@{rel}")).and_then(|f| f.call::<Value>(name));
-    state.borrow_mut().loading.remove(name);
+    state.borrow_mut().loading.remove(&rel);
     let value = match result? {
         Value::Nil => Value::Boolean(true),
         v => v,
     };
-    loaded.raw_set(name, value.clone())?;
+    loaded.raw_set(rel.as_str(), value.clone())?;
     Ok(value)
 }

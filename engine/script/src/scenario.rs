@@ -4,8 +4,9 @@
 //! (with per-piece values over the piece type's defaults), graph maps and options (the game's
 //! own options win over the scenario's). See LUA-API.md section 6 for the format.
 //!
-//! Not here: the scenario's `turn_limit` override is parsed ([`Scenario::turn_limit`]) but the
-//! turn structure belongs to the rules, which are shared by every game of a rule set.
+//! The scenario's `turn_limit` overrides the declared one for this game only: it is stored in
+//! [`GameState::turn_limit`] (the turn structure belongs to the rules, shared by every game of a
+//! rule set), so a replay, which re-runs setup, ends at the same round.
 //!
 //! ```
 //! let s: hexforge_script::scenario::Scenario = toml::from_str("name = \"x\"\n[board]\nshape = \"hexagon\"\nradius = 3\n").unwrap();
@@ -180,6 +181,11 @@ pub fn apply_scenario(rules: &LuaRules, state: &mut GameState) -> Result<(), Str
     }
     let (sc, rel) = find_scenario(rules, &state.scenario)?;
     let at = |m: String| format!("{rel}: {m}");
+    match sc.turn_limit {
+        Some(0) => return Err(at("turn_limit must be at least 1".into())),
+        Some(n) => state.turn_limit = Some(n),
+        None => {}
+    }
     if let Some(b) = &sc.board {
         let board = match b.shape.as_str() {
             "hexagon" => Board::hexagon(b.radius.unwrap_or(0)).map_err(|e| at(e.to_string()))?,

@@ -21,9 +21,7 @@
 use crate::error::ModError;
 use crate::loader::{LoadOptions, LoadedMods, load_mods};
 use crate::rules::{Access, LuaRules};
-use hexforge_game::rules::{Rules, RulesError};
-use hexforge_game::turn::{HookEvent, TurnStructure};
-use hexforge_game::{Action, Game, GameState, Illegal, Outcome, PerformError, SideId};
+use hexforge_game::{Action, Game, GameState, PerformError, SideId};
 use mlua::{Function, Lua, LuaSerdeExt, MultiValue, Table, Value};
 use serde_json::Value as Json;
 use std::cell::RefCell;
@@ -193,38 +191,8 @@ fn default_scenario(rules: &LuaRules) -> String {
     String::new()
 }
 
-/// Rules by reference, so every game of a test shares the one loaded rule set.
-struct Shared<'a>(&'a LuaRules);
-
-impl Rules for Shared<'_> {
-    fn turn_structure(&self) -> &TurnStructure {
-        self.0.turn_structure()
-    }
-    fn setup(&self, state: &mut GameState) -> Result<(), RulesError> {
-        self.0.setup(state)
-    }
-    fn legal_actions(&self, state: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError> {
-        self.0.legal_actions(state, side)
-    }
-    fn check(&self, state: &GameState, action: &Action) -> Result<Result<(), Illegal>, RulesError> {
-        self.0.check(state, action)
-    }
-    fn apply(
-        &self,
-        state: &mut GameState,
-        action: &Action,
-    ) -> Result<Result<(), Illegal>, RulesError> {
-        self.0.apply(state, action)
-    }
-    fn hook(&self, state: &mut GameState, event: &HookEvent) -> Result<(), RulesError> {
-        self.0.hook(state, event)
-    }
-    fn outcome(&self, state: &GameState) -> Result<Option<Outcome>, RulesError> {
-        self.0.outcome(state)
-    }
-}
-
-type TestGame<'a> = Rc<RefCell<Game<Shared<'a>>>>;
+/// Every game of a test borrows the one loaded rule set (`Rules` is implemented for `&R`).
+type TestGame<'a> = Rc<RefCell<Game<&'a LuaRules>>>;
 
 fn plain(lua: &Lua, v: &Json) -> mlua::Result<Value> {
     lua.to_value_with(
@@ -284,7 +252,7 @@ fn new_game<'scope, 'env>(
     };
     let scenario = scenario.unwrap_or_else(|| default_scenario.to_owned());
     let state = GameState::new(rules.mod_locks(), &scenario, options, seed.unwrap_or(1));
-    let game = Game::new(Shared(rules), state)
+    let game = Game::new(rules, state)
         .map_err(|e| err(format!("t:game: the game does not start: {e}")))?;
     let game: TestGame<'env> = Rc::new(RefCell::new(game));
     let p = lua.create_table()?;
@@ -318,6 +286,22 @@ fn new_game<'scope, 'env>(
                 Value::String(lua.create_string(&i.reason)?),
             ])),
             Err(e) => Err(err(format!("{} failed: {e}", action.id))),
+        }
+    });
+    prim!("check", |lua: &Lua,
+                    g: &TestGame<'env>,
+                    args: MultiValue| {
+        let Some(Value::Table(t)) = args.into_iter().next() else {
+            return Err(err("g:check(action): action must be a table"));
+        };
+        let action = action_from(lua, t)?;
+        let game = g.try_borrow().map_err(|_| busy("check"))?;
+        match game.check(&action).map_err(|e| err(e.to_string()))? {
+            Ok(()) => Ok(MultiValue::from_iter([Value::Boolean(true)])),
+            Err(i) => Ok(MultiValue::from_iter([
+                Value::Boolean(false),
+                Value::String(lua.create_string(&i.reason)?),
+            ])),
         }
     });
     prim!("legal", |lua: &Lua,

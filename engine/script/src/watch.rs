@@ -23,9 +23,8 @@ use crate::error::ModError;
 use crate::loader::{LoadOptions, load_mods};
 use crate::rules::LuaRules;
 use hexforge_game::record::{GameRecord, state_hash};
-use hexforge_game::rules::{Rules, RulesError};
-use hexforge_game::turn::{HookEvent, TurnStructure};
-use hexforge_game::{Action, Game, GameState, Illegal, Outcome, SideId};
+use hexforge_game::rules::RulesError;
+use hexforge_game::{Action, Game, GameState, Outcome};
 use notify_debouncer_mini::notify::{RecommendedWatcher, RecursiveMode};
 use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
 use std::collections::BTreeSet;
@@ -153,37 +152,6 @@ pub fn reload(
     Ok((rules, ReloadReport { orphaned_pieces }))
 }
 
-/// Borrowed rules (so one `LuaRules` can drive a replay without being moved).
-struct RulesRef<'a>(&'a LuaRules);
-
-impl Rules for RulesRef<'_> {
-    fn turn_structure(&self) -> &TurnStructure {
-        self.0.turn_structure()
-    }
-    fn setup(&self, state: &mut GameState) -> Result<(), RulesError> {
-        self.0.setup(state)
-    }
-    fn legal_actions(&self, state: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError> {
-        self.0.legal_actions(state, side)
-    }
-    fn check(&self, state: &GameState, action: &Action) -> Result<Result<(), Illegal>, RulesError> {
-        self.0.check(state, action)
-    }
-    fn apply(
-        &self,
-        state: &mut GameState,
-        action: &Action,
-    ) -> Result<Result<(), Illegal>, RulesError> {
-        self.0.apply(state, action)
-    }
-    fn hook(&self, state: &mut GameState, event: &HookEvent) -> Result<(), RulesError> {
-        self.0.hook(state, event)
-    }
-    fn outcome(&self, state: &GameState) -> Result<Option<Outcome>, RulesError> {
-        self.0.outcome(state)
-    }
-}
-
 /// The first action whose outcome differs between two rule sets.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Difference {
@@ -233,14 +201,11 @@ pub fn replay_report(
             record.seed,
         )
     };
-    let (g_old, g_new) = (
-        Game::new(RulesRef(old), start(old)),
-        Game::new(RulesRef(new), start(new)),
-    );
+    let (g_old, g_new) = (Game::new(old, start(old)), Game::new(new, start(new)));
     let (mut g_old, mut g_new) = match (g_old, g_new) {
         (Ok(a), Ok(b)) => (a, b),
         (a, b) => {
-            let d = |g: &Result<Game<RulesRef<'_>>, _>| match g {
+            let d = |g: &Result<Game<&LuaRules>, _>| match g {
                 Ok(_) => "set up".to_string(),
                 Err(e) => format!("setup failed: {e}"),
             };

@@ -251,6 +251,11 @@ pub fn register(lua: &Lua) -> mlua::Result<Table> {
         let p = arc::arc_position(a.hex(0)?, a.dir(1)?, a.hex(2)?);
         lua.to_value(&p)?.into_lua_multi(lua)
     })?;
+    add(lua, &t, NS, "relative_side", |lua, a| {
+        // Any integer section works: it counts hexsides clockwise from the front, modulo 6.
+        let section = a.int(1)?.rem_euclid(6) as u8;
+        i64::from(arc::relative_side(a.dir(0)?, section).index()).into_lua_multi(lua)
+    })?;
     add(lua, &t, NS, "arc_hexes", |lua, a| {
         let r = a.int_in(2, 0, MAX_RANGE_RADIUS)? as i32;
         let out = lua.create_table()?;
@@ -335,6 +340,9 @@ mod tests {
         ));
         assert!(check(
             "return hex.arc_position({q=0,r=0}, 0, {q=0,r=-2}) == 'inside'"
+        ));
+        assert!(check(
+            "return hex.relative_side(direction.SE, 0) == direction.SE and hex.relative_side('SE', 1) == direction.S and hex.relative_side(0, 5) == direction.NW and hex.relative_side(0, -1) == direction.NW"
         ));
         assert!(check(
             "local o = hex.orbit_step({q=0,r=0}, {q=0,r=-1}, 'cw') return o.q == 1 and o.r == -1"

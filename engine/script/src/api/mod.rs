@@ -1,12 +1,14 @@
 //! The Lua API over the core, one file per namespace, all wired in [`register_all`].
 //!
 //! Conventions (checked by the definition-file test against `scripts/types/hexforge.d.lua`):
-//! - namespaces are global tables with snake_case names: `hex`, `direction`, `dice`;
+//! - namespaces are global tables with snake_case names: `hex`, `direction`, `dice`, `board`,
+//!   `search`;
 //! - hexes cross as `{q = .., r = ..}` tables, directions as integers `0..=5` (N, NE, SE, S, SW,
 //!   NW clockwise), turns as `"cw"` / `"ccw"`;
 //! - every error names the API function and the argument (`hex.distance: argument 2: ...`).
 //!
-//! This module holds only pure functions of their arguments: no game state, no files.
+//! This module holds only pure functions of their arguments (and of the Lua callbacks given to
+//! `search`): no game state, no files.
 //! Adding a namespace is one file with a `register` function plus one line in [`NAMESPACES`].
 //!
 //! ```
@@ -17,9 +19,11 @@
 //! ```
 
 pub mod args;
+pub mod board;
 pub mod dice;
 pub mod direction;
 pub mod hex;
+pub mod search;
 
 use mlua::{Lua, Table};
 
@@ -31,6 +35,8 @@ pub const NAMESPACES: &[(&str, Register)] = &[
     ("hex", hex::register),
     ("direction", direction::register),
     ("dice", dice::register),
+    ("board", board::register),
+    ("search", search::register),
 ];
 
 /// Registers every namespace in [`NAMESPACES`] as a global table.

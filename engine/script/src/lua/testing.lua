@@ -59,6 +59,8 @@ local function game_index(g, k)
 end
 local function label(a) return type(a) == "table" and tostring(a.id) or tostring(a) end
 function G:try(a) return self._p.try(a) end
+-- Whether an action is legal now, without performing it: true, or false and the reason.
+function G:check(a) return self._p.check(a) end
 function G:act(a)
   local ok, why = self._p.try(a)
   if not ok then error("illegal action " .. label(a) .. ": " .. tostring(why), 2) end

@@ -1,0 +1,319 @@
+//! The `search` namespace: movement searches whose rules are Lua callbacks.
+//!
+//! - `search.cheapest_path(start, goal, cost_fn, { max_expanded=, max_cost=, min_step_cost= })`
+//!   -> `{ hexes = {...}, cost = n }` or nil. `cost_fn(from, to)` returns the integer cost of one
+//!   step (>= 0) or nil/false when the step is impossible.
+//! - `search.facing_moves(start, facing, { speed=, max_turns=, turn_in_final_hex= }, enterable_fn)`
+//!   -> list of `{ hex, facing, path = {hexes}, turns }`, one per end position (the fewest turns),
+//!   in (hex, facing) order. `enterable_fn(hex)` (optional: default every hex) says whether the
+//!   ship may enter a hex.
+//!
+//! Bound from `hexforge_core::search`. The callbacks run inside the calling engine call, so they
+//! count against the same instruction budget and memory limit; an error raised in a callback
+//! stops the search and is re-raised to the caller.
+//!
+//! ```
+//! use hexforge_script::{Limits, Sandbox};
+//! let sb = Sandbox::new(Limits::default()).unwrap();
+//! let cost: i64 = sb.eval("return search.cheapest_path({q=0,r=0}, {q=3,r=0}, function() return 2 end).cost", "=doc").unwrap();
+//! assert_eq!(cost, 6);
+//! ```
+
+use super::args::{Args, add, hex_to_table, hexes_to_table};
+use hexforge_core::hex::Hex;
+use hexforge_core::search::{self, FacingRules, Limits};
+use mlua::{Function, IntoLuaMulti, Lua, Table, Value};
+use std::cell::RefCell;
+
+/// Largest speed and turn count accepted by `search.facing_moves`.
+pub const MAX_SPEED: i64 = 1000;
+
+fn opt_table(a: &Args<'_>, i: usize) -> mlua::Result<Option<Table>> {
+    match a.values.get(i) {
+        None | Some(Value::Nil) => Ok(None),
+        Some(Value::Table(t)) => Ok(Some(t.clone())),
+        Some(v) => Err(a.err(i, &format!("expected a table, got {}", v.type_name()))),
+    }
+}
+
+fn opt_int(
+    a: &Args<'_>,
+    i: usize,
+    t: Option<&Table>,
+    key: &str,
+    lo: i64,
+    hi: i64,
+) -> mlua::Result<Option<i64>> {
+    let Some(t) = t else { return Ok(None) };
+    let n = match t.raw_get::<Value>(key)? {
+        Value::Nil => return Ok(None),
+        Value::Integer(n) => n,
+        Value::Number(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => f as i64,
+        v => {
+            return Err(a.err(
+                i,
+                &format!("{key}: expected an integer, got {}", v.type_name()),
+            ));
+        }
+    };
+    if (lo..=hi).contains(&n) {
+        Ok(Some(n))
+    } else {
+        Err(a.err(i, &format!("{key}: expected {lo}..{hi}, got {n}")))
+    }
+}
+
+fn function(a: &Args<'_>, i: usize, required: bool) -> mlua::Result<Option<Function>> {
+    match a.values.get(i) {
+        Some(Value::Function(f)) => Ok(Some(f.clone())),
+        None | Some(Value::Nil) if !required => Ok(None),
+        v => Err(a.err(
+            i,
+            &format!(
+                "expected a function, got {}",
+                v.map_or("no value", Value::type_name)
+            ),
+        )),
+    }
+}
+
+/// Builds the `search` table.
+///
+/// # Errors
+/// Out of memory.
+pub fn register(lua: &Lua) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    const NS: &str = "search";
+    add(lua, &t, NS, "cheapest_path", |lua, a| {
+        let (start, goal) = (a.hex(0)?, a.hex(1)?);
+        let cost_fn = function(a, 2, true)?.ok_or_else(|| a.err(2, "expected a function"))?;
+        let opts = opt_table(a, 3)?;
+        let mut limits = Limits::default();
+        if let Some(n) = opt_int(
+            a,
+            3,
+            opts.as_ref(),
+            "max_expanded",
+            0,
+            Limits::DEFAULT_MAX_EXPANDED as i64,
+        )? {
+            limits = limits.with_max_expanded(n as usize);
+        }
+        if let Some(n) = opt_int(a, 3, opts.as_ref(), "max_cost", 0, i64::from(u32::MAX))? {
+            limits = limits.with_max_cost(n as u32);
+        }
+        let min_step =
+            opt_int(a, 3, opts.as_ref(), "min_step_cost", 0, 1_000_000)?.unwrap_or(0) as u32;
+        let failed: RefCell<Option<mlua::Error>> = RefCell::new(None);
+        let step = |from: Hex, to: Hex| -> Option<u32> {
+            if failed.borrow().is_some() {
+                return None;
+            }
+            let r = (|| -> mlua::Result<Option<u32>> {
+                let v: Value = cost_fn.call((hex_to_table(lua, from)?, hex_to_table(lua, to)?))?;
+                match v {
+                    Value::Nil | Value::Boolean(false) => Ok(None),
+                    Value::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => {
+                        Ok(Some(n as u32))
+                    }
+                    Value::Number(f)
+                        if f.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&f) =>
+                    {
+                        Ok(Some(f as u32))
+                    }
+                    other => Err(mlua::Error::runtime(format!(
+                        "search.cheapest_path: cost_fn must return a step cost (integer >= 0) or nil, got {}",
+                        match other {
+                            Value::Integer(n) => n.to_string(),
+                            Value::Number(f) => f.to_string(),
+                            o => o.type_name().to_string(),
+                        }
+                    ))),
+                }
+            })();
+            r.unwrap_or_else(|e| {
+                *failed.borrow_mut() = Some(e);
+                None
+            })
+        };
+        let path = search::cheapest_path(start, goal, min_step, step, limits);
+        if let Some(e) = failed.into_inner() {
+            return Err(e);
+        }
+        match path {
+            None => Value::Nil.into_lua_multi(lua),
+            Some(p) => {
+                let out = lua.create_table()?;
+                out.raw_set("hexes", hexes_to_table(lua, p.hexes)?)?;
+                out.raw_set("cost", p.cost)?;
+                out.into_lua_multi(lua)
+            }
+        }
+    })?;
+    add(lua, &t, NS, "facing_moves", |lua, a| {
+        let start = a.hex(0)?;
+        let facing = a.dir(1)?;
+        let opts = opt_table(a, 2)?;
+        let speed = opt_int(a, 2, opts.as_ref(), "speed", 0, MAX_SPEED)?
+            .ok_or_else(|| a.err(2, "speed: required (hexes to move, exactly)"))?;
+        let max_turns = opt_int(a, 2, opts.as_ref(), "max_turns", 0, MAX_SPEED)?.unwrap_or(0);
+        let turn_in_final_hex = match opts
+            .as_ref()
+            .map(|t| t.raw_get::<Value>("turn_in_final_hex"))
+            .transpose()?
+        {
+            None | Some(Value::Nil) => true,
+            Some(Value::Boolean(b)) => b,
+            Some(v) => {
+                return Err(a.err(
+                    2,
+                    &format!(
+                        "turn_in_final_hex: expected a boolean, got {}",
+                        v.type_name()
+                    ),
+                ));
+            }
+        };
+        let rules = FacingRules {
+            speed: speed as u32,
+            max_turns: max_turns as u32,
+            turn_in_final_hex,
+        };
+        let enterable_fn = function(a, 3, false)?;
+        // Why a cache: the search asks about the same hex many times (once per facing and turn
+        // count); the callback is pure by contract, so ask Lua once per hex.
+        let seen: RefCell<std::collections::BTreeMap<Hex, bool>> = RefCell::default();
+        let failed: RefCell<Option<mlua::Error>> = RefCell::new(None);
+        let enterable = |h: Hex| -> bool {
+            let Some(f) = &enterable_fn else { return true };
+            if failed.borrow().is_some() {
+                return false;
+            }
+            if let Some(b) = seen.borrow().get(&h) {
+                return *b;
+            }
+            let r = hex_to_table(lua, h).and_then(|t| f.call::<Value>(t));
+            let ok = match r {
+                Ok(v) => !matches!(v, Value::Nil | Value::Boolean(false)),
+                Err(e) => {
+                    *failed.borrow_mut() = Some(e);
+                    false
+                }
+            };
+            seen.borrow_mut().insert(h, ok);
+            ok
+        };
+        let reach = search::facing_moves(start, facing, &rules, enterable, Limits::default());
+        if let Some(e) = failed.into_inner() {
+            return Err(e);
+        }
+        let out = lua.create_table()?;
+        for (i, ((h, f), end)) in search::end_positions(&reach, &rules)
+            .into_iter()
+            .enumerate()
+        {
+            let e = lua.create_table()?;
+            e.raw_set("hex", hex_to_table(lua, h)?)?;
+            e.raw_set("facing", i64::from(f.index()))?;
+            e.raw_set(
+                "path",
+                hexes_to_table(lua, search::hexes_of(&reach.path_to(&end)))?,
+            )?;
+            e.raw_set("turns", end.turns)?;
+            out.raw_set(i + 1, e)?;
+        }
+        out.into_lua_multi(lua)
+    })?;
+    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Limits, Sandbox};
+
+    fn sb() -> Sandbox {
+        Sandbox::new(Limits {
+            instructions: 2_000_000,
+            ..Limits::default()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn cheapest_path_goes_around_a_wall_and_honours_limits() {
+        let sb = sb();
+        let (cost, n, none): (i64, i64, bool) = sb
+            .eval(
+                "local wall = { ['1,-1'] = true, ['1,0'] = true, ['1,1'] = true }
+                 local function cost(from, to)
+                   if wall[hex.key(to)] or hex.length(to) > 4 then return nil end
+                   return 1
+                 end
+                 local p = search.cheapest_path({q=0,r=0}, {q=2,r=0}, cost, { min_step_cost = 1 })
+                 local q = search.cheapest_path({q=0,r=0}, {q=2,r=0}, cost, { max_cost = 4 })
+                 return p.cost, #p.hexes, q == nil",
+                "=t",
+            )
+            .unwrap();
+        assert_eq!((cost, n, none), (5, 6, true));
+    }
+
+    #[test]
+    fn callback_errors_and_bad_costs_surface_and_loops_hit_the_budget() {
+        let sb = sb();
+        let e = sb
+            .exec(
+                "search.cheapest_path({q=0,r=0}, {q=2,r=0}, function() error('nope') end)",
+                "@mods/x/a.lua",
+            )
+            .unwrap_err();
+        assert!(e.to_string().contains("nope"), "{e}");
+        let e = sb
+            .exec(
+                "search.cheapest_path({q=0,r=0}, {q=2,r=0}, function() return -1 end)",
+                "@mods/x/a.lua",
+            )
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("cost_fn must return a step cost"),
+            "{e}"
+        );
+        let e = sb
+            .exec(
+                "search.cheapest_path({q=0,r=0}, {q=2,r=0}, function() while true do end end)",
+                "@mods/x/a.lua",
+            )
+            .unwrap_err();
+        assert_eq!(e.kind, crate::ScriptErrorKind::Budget, "{e}");
+    }
+
+    #[test]
+    fn facing_moves_matches_the_document_000_example() {
+        let sb = sb();
+        let (found, turns, len, third): (bool, i64, i64, String) = sb
+            .eval(
+                "local ends = search.facing_moves({q=0,r=0}, 'N', { speed = 7, max_turns = 3 })
+                 for _, e in ipairs(ends) do
+                   if e.hex.q == -3 and e.hex.r == -1 and e.facing == direction.S then
+                     return true, e.turns, #e.path, hex.key(e.path[4])
+                   end
+                 end
+                 return false, 0, 0, ''",
+                "=t",
+            )
+            .unwrap();
+        assert_eq!((found, turns, len, third.as_str()), (true, 3, 8, "0,-3"));
+        let blocked: i64 = sb
+            .eval(
+                "return #search.facing_moves({q=0,r=0}, 0, { speed = 2 }, function(h) return not (h.q == 0 and h.r == -1) end)",
+                "=t",
+            )
+            .unwrap();
+        assert_eq!(blocked, 0);
+        let free: i64 = sb
+            .eval("return #search.facing_moves({q=0,r=0}, 0, { speed = 2, max_turns = 1, turn_in_final_hex = false })", "=t")
+            .unwrap();
+        // Straight: N,N; or turn after one hex (left/right) then move: 3 end positions.
+        assert_eq!(free, 3);
+    }
+}

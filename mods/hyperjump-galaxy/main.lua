@@ -1,0 +1,287 @@
+-- Hyperjump Galaxy: fleets, troops and agents on a star map (a graph, not a hex grid).
+--
+-- This file only declares: piece types and the hyperjump table from data.lua, the turn
+-- structure, the actions (each a choices/check/apply triple delegating to rules.lua), setup,
+-- victory and hooks. It holds no rule numbers (data.lua) and no map maths (galaxy.lua).
+--
+-- Example: in the space segment `{ id = "jump", side = "hegemony", ships = {1, 2}, to = "marrow" }`
+-- jumps two warships from Vessa Prime to Marrow (distance 2, rating 4: the leftmost column).
+
+local data = require("data")
+local G = require("galaxy")
+local R = require("rules")
+
+for _, t in ipairs(data.piece_types) do game.piece_type(t) end
+
+game.table {
+  id = data.hyperjump.id,
+  rows = data.hyperjump.rows,
+  columns = data.hyperjump.columns,
+  row_policy = data.hyperjump.row_policy,
+  column_policy = data.hyperjump.column_policy,
+  cells = data.hyperjump.cells,
+}
+
+-- T1: a player turn is three segments; the scenario sets the side order and the turn limit.
+game.turns {
+  order = "fixed",
+  phases = {
+    { id = "space" },
+    { id = "planet" },
+    { id = "combat" },
+  },
+  turn_limit = 8,
+}
+
+-- Check adaptor: rules.lua returns a reason or nil; the API wants true | false, reason.
+local function verdict(why)
+  if why then return false, why end
+  return true
+end
+
+local function unmoved_own(ctx, side, classes)
+  local key, out = R.segment_key(ctx), {}
+  for _, p in ipairs(R.all(ctx)) do
+    if p.owner == side and classes[R.class(ctx, p)] and p.values.moved ~= key then out[#out + 1] = p end
+  end
+  return out
+end
+
+---------------------------------------------------------------------------------------------
+-- Space segment
+---------------------------------------------------------------------------------------------
+game.action {
+  id = "impulse",
+  phases = { "space" },
+  params = { piece = "piece", to = "string" },
+  choices = function(ctx, side)
+    ctx = R.memo(ctx)
+    local g, out = R.graph(ctx), {}
+    for _, p in ipairs(unmoved_own(ctx, side, { starship = true, courier = true })) do
+      local loc = R.where(p)
+      local sys = loc and G.system_of(g, loc)
+      if sys then
+        for _, planet in ipairs(G.planets(g, sys)) do
+          if R.check_impulse(ctx, side, p.id, planet) == nil then
+            out[#out + 1] = { piece = p.id, to = planet }
+          end
+        end
+      end
+    end
+    return out
+  end,
+  check = function(ctx, a) return verdict(R.check_impulse(R.memo(ctx), a.side, a.piece, a.to)) end,
+  apply = function(ctx, a) R.apply_impulse(ctx, a.side, a.piece, a.to) end,
+}
+
+-- The jumping groups a side could name: each ship alone, and all unmoved starships of a box
+-- together (a joint jump). Destinations: every planet (checks drop the illegal ones).
+local function jump_choices(ctx, side, checker)
+  local g, out, groups, boxes = R.graph(ctx), {}, {}, {}
+  for _, p in ipairs(unmoved_own(ctx, side, { starship = true, courier = true })) do
+    if (p.values.aboard or 0) == 0 then
+      groups[#groups + 1] = { p.id }
+      if R.class(ctx, p) == "starship" then
+        local loc, slot = R.where(p)
+        local key = tostring(loc) .. "/" .. tostring(slot)
+        if not boxes[key] then boxes[key] = {} boxes[#boxes + 1] = key end
+        table.insert(boxes[key], p.id)
+      end
+    end
+  end
+  for _, key in ipairs(boxes) do
+    if #boxes[key] > 1 then groups[#groups + 1] = boxes[key] end
+  end
+  local planets = G.ids_of_kind(g, data.kinds.planet)
+  for _, ships in ipairs(groups) do
+    for _, planet in ipairs(planets) do
+      if checker(ctx, side, ships, planet) == nil then out[#out + 1] = { ships = ships, to = planet } end
+    end
+  end
+  return out
+end
+
+game.action {
+  id = "jump",
+  phases = { "space" },
+  params = { ships = "any", to = "string" },
+  choices = function(ctx, side) return jump_choices(R.memo(ctx), side, R.check_jump) end,
+  check = function(ctx, a) return verdict(R.check_jump(R.memo(ctx), a.side, a.ships, a.to)) end,
+  apply = function(ctx, a)
+    local plan = R.jump_plan(ctx, a.side, a.ships, a.to, false)
+    R.resolve_jump(ctx, plan, a.ships)
+  end,
+}
+
+---------------------------------------------------------------------------------------------
+-- Planet segment
+---------------------------------------------------------------------------------------------
+game.action {
+  id = "land",
+  phases = { "planet" },
+  params = { piece = "piece", to = "string" },
+  choices = function(ctx, side)
+    ctx = R.memo(ctx)
+    local g, out = R.graph(ctx), {}
+    for _, p in ipairs(unmoved_own(ctx, side, { ground = true, character = true })) do
+      local loc, slot = R.where(p)
+      if (p.values.aboard or 0) ~= 0 and slot == data.slots.orbit then
+        for _, e in ipairs(G.environs(g, loc)) do
+          if R.check_land(ctx, side, p.id, e.id) == nil then out[#out + 1] = { piece = p.id, to = e.id } end
+        end
+      end
+    end
+    return out
+  end,
+  check = function(ctx, a) return verdict(R.check_land(R.memo(ctx), a.side, a.piece, a.to)) end,
+  apply = function(ctx, a) R.apply_land(ctx, a.side, a.piece, a.to) end,
+}
+
+game.action {
+  id = "lift",
+  phases = { "planet" },
+  params = { piece = "piece", carrier = "piece" },
+  choices = function(ctx, side)
+    ctx = R.memo(ctx)
+    local out = {}
+    for _, p in ipairs(unmoved_own(ctx, side, { ground = true, character = true })) do
+      local loc, slot = R.where(p)
+      if (p.values.aboard or 0) == 0 and slot ~= data.slots.orbit and not R.is_drift(slot) then
+        for _, c in ipairs(R.at(ctx, loc, data.slots.orbit, side)) do
+          if R.check_lift(ctx, side, p.id, c.id) == nil then out[#out + 1] = { piece = p.id, carrier = c.id } end
+        end
+      end
+    end
+    return out
+  end,
+  check = function(ctx, a) return verdict(R.check_lift(R.memo(ctx), a.side, a.piece, a.carrier)) end,
+  apply = function(ctx, a) R.apply_lift(ctx, a.side, a.piece, a.carrier) end,
+}
+
+game.action {
+  id = "march",
+  phases = { "planet" },
+  params = { piece = "piece", to = "string" },
+  choices = function(ctx, side)
+    ctx = R.memo(ctx)
+    local g, out = R.graph(ctx), {}
+    for _, p in ipairs(unmoved_own(ctx, side, { ground = true, character = true })) do
+      local loc, slot = R.where(p)
+      if (p.values.aboard or 0) == 0 and slot ~= data.slots.orbit and not R.is_drift(slot) then
+        for _, e in ipairs(G.environs(g, loc)) do
+          if R.check_march(ctx, side, p.id, e.id) == nil then out[#out + 1] = { piece = p.id, to = e.id } end
+        end
+      end
+    end
+    return out
+  end,
+  check = function(ctx, a) return verdict(R.check_march(R.memo(ctx), a.side, a.piece, a.to)) end,
+  apply = function(ctx, a) R.apply_march(ctx, a.side, a.piece, a.to) end,
+}
+
+game.action {
+  id = "restack",
+  phases = { "space", "planet" },
+  params = { piece = "piece", stack = "string" },
+  choices = function(ctx, side)
+    ctx = R.memo(ctx)
+    local out = {}
+    for _, p in ipairs(R.all(ctx)) do
+      if p.owner == side then
+        for _, s in ipairs({ data.stacks.military, data.stacks.characters }) do
+          if R.check_restack(ctx, side, p.id, s) == nil then out[#out + 1] = { piece = p.id, stack = s } end
+        end
+      end
+    end
+    return out
+  end,
+  check = function(ctx, a) return verdict(R.check_restack(R.memo(ctx), a.side, a.piece, a.stack)) end,
+  apply = function(ctx, a)
+    ctx:set(a.piece, "stack", a.stack)
+    ctx:log(("piece %d joins the %s stack"):format(a.piece, a.stack))
+  end,
+}
+
+---------------------------------------------------------------------------------------------
+-- Combat segment
+---------------------------------------------------------------------------------------------
+game.action {
+  id = "attack",
+  phases = { "combat" },
+  params = { location = "string", slot = "string" },
+  choices = function(ctx, side)
+    ctx = R.memo(ctx)
+    local seen, out = {}, {}
+    for _, p in ipairs(R.all(ctx)) do
+      if p.owner == side and (p.values.aboard or 0) == 0 then
+        local loc, slot = R.where(p)
+        local key = tostring(loc) .. "/" .. tostring(slot)
+        if loc and not seen[key] then
+          seen[key] = true
+          if R.check_attack(ctx, side, loc, slot) == nil then out[#out + 1] = { location = loc, slot = slot } end
+        end
+      end
+    end
+    return out
+  end,
+  check = function(ctx, a) return verdict(R.check_attack(R.memo(ctx), a.side, a.location, a.slot)) end,
+  apply = function(ctx, a) R.apply_attack(ctx, a.side, a.location, a.slot) end,
+}
+
+game.action {
+  id = "break_off",
+  phases = { "combat" },
+  params = { ships = "any", to = "string" },
+  choices = function(ctx, side) return jump_choices(R.memo(ctx), side, R.check_break_off) end,
+  check = function(ctx, a) return verdict(R.check_break_off(R.memo(ctx), a.side, a.ships, a.to)) end,
+  apply = function(ctx, a)
+    local plan = R.jump_plan(ctx, a.side, a.ships, a.to, true)
+    R.resolve_jump(ctx, plan, a.ships)
+  end,
+}
+
+-- S3: a segment cannot end with more than two stacks of the side in a box.
+game.action {
+  id = "end_phase",
+  check = function(ctx, a)
+    local over = R.overstacked(R.memo(ctx), a.side)
+    if #over > 0 then
+      return false, ("more than %d stacks in %s: rearrange them first"):format(data.max_stacks, table.concat(over, ", "))
+    end
+    return true
+  end,
+}
+
+---------------------------------------------------------------------------------------------
+-- Setup, victory, hooks
+---------------------------------------------------------------------------------------------
+
+-- S5: units the scenario puts in an orbit box go aboard: ground units into transports with room,
+-- characters into the courier (or, with values.board = "warship", a warship), in file order.
+game.setup(function(ctx)
+  for _, p in ipairs(R.all(ctx)) do
+    local loc, slot = R.where(p)
+    local class = R.class(ctx, p)
+    if slot == data.slots.orbit and (class == "ground" or class == "character") then
+      local want = p.values.board
+      if (want == nil or want == "") and class == "character" then want = "courier" end
+      local placed = false
+      for _, c in ipairs(R.at(ctx, loc, slot, p.owner)) do
+        local cc = R.class(ctx, c)
+        local fits = R.is_ship(cc) and (want == nil or want == "" or c.type == want)
+          and (c.values.aboard or 0) == 0
+        if not placed and fits and R.room_aboard(ctx, c, p) == nil then
+          R.embark(ctx, p, c)
+          placed = true
+        end
+      end
+      if not placed then error(("setup: no room aboard for %s %d at %s"):format(p.type, p.id, loc)) end
+    elseif loc then
+      ctx:set(p.id, "stack", R.basic_stack(class))
+    end
+  end
+end)
+
+game.victory(function(ctx) return R.sudden_death(R.memo(ctx)) end)
+
+game.on("turn_limit", function(ctx) ctx:end_game(R.final_outcome(ctx)) end)

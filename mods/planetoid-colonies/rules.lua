@@ -1,0 +1,388 @@
+-- rules.lua: the game's logic as functions over a read-only snapshot of the state (an "env").
+-- Geometry is plain axial integer arithmetic written here, so the rules do not depend on the
+-- exact names of engine helpers. Nothing here writes to the game except `destroy` and the map
+-- refresh, which take a writable ctx. Numbers come from data.lua.
+
+local data = require("planetoid-colonies.data")
+
+local R = {}
+
+-- Axial direction vectors, 0 = N, clockwise (engine numbering).
+R.DIRS = {
+  [0] = { q = 0, r = -1 }, { q = 1, r = -1 }, { q = 1, r = 0 },
+  { q = 0, r = 1 }, { q = -1, r = 1 }, { q = -1, r = 0 },
+}
+local NAMES = { N = 0, NE = 1, SE = 2, S = 3, SW = 4, NW = 5 }
+
+--------------------------------------------------------------------------------------------
+-- Geometry
+--------------------------------------------------------------------------------------------
+
+function R.key(h) return h.q .. "," .. h.r end
+
+-- An integer key for a hex, for the hot lookups inside one env (string keys are for globals).
+function R.ik(h) return (h.q + 4096) * 8192 + (h.r + 4096) end
+
+function R.unkey(k)
+  local q, r = k:match("^(-?%d+),(-?%d+)$")
+  return { q = tonumber(q), r = tonumber(r) }
+end
+
+function R.add(a, b) return { q = a.q + b.q, r = a.r + b.r } end
+
+function R.eq(a, b) return a ~= nil and b ~= nil and a.q == b.q and a.r == b.r end
+
+function R.distance(a, b)
+  local dq, dr = a.q - b.q, a.r - b.r
+  return math.max(math.abs(dq), math.abs(dr), math.abs(dq + dr))
+end
+
+-- A direction given as 0..5 or a name; nil if neither.
+function R.dir(d)
+  if type(d) == "number" then
+    if d == math.floor(d) and d >= 0 and d <= 5 then return math.floor(d) end
+    return nil
+  end
+  if type(d) == "string" then return NAMES[d] end
+  return nil
+end
+
+function R.step(h, d, n)
+  local v = R.DIRS[d]
+  n = n or 1
+  return { q = h.q + v.q * n, r = h.r + v.r * n }
+end
+
+function R.opposite(d) return (d + 3) % 6 end
+
+-- Rotate an offset clockwise by `steps` sixths of a turn: (q, r) -> (-r, q + r).
+function R.rotate(v, steps)
+  local q, r = v.q, v.r
+  for _ = 1, steps % 6 do q, r = -r, q + r end
+  return { q = q, r = r }
+end
+
+-- The hexes a piece of `kind` covers with its anchor (bow) at `anchor`, facing `facing`.
+function R.footprint(kind, anchor, facing)
+  local out = {}
+  for i, o in ipairs(data.pieces[kind].footprint) do
+    out[i] = R.add(anchor, R.rotate(o, facing or 0))
+  end
+  return out
+end
+
+-- Smallest distance between two lists of hexes.
+function R.gap(as, bs)
+  local best = math.huge
+  for _, a in ipairs(as) do
+    for _, b in ipairs(bs) do
+      local d = R.distance(a, b)
+      if d < best then best = d end
+    end
+  end
+  return best
+end
+
+--------------------------------------------------------------------------------------------
+-- The map: static obstacles and the planetoids existing this turn, kept in game globals
+--------------------------------------------------------------------------------------------
+
+-- The colour of a round (1-based).
+function R.colour_of_round(round)
+  return data.colours[(round - 1) % #data.colours + 1]
+end
+
+function R.colour(ctx)
+  if ctx.label then return ctx.label end
+  return R.colour_of_round(math.max(ctx.round or 1, 1))
+end
+
+-- Scan the board's terrain and store it: `obstacles` (hex key -> terrain id) and `planetoids`
+-- (hex key -> colour, only those existing in this turn's colour). Called at setup and at the
+-- start of every turn.
+function R.refresh_map(ctx)
+  local obstacles, planetoids = {}, {}
+  local colour = R.colour(ctx)
+  for _, h in ipairs(ctx:board_hexes()) do
+    for _, t in ipairs(ctx:terrain(h)) do
+      local info = data.terrain[t]
+      if info and info.obstacle then obstacles[R.key(h)] = t end
+      if info and info.planetoid == colour then planetoids[R.key(h)] = colour end
+    end
+  end
+  ctx:set_global("obstacles", obstacles)
+  ctx:set_global("planetoids", planetoids)
+end
+
+--------------------------------------------------------------------------------------------
+-- The env: one snapshot per callback
+--------------------------------------------------------------------------------------------
+
+local Env = {}
+Env.__index = Env
+
+local function facing_of(p)
+  local f = R.dir(p.facing)
+  return f or 0
+end
+
+local function kind_of(p) return p.type or p.kind end
+R.kind_of = kind_of
+
+function R.env(ctx)
+  -- Globals are keyed "q,r"; the env re-keys them by integer (R.ik) for speed.
+  local function rekey(m)
+    local out = {}
+    for k, v in pairs(m or {}) do out[R.ik(R.unkey(k))] = v end
+    return out
+  end
+  local planetoids = ctx:global("planetoids") or {}
+  local e = setmetatable({
+    ctx = ctx,
+    board = {},
+    obstacles = rekey(ctx:global("obstacles")),
+    planetoids = rekey(planetoids),
+    blasts = rekey(ctx:global("blasts")),
+    pieces = {},    -- id -> { p = snapshot, kind, fp = hexes } for pieces present on the board
+    order = {},     -- ids in ascending order
+    at = {},        -- hex key -> list of ids
+    all = ctx:pieces({}),
+  }, Env)
+  e.planetoid_list = {}
+  local keys = {}
+  for k in pairs(planetoids) do keys[#keys + 1] = k end
+  table.sort(keys)
+  for _, k in ipairs(keys) do e.planetoid_list[#e.planetoid_list + 1] = R.unkey(k) end
+  table.sort(e.all, function(a, b) return a.id < b.id end)
+  for _, p in ipairs(e.all) do
+    local kind = kind_of(p)
+    if p.hex and data.pieces[kind] then
+      local present = true
+      if data.pieces[kind].fixed then present = e.planetoids[R.ik(p.hex)] ~= nil end
+      if present then
+        local fp = R.footprint(kind, p.hex, facing_of(p))
+        e.pieces[p.id] = { p = p, kind = kind, fp = fp, facing = facing_of(p) }
+        e.order[#e.order + 1] = p.id
+        for _, h in ipairs(fp) do
+          local k = R.ik(h)
+          e.at[k] = e.at[k] or {}
+          table.insert(e.at[k], p.id)
+        end
+      end
+    end
+  end
+  return e
+end
+
+function Env:on_board(h)
+  local k = R.ik(h)
+  local v = self.board[k]
+  if v == nil then
+    v = self.ctx:on_board(h) and true or false
+    self.board[k] = v
+  end
+  return v
+end
+
+function Env:is_obstacle(h) return self.obstacles[R.ik(h)] ~= nil end
+function Env:is_planetoid(h) return self.planetoids[R.ik(h)] ~= nil end
+function Env:is_blast(h) return self.blasts[R.ik(h)] ~= nil end
+
+-- Blocks shots: obstacles and existing planetoids.
+function Env:blocks_fire(h) return self:is_obstacle(h) or self:is_planetoid(h) end
+
+function Env:ids_at(h) return self.at[R.ik(h)] or {} end
+
+function Env:enemy_at(h, side)
+  for _, id in ipairs(self:ids_at(h)) do
+    if self.pieces[id].p.owner ~= side then return id end
+  end
+  return nil
+end
+
+function Env:nearest_planetoid(h)
+  local best = math.huge
+  for _, p in ipairs(self.planetoid_list) do
+    local d = R.distance(h, p)
+    if d < best then best = d end
+  end
+  return best
+end
+
+-- Whether a piece of `kind` owned by `side` may occupy hex `h`; false plus the reason if not.
+function Env:hex_ok(kind, side, h)
+  local t = data.pieces[kind]
+  if not self:on_board(h) then return false, "off the board" end
+  local obstacle = self.obstacles[R.ik(h)]
+  if obstacle then return false, "blocked by " .. data.terrain[obstacle].name:lower() end
+  if self:is_planetoid(h) and not t.enters_planetoids then
+    return false, "only transports may enter a planetoid"
+  end
+  if self:is_blast(h) then return false, "an explosion closes that hex this turn" end
+  if self:enemy_at(h, side) then return false, "an enemy piece is there" end
+  if (t.keep_away or 0) > 0 and self:nearest_planetoid(h) < t.keep_away then
+    return false, ("a %s must stay %d hexes from planetoids"):format(t.name:lower(), t.keep_away)
+  end
+  return true
+end
+
+function Env:footprint_ok(kind, side, hexes)
+  for _, h in ipairs(hexes) do
+    local ok, why = self:hex_ok(kind, side, h)
+    if not ok then return false, why end
+  end
+  return true
+end
+
+-- Shortest crooked-path distances from `sources` through hexes that do not block shots, up to
+-- `maxd`. Returns a map R.ik(hex) -> distance (sources at 0).
+function Env:reach(sources, maxd)
+  local dist, frontier = {}, {}
+  for _, s in ipairs(sources) do
+    local k = R.ik(s)
+    if dist[k] == nil then
+      dist[k] = 0
+      frontier[#frontier + 1] = s
+    end
+  end
+  for d = 1, maxd do
+    local next_frontier = {}
+    for _, h in ipairs(frontier) do
+      for dir = 0, 5 do
+        local n = R.step(h, dir)
+        local k = R.ik(n)
+        if dist[k] == nil and self:on_board(n) then
+          dist[k] = d
+          -- An obstacle may be the end of a path (a target on it) but never a hex passed through.
+          if not self:blocks_fire(n) then next_frontier[#next_frontier + 1] = n end
+        end
+      end
+    end
+    frontier = next_frontier
+  end
+  return dist
+end
+
+-- Distance of a shot from a footprint to another, or nil if no clear path within `maxd`.
+function Env:shot_distance(from, to, maxd)
+  local dist = self:reach(from, maxd)
+  local best
+  for _, h in ipairs(to) do
+    local d = dist[R.ik(h)]
+    if d and (best == nil or d < best) then best = d end
+  end
+  return best
+end
+
+-- The straight corridor of `data.corridor` hexes ahead of `bow` in direction `d` is clear for
+-- `side`: on the board, no enemy, no obstacle or existing planetoid, no explosion.
+function Env:corridor_clear(side, bow, d)
+  for i = 1, data.corridor do
+    local h = R.step(bow, d, i)
+    if not self:on_board(h) then return false, "the hyperspace corridor leaves the board" end
+    if self:blocks_fire(h) then return false, "the hyperspace corridor is blocked by an obstacle" end
+    if self:is_blast(h) then return false, "the hyperspace corridor crosses an explosion" end
+    if self:enemy_at(h, side) then return false, "the hyperspace corridor is blocked by an enemy" end
+  end
+  return true
+end
+
+--------------------------------------------------------------------------------------------
+-- Combat numbers
+--------------------------------------------------------------------------------------------
+
+-- The longest distance `firer_kind` can shoot at `target_kind`.
+function R.max_range(firer_kind, target_kind)
+  local t = data.pieces[firer_kind].table
+  if not t then return 0 end
+  local n = #data.tables[t].cells[1]
+  local cap = data.max_distance[firer_kind] and data.max_distance[firer_kind][target_kind]
+  if cap and cap < n then n = cap end
+  return n
+end
+
+-- The cell of a table: the lowest d6 face that hits.
+function R.cell(table_id, row, distance)
+  local t = data.tables[table_id]
+  for i, name in ipairs(t.rows) do
+    if name == row then return t.cells[i][distance] end
+  end
+  return nil
+end
+
+-- The d6 roll a firer of `firer_kind` with `damage` needs against `target_kind` at `distance`:
+-- a number, or nil and the reason there is no shot.
+function R.need(firer_kind, target_kind, distance, damage)
+  local t = data.pieces[firer_kind].table
+  if not t then return nil, "a " .. data.pieces[firer_kind].name:lower() .. " never fires" end
+  local n_cols = #data.tables[t].cells[1]
+  if distance < 1 or distance > n_cols then
+    return nil, ("out of range: %d hexes (the table ends at %d)"):format(distance, n_cols)
+  end
+  local cap = R.max_range(firer_kind, target_kind)
+  if distance > cap then
+    return nil, ("out of range: a %s fires at a %s only from %d hex(es)"):format(
+      data.pieces[firer_kind].name:lower(), data.pieces[target_kind].name:lower(), cap)
+  end
+  local row = data.target_row[t][target_kind]
+  local n = R.cell(t, row, distance) + (damage or 0)
+  if n > data.die_faces then
+    return nil, ("no face of the die can hit (needs %d)"):format(n)
+  end
+  return n
+end
+
+--------------------------------------------------------------------------------------------
+-- Destruction
+--------------------------------------------------------------------------------------------
+
+-- Destroy piece `id` and, transitively, every piece present that overlaps a destroyed one.
+-- Returns the list of destroyed ids (ascending).
+function R.destroy(ctx, e, id)
+  local doomed, queue = { [id] = true }, { id }
+  while #queue > 0 do
+    local cur = table.remove(queue, 1)
+    local entry = e.pieces[cur]
+    if entry then
+      for _, h in ipairs(entry.fp) do
+        for _, other in ipairs(e:ids_at(h)) do
+          if not doomed[other] then
+            doomed[other] = true
+            queue[#queue + 1] = other
+          end
+        end
+      end
+    end
+  end
+  local ids = {}
+  for d in pairs(doomed) do ids[#ids + 1] = d end
+  table.sort(ids)
+  for _, d in ipairs(ids) do
+    local entry = e.pieces[d]
+    local name = entry and data.pieces[entry.kind].name or "piece"
+    if d ~= id then
+      ctx:log(("%s %d, overlapping, is destroyed with it"):format(name, d))
+    else
+      ctx:log(("%s %d is destroyed"):format(name, d))
+    end
+    ctx:destroy(d)
+  end
+  return ids
+end
+
+--------------------------------------------------------------------------------------------
+-- Scoring
+--------------------------------------------------------------------------------------------
+
+function R.score(ctx, side)
+  local total = 0
+  for _, p in ipairs(ctx:pieces({ owner = side })) do
+    if kind_of(p) == "fixed_base" then
+      local hits = (p.values and p.values.damage) or 0
+      total = total + math.max(0, data.points_per_base - data.points_per_hit * hits)
+    end
+  end
+  return total
+end
+
+return R

@@ -1,0 +1,123 @@
+//! Every bundled mod, as a player would meet it: it loads and checks, its own Lua tests pass, and
+//! random bots play every one of its scenarios to the end (a game that does not finish is a
+//! failure), each game replaying to the same state hash.
+//!
+//! Adding a mod under `mods/` adds it here; nothing to register. Mods run in parallel (one VM
+//! per thread) and every failure is collected before the test fails, so one broken mod does not
+//! hide another.
+
+use hexforge::runtime;
+use hexforge::session::{PlayOptions, play_bot_game};
+use hexforge_game::GameState;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Seeds played per scenario (the CLI's `--games` covers more; this is the always-on floor).
+const SEEDS: u64 = 2;
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
+}
+
+/// The bundled mods, sorted by folder name.
+fn bundled_mods() -> Vec<PathBuf> {
+    let mut mods: Vec<PathBuf> = std::fs::read_dir(workspace_root().join("mods"))
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("mod.toml").is_file())
+        .collect();
+    mods.sort();
+    mods
+}
+
+/// Runs `f` on every bundled mod, two at a time, and fails listing every mod's problems.
+fn for_every_mod(what: &str, f: impl Fn(&Path) -> Vec<String> + Sync) {
+    // The runtime finds the shared `scripts/` folder relative to the working directory.
+    std::env::set_current_dir(workspace_root()).unwrap();
+    let mods = bundled_mods();
+    assert!(mods.len() >= 2, "expected the bundled mods under mods/");
+    let failures = Mutex::new(Vec::new());
+    let next = Mutex::new(mods.iter());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                loop {
+                    let Some(dir) = next.lock().unwrap().next() else {
+                        break;
+                    };
+                    for problem in f(dir) {
+                        failures
+                            .lock()
+                            .unwrap()
+                            .push(format!("{}: {problem}", dir.display()));
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(failures.is_empty(), "{what}:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn every_mod_loads_and_passes_its_own_lua_tests() {
+    for_every_mod("mods whose Lua tests fail", |dir| {
+        let results = match runtime::run_tests(dir) {
+            Ok(r) => r,
+            Err(e) => return vec![format!("does not load: {e:#}")],
+        };
+        let mut problems: Vec<String> = results
+            .iter()
+            .filter_map(|r| r.failure.as_ref().map(|f| format!("{}: {f}", r.name)))
+            .collect();
+        if results.is_empty() {
+            problems.push("has no Lua tests (add tests/*.lua)".into());
+        }
+        problems
+    });
+}
+
+#[test]
+fn random_bots_finish_every_scenario_of_every_mod_and_replays_match() {
+    for_every_mod("games that failed", |dir| {
+        let loaded = match runtime::load(dir) {
+            Ok(l) => l,
+            Err(e) => return vec![format!("does not load: {e:#}")],
+        };
+        let mut problems = Vec::new();
+        if loaded.scenarios.is_empty() {
+            problems.push("has no scenario".into());
+        }
+        for scenario in &loaded.scenarios {
+            for seed in 1..=SEEDS {
+                let state = GameState::new(
+                    loaded.locks.clone(),
+                    scenario,
+                    serde_json::Value::Null,
+                    seed,
+                );
+                match play_bot_game(loaded.rules(), state, &PlayOptions::default()) {
+                    Ok((game, report)) => {
+                        match hexforge_game::replay(&game.record(), loaded.rules()) {
+                            Ok(again)
+                                if hexforge_game::state_hash(again.state())
+                                    == report.state_hash => {}
+                            Ok(_) => problems.push(format!(
+                                "{scenario} seed {seed}: replay reached a different state"
+                            )),
+                            Err(e) => {
+                                problems.push(format!("{scenario} seed {seed}: replay failed: {e}"))
+                            }
+                        }
+                    }
+                    Err(e) => problems.push(format!("{scenario} seed {seed}: {e}")),
+                }
+            }
+        }
+        problems
+    });
+}
