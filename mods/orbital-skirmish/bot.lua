@@ -8,12 +8,7 @@
 
 local B = {}
 
-local function need(name)
-  local ok, m = pcall(require, "orbital-skirmish." .. name)
-  if ok then return m end
-  return require(name)
-end
-local mv = need("movement")
+local mv = require("movement")
 
 -- `enemies`: the enemy ships on the map (read once per decision, not once per action).
 local function nearest_enemy(enemies, h)

@@ -11,25 +11,18 @@
 --   { id = "speed", piece = 1, speed = 6 }                      -- within ADF of last turn's
 --   { id = "move",  piece = 1, plan = "FFFLFFLFLF" }            -- or to = {q=,r=}, facing = 3
 
--- Mod modules load as "<mod id>.<file>" (the runtime's require) or by bare name (LUA-API.md).
-local function need(name)
-  local ok, m = pcall(require, "orbital-skirmish." .. name)
-  if ok then return m end
-  return require(name)
-end
-local data = need("ships")
-local mv = need("movement")
-local C = need("combat")
-local bot = need("bot")
+local data = require("ships")
+local mv = require("movement")
+local C = require("combat")
+local bot = require("bot")
 
--- The variant (and tests) reach the modules through this global as well as through require.
+-- The variant plugs into movement through this global (env_extensions); tests read helpers here.
 ORBITAL_SKIRMISH = { movement = mv, combat = C, data = data, env_extensions = {} }
 
 ---------------------------------------------------------------------------------------------
 -- Declarations
 ---------------------------------------------------------------------------------------------
--- (game.terrain is in LUA-API.md but not yet in every runtime build: declare it when present.)
-if game.terrain then game.terrain { id = "planet", name = "Planet", color = "#6a8fd0", blocks_movement = true, blocks_fire = "unless_avoidable" } end
+game.terrain { id = "planet", name = "Planet", color = "#6a8fd0", blocks_movement = true, blocks_fire = "unless_avoidable" }
 
 do
   local rows, cells = {}, {}
@@ -739,12 +732,7 @@ local function turn_limit_result(ctx)
 end
 ORBITAL_SKIRMISH.turn_limit_result = turn_limit_result
 
--- The scenario repeats its turn limit as the option `turn_limit` so the rules know when the
--- limit has passed (the runtime has no turn_limit event).
-game.victory(function(ctx)
-  local r = result(ctx)
-  if r then return r end
-  local limit = (ctx.options or {}).turn_limit
-  if limit and ctx.round > limit then return turn_limit_result(ctx) end
-  return nil
-end)
+game.victory(result)
+
+-- The scenario's turn_limit ends the game after that round; the turn_limit event decides it.
+game.on("turn_limit", function(ctx) ctx:end_game(turn_limit_result(ctx)) end)
