@@ -118,15 +118,6 @@ local function ships_of(ctx, side)
   return out
 end
 
-local function enemy_ships(ctx, side)
-  local out = {}
-  for _, p in ipairs(ctx:pieces {}) do
-    if p.hex and p.owner ~= side then out[#out + 1] = p end
-  end
-  table.sort(out, function(a, b) return a.id < b.id end)
-  return out
-end
-
 local function own_ship(ctx, side, id)
   local p = ctx:piece(id)
   if not p then return nil, "there is no ship " .. tostring(id) end
@@ -579,8 +570,13 @@ game.action {
   choices = function(ctx, side)
     local out = {}
     local env = move_env(ctx)
-    local targets = enemy_ships(ctx, side)
-    for _, p in ipairs(ships_of(ctx, side)) do
+    local own, targets = {}, {}
+    for _, p in ipairs(ctx:pieces {}) do
+      if p.hex then
+        if p.owner == side then own[#own + 1] = p else targets[#targets + 1] = p end
+      end
+    end
+    for _, p in ipairs(own) do
       for slot = 1, #p.stats.weapons do
         for _, t in ipairs(targets) do
           local a = { side = side, piece = p.id, weapon = slot, target = t.id }
@@ -670,7 +666,7 @@ game.on("phase_start", function(ctx, ev)
     for _, p in ipairs(ships_of(ctx, ctx.active)) do reset_move(ctx, p) end
   else
     for _, p in ipairs(ctx:pieces {}) do
-      if p.hex then ctx:set(p.id, "fired", {}) end
+      if p.hex and next(p.values.fired or {}) ~= nil then ctx:set(p.id, "fired", {}) end
     end
   end
 end)
@@ -681,37 +677,27 @@ local function side_hull(ctx, side)
   return sum
 end
 
-local function sides_with_ships(ctx)
-  local out = {}
-  for _, s in ipairs(ctx:sides()) do
-    if #ships_of(ctx, s.id) > 0 then out[#out + 1] = s.id end
-  end
-  return out
-end
-
-local function objective_result(ctx)
-  local o = ctx.options or {}
-  if o.objective_type and o.defender and o.attacker then
-    local alive = 0
-    for _, p in ipairs(ships_of(ctx, o.defender)) do
-      if p.type == o.objective_type then alive = alive + 1 end
-    end
-    if alive == 0 then
-      return { winners = { o.attacker }, reason = ("the %s is destroyed"):format(o.objective_type) }
-    end
-  end
-  return nil
-end
-
+-- Victory runs after every action: one ctx:pieces call, counted per side.
 local function result(ctx)
-  local r = objective_result(ctx)
-  if r then return r end
-  local left = sides_with_ships(ctx)
+  local count, objective = {}, 0
+  local o = ctx.options or {}
+  for _, p in ipairs(ctx:pieces {}) do
+    if p.hex then
+      count[p.owner] = (count[p.owner] or 0) + 1
+      if p.owner == o.defender and p.type == o.objective_type then objective = objective + 1 end
+    end
+  end
+  if o.objective_type and o.defender and o.attacker and objective == 0 then
+    return { winners = { o.attacker }, reason = ("the %s is destroyed"):format(o.objective_type) }
+  end
+  local left = {}
+  for _, s in ipairs(ctx:sides()) do
+    if count[s.id] then left[#left + 1] = s.id end
+  end
   if #left == 1 then return { winners = left, reason = left[1] .. " has the only ships left on the map" } end
   if #left == 0 then return { winners = {}, reason = "no ships are left on the map" } end
   return nil
 end
-
 
 -- At the turn limit: the scenario names a winner (the defender of an objective), or the side
 -- with the most hull points left on the map wins; equal hull is a draw.
