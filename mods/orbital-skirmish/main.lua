@@ -133,7 +133,7 @@ local function move_env(ctx)
   local env = {
     planets = list,
     on_board = function(h)
-      local k = mv.key(h)
+      local k = (h.q + 4096) * 8192 + (h.r + 4096) -- a number: no string built per call
       local v = board_cache[k]
       if v == nil then
         v = ctx:on_board(h) and true or false
