@@ -8,15 +8,9 @@
 -- It plugs two fields into the base's movement environment (env.pull, env.crash), so the
 -- move action, the reachability search and the bots all see gravity without new actions.
 
--- Mod modules load as "<mod id>.<file>" (the runtime's require) or by bare name (LUA-API.md).
-local function need(name)
-  local ok, m = pcall(require, "orbital-skirmish-gravity." .. name)
-  if ok then return m end
-  return require(name)
-end
-local G = need("gravity")
+local G = require("gravity")
 local base = assert(ORBITAL_SKIRMISH, "orbital-skirmish must load first")
-local mv = base.movement
+local mv = require("movement") -- the base's module (require finds the base after the variant)
 
 -- Numbers in data: how many hexsides a gravity hex pulls, and whether entering a planet
 -- crashes (otherwise it stays illegal as in the base game).

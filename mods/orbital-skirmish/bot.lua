@@ -2,26 +2,20 @@
 --
 -- What it is: a scoring function over the legal actions the rules list; the bot takes the
 -- highest score (ties: the first). What it deliberately does not do: look ahead, coordinate
--- ships, or change the game (it only reads ctx). The engine has no bot hook yet (see
--- ENGINE-REQUESTS.md); main.lua publishes it as ORBITAL_SKIRMISH.greedy so a host can call it.
---   local best = bot.choose(ctx, "blue", legal_actions, weapon_info)
+-- ships, or change the game (it only reads ctx). main.lua registers it as `game.bots.greedy`
+-- (`hexforge play mods/orbital-skirmish --bots blue=greedy,red=random`).
+--   local best, index = bot.choose(ctx, "blue", legal_actions, weapon_info)
 
 local B = {}
 
-local function need(name)
-  local ok, m = pcall(require, "orbital-skirmish." .. name)
-  if ok then return m end
-  return require(name)
-end
-local mv = need("movement")
+local mv = require("movement")
 
-local function nearest_enemy(ctx, side, h)
+-- `enemies`: the enemy ships on the map (read once per decision, not once per action).
+local function nearest_enemy(enemies, h)
   local best, best_d
-  for _, p in ipairs(ctx:pieces {}) do
-    if p.hex and p.owner ~= side then
-      local d = mv.distance(h, p.hex)
-      if best_d == nil or d < best_d then best, best_d = p, d end
-    end
+  for _, p in ipairs(enemies) do
+    local d = mv.distance(h, p.hex)
+    if best_d == nil or d < best_d then best, best_d = p, d end
   end
   return best, best_d
 end
@@ -35,9 +29,21 @@ local function mean(notation)
 end
 
 --- The score of one legal action; higher is better.
-function B.score(ctx, side, a, weapon_info)
+function B.score(ctx, side, a, weapon_info, cache)
+  cache = cache or {}
+  if not cache.enemies then
+    cache.enemies, cache.ships = {}, {}
+    for _, p in ipairs(ctx:pieces {}) do
+      if p.hex then
+        cache.ships[p.id] = p
+        if p.owner ~= side then cache.enemies[#cache.enemies + 1] = p end
+      end
+    end
+    cache.planets = ctx:global("planets") or {}
+  end
+  local function piece(id) return cache.ships[id] end
   if a.id == "fire" then
-    local p, t = ctx:piece(a.piece), ctx:piece(a.target)
+    local p, t = piece(a.piece), piece(a.target)
     local w = weapon_info(ctx, p.stats.weapons[a.weapon])
     local range = mv.distance(p.hex, a.at or t.hex)
     local chance = math.max(0, w.chance - w.range_loss * range)
@@ -46,15 +52,15 @@ function B.score(ctx, side, a, weapon_info)
     return 100 + chance * mean(w.damage) / 100
   end
   if a.id == "speed" then
-    local p = ctx:piece(a.piece)
-    local _, d = nearest_enemy(ctx, side, p.hex)
+    local p = piece(a.piece)
+    local _, d = nearest_enemy(cache.enemies, p.hex)
     local want = math.max(1, math.min((d or 4) - 1, 8))
     return 50 - math.abs(a.speed - want)
   end
   if a.id == "move" then
-    local p = ctx:piece(a.piece)
+    local p = piece(a.piece)
     local to, f = a.to, mv.dir(a.facing) or 0
-    local e, d = nearest_enemy(ctx, side, to)
+    local e, d = nearest_enemy(cache.enemies, to)
     local s = 50 - (d or 0)
     if e then
       local v = mv.VECTORS[f]
@@ -68,7 +74,7 @@ function B.score(ctx, side, a, weapon_info)
     if not ctx:on_board(ahead) then s = s - 10 end
     -- Never end facing a planet next to the bow: next turn's first hex would be the planet.
     local bow = mv.step(to, f)
-    for _, pl in ipairs(ctx:global("planets") or {}) do
+    for _, pl in ipairs(cache.planets) do
       if mv.eq(pl, bow) then s = s - 30 end
     end
     return s
@@ -78,14 +84,15 @@ function B.score(ctx, side, a, weapon_info)
   return 0 -- end_phase
 end
 
---- The best action of `actions` (a list of legal actions) for `side`.
+--- The best action of `actions` (a list of legal actions) for `side`, and its 1-based index.
 function B.choose(ctx, side, actions, weapon_info)
-  local best, best_s
-  for _, a in ipairs(actions) do
-    local s = B.score(ctx, side, a, weapon_info)
-    if best_s == nil or s > best_s then best, best_s = a, s end
+  local best, best_s, best_i
+  local cache = {}
+  for i, a in ipairs(actions) do
+    local s = B.score(ctx, side, a, weapon_info, cache)
+    if best_s == nil or s > best_s then best, best_s, best_i = a, s, i end
   end
-  return best
+  return best, best_i
 end
 
 return B

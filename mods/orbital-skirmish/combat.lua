@@ -15,13 +15,7 @@
 -- the centre, and the segment A + t (B - A) is tested against those six half-planes with
 -- integer fractions.
 
--- Mod modules load as "<mod id>.<file>" (the runtime's require) or by bare name (LUA-API.md).
-local function need(name)
-  local ok, m = pcall(require, "orbital-skirmish." .. name)
-  if ok then return m end
-  return require(name)
-end
-local mv = need("movement")
+local mv = require("movement")
 
 local C = {}
 

@@ -11,25 +11,18 @@
 --   { id = "speed", piece = 1, speed = 6 }                      -- within ADF of last turn's
 --   { id = "move",  piece = 1, plan = "FFFLFFLFLF" }            -- or to = {q=,r=}, facing = 3
 
--- Mod modules load as "<mod id>.<file>" (the runtime's require) or by bare name (LUA-API.md).
-local function need(name)
-  local ok, m = pcall(require, "orbital-skirmish." .. name)
-  if ok then return m end
-  return require(name)
-end
-local data = need("ships")
-local mv = need("movement")
-local C = need("combat")
-local bot = need("bot")
+local data = require("ships")
+local mv = require("movement")
+local C = require("combat")
+local bot = require("bot")
 
--- The variant (and tests) reach the modules through this global as well as through require.
+-- The variant plugs into movement through this global (env_extensions); tests read helpers here.
 ORBITAL_SKIRMISH = { movement = mv, combat = C, data = data, env_extensions = {} }
 
 ---------------------------------------------------------------------------------------------
 -- Declarations
 ---------------------------------------------------------------------------------------------
--- (game.terrain is in LUA-API.md but not yet in every runtime build: declare it when present.)
-if game.terrain then game.terrain { id = "planet", name = "Planet", color = "#6a8fd0", blocks_movement = true, blocks_fire = "unless_avoidable" } end
+game.terrain { id = "planet", name = "Planet", color = "#6a8fd0", blocks_movement = true, blocks_fire = "unless_avoidable" }
 
 do
   local rows, cells = {}, {}
@@ -76,11 +69,26 @@ game.turns {
 ---------------------------------------------------------------------------------------------
 -- Reading the game
 ---------------------------------------------------------------------------------------------
-local function rule(ctx, name) return (ctx:lookup("rules", "value", name)) end
+-- Declared tables cannot change once the data stage is over (a variant edits them before any
+-- game starts), so their rows are read once per load and kept: fire choices ask for a weapon
+-- many times per listing, and each ctx:lookup crosses into the engine.
+local RULES, WEAPONS = {}, {}
+
+local function rule(ctx, name)
+  local v = RULES[name]
+  if v == nil then
+    v = (ctx:lookup("rules", "value", name))
+    RULES[name] = v
+  end
+  return v
+end
 
 local function weapon(ctx, id)
-  local w = { id = id }
+  local w = WEAPONS[id]
+  if w then return w end
+  w = { id = id }
   for _, c in ipairs(data.weapon_columns) do w[c] = (ctx:lookup("weapons", id, c)) end
+  WEAPONS[id] = w
   return w
 end
 
@@ -110,15 +118,6 @@ local function ships_of(ctx, side)
   return out
 end
 
-local function enemy_ships(ctx, side)
-  local out = {}
-  for _, p in ipairs(ctx:pieces {}) do
-    if p.hex and p.owner ~= side then out[#out + 1] = p end
-  end
-  table.sort(out, function(a, b) return a.id < b.id end)
-  return out
-end
-
 local function own_ship(ctx, side, id)
   local p = ctx:piece(id)
   if not p then return nil, "there is no ship " .. tostring(id) end
@@ -134,7 +133,7 @@ local function move_env(ctx)
   local env = {
     planets = list,
     on_board = function(h)
-      local k = mv.key(h)
+      local k = (h.q + 4096) * 8192 + (h.r + 4096) -- a number: no string built per call
       local v = board_cache[k]
       if v == nil then
         v = ctx:on_board(h) and true or false
@@ -159,7 +158,12 @@ local function adjacent_planets(ctx, h)
 end
 
 --- The greedy bot's pick among `actions` (legal actions of `side`); see bot.lua.
-ORBITAL_SKIRMISH.greedy = function(ctx, side, actions) return bot.choose(ctx, side, actions, weapon) end
+ORBITAL_SKIRMISH.greedy = function(ctx, side, actions) return (bot.choose(ctx, side, actions, weapon)) end
+--- The same bot for the engine (LUA-API.md section 8): the 1-based index of its pick.
+game.bots.greedy = function(ctx, side, legal)
+  local _, i = bot.choose(ctx, side, legal, weapon)
+  return i
+end
 
 ---------------------------------------------------------------------------------------------
 -- Movement actions
@@ -487,9 +491,13 @@ local function default_move(ctx, p)
   ORBITAL_SKIRMISH.finish_move(ctx, p, r)
 end
 
-game.on("phase_end", function(ctx)
-  if ctx.phase ~= "move" then return end
-  for _, p in ipairs(ships_of(ctx, ctx.active)) do
+-- Hooks run after the clock has moved on, so ctx.phase is already the next phase: the
+-- event names the phase that ended, and phase_start recorded whose movement phase it was.
+game.on("phase_end", function(ctx, ev)
+  if ev.phase ~= "move" then return end
+  local mover = ctx:global("mover")
+  if not mover then return end
+  for _, p in ipairs(ships_of(ctx, mover)) do
     if not p.values.moved then default_move(ctx, p) end
   end
 end)
@@ -499,7 +507,8 @@ end)
 ---------------------------------------------------------------------------------------------
 
 -- Why `a` (piece, weapon slot, target, at) cannot fire, or nil and the shot's details.
-local function fire_reason(ctx, a, p, env)
+-- `t` is the target's snapshot when the caller has it already (saves a ctx:piece per hex).
+local function fire_reason(ctx, a, p, env, t)
   local slot = math.tointeger(a.weapon)
   local wid = slot and p.stats.weapons[slot]
   if not wid then return ("ship %d has no weapon %s"):format(p.id, tostring(a.weapon)) end
@@ -513,7 +522,7 @@ local function fire_reason(ctx, a, p, env)
   if w.limited == "yes" and ((p.values.ammo or {})[wid] or 0) <= 0 then
     return ("no %s ammunition left"):format(wid)
   end
-  local t = ctx:piece(a.target)
+  t = t or ctx:piece(a.target)
   if not t or not t.hex then return "the target is not on the map" end
   if t.owner == a.side then return "the target must be an enemy ship" end
   local at = t.hex
@@ -545,7 +554,7 @@ local function best_at(ctx, a, p, t, env)
   local hexes = { t.hex }
   if ctx.phase == "defensive_fire" then hexes = t.values.path or { t.hex } end
   for _, h in ipairs(hexes) do
-    local why, shot = fire_reason(ctx, { side = a.side, piece = a.piece, weapon = a.weapon, target = a.target, at = h }, p, env)
+    local why, shot = fire_reason(ctx, { side = a.side, piece = a.piece, weapon = a.weapon, target = a.target, at = h }, p, env, t)
     if not why then
       local c = C.chance(shot.weapon.chance, shot.weapon.range_loss, shot.range, 0, 0)
       if best_chance == nil or c > best_chance then best, best_chance = h, c end
@@ -561,8 +570,13 @@ game.action {
   choices = function(ctx, side)
     local out = {}
     local env = move_env(ctx)
-    local targets = enemy_ships(ctx, side)
-    for _, p in ipairs(ships_of(ctx, side)) do
+    local own, targets = {}, {}
+    for _, p in ipairs(ctx:pieces {}) do
+      if p.hex then
+        if p.owner == side then own[#own + 1] = p else targets[#targets + 1] = p end
+      end
+    end
+    for _, p in ipairs(own) do
       for slot = 1, #p.stats.weapons do
         for _, t in ipairs(targets) do
           local a = { side = side, piece = p.id, weapon = slot, target = t.id }
@@ -646,12 +660,13 @@ game.setup(function(ctx)
   end
 end)
 
-game.on("phase_start", function(ctx)
-  if ctx.phase == "move" then
+game.on("phase_start", function(ctx, ev)
+  if ev.phase == "move" then
+    ctx:set_global("mover", ctx.active)
     for _, p in ipairs(ships_of(ctx, ctx.active)) do reset_move(ctx, p) end
   else
     for _, p in ipairs(ctx:pieces {}) do
-      if p.hex then ctx:set(p.id, "fired", {}) end
+      if p.hex and next(p.values.fired or {}) ~= nil then ctx:set(p.id, "fired", {}) end
     end
   end
 end)
@@ -662,37 +677,27 @@ local function side_hull(ctx, side)
   return sum
 end
 
-local function sides_with_ships(ctx)
-  local out = {}
-  for _, s in ipairs(ctx:sides()) do
-    if #ships_of(ctx, s.id) > 0 then out[#out + 1] = s.id end
-  end
-  return out
-end
-
-local function objective_result(ctx)
-  local o = ctx.options or {}
-  if o.objective_type and o.defender and o.attacker then
-    local alive = 0
-    for _, p in ipairs(ships_of(ctx, o.defender)) do
-      if p.type == o.objective_type then alive = alive + 1 end
-    end
-    if alive == 0 then
-      return { winners = { o.attacker }, reason = ("the %s is destroyed"):format(o.objective_type) }
-    end
-  end
-  return nil
-end
-
+-- Victory runs after every action: one ctx:pieces call, counted per side.
 local function result(ctx)
-  local r = objective_result(ctx)
-  if r then return r end
-  local left = sides_with_ships(ctx)
+  local count, objective = {}, 0
+  local o = ctx.options or {}
+  for _, p in ipairs(ctx:pieces {}) do
+    if p.hex then
+      count[p.owner] = (count[p.owner] or 0) + 1
+      if p.owner == o.defender and p.type == o.objective_type then objective = objective + 1 end
+    end
+  end
+  if o.objective_type and o.defender and o.attacker and objective == 0 then
+    return { winners = { o.attacker }, reason = ("the %s is destroyed"):format(o.objective_type) }
+  end
+  local left = {}
+  for _, s in ipairs(ctx:sides()) do
+    if count[s.id] then left[#left + 1] = s.id end
+  end
   if #left == 1 then return { winners = left, reason = left[1] .. " has the only ships left on the map" } end
   if #left == 0 then return { winners = {}, reason = "no ships are left on the map" } end
   return nil
 end
-
 
 -- At the turn limit: the scenario names a winner (the defender of an objective), or the side
 -- with the most hull points left on the map wins; equal hull is a draw.
@@ -713,12 +718,7 @@ local function turn_limit_result(ctx)
 end
 ORBITAL_SKIRMISH.turn_limit_result = turn_limit_result
 
--- The scenario repeats its turn limit as the option `turn_limit` so the rules know when the
--- limit has passed (the runtime has no turn_limit event).
-game.victory(function(ctx)
-  local r = result(ctx)
-  if r then return r end
-  local limit = (ctx.options or {}).turn_limit
-  if limit and ctx.round > limit then return turn_limit_result(ctx) end
-  return nil
-end)
+game.victory(result)
+
+-- The scenario's turn_limit ends the game after that round; the turn_limit event decides it.
+game.on("turn_limit", function(ctx) ctx:end_game(turn_limit_result(ctx)) end)

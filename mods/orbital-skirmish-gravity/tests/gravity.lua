@@ -1,11 +1,5 @@
 -- Gravity hexes. Scenario gravity-duel: planet at (0,0), ship 1 Blue's frigate (MR 3).
--- Mod modules load as "<mod id>.<file>" (the runtime's require) or by bare name (LUA-API.md).
-local function need(name)
-  local ok, m = pcall(require, "orbital-skirmish-gravity." .. name)
-  if ok then return m end
-  return require(name)
-end
-local G = need("gravity")
+local G = require("gravity")
 
 local function place(g, id, h, f, speed)
   g:edit(function(ctx)

@@ -2,13 +2,7 @@
 -- range loss, damage, ammunition, interceptors and hull. Duel scenario: ship 1 Blue's frigate,
 -- ship 2 Red's frigate; frigate weapon mounts: 1 laser cannon, 2 laser battery, 3 torpedo,
 -- 4 rocket battery. Planet at (0,0).
--- Mod modules load as "<mod id>.<file>" (the runtime's require) or by bare name (LUA-API.md).
-local function need(name)
-  local ok, m = pcall(require, "orbital-skirmish." .. name)
-  if ok then return m end
-  return require(name)
-end
-local C = need("combat")
+local C = require("combat")
 
 local function put(g, id, h, f)
   g:edit(function(ctx) ctx:move(id, h, f) end)

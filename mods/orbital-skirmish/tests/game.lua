@@ -72,7 +72,7 @@ test("every scenario plays to an end with bots", function(t)
   end
 end)
 
-test("the greedy bot beats a bot that does not aim", function(t)
+test("the greedy bot (game.bots.greedy) beats a bot that does not aim", function(t)
   local wins = 0
   for seed = 1, 4 do
     local g = t:game { scenario = "duel", seed = seed }
@@ -80,7 +80,7 @@ test("the greedy bot beats a bot that does not aim", function(t)
       if g:outcome() then break end
       local side = g:clock().acting[1]
       local legal = g:legal(side)
-      if side == "blue" then g:act(ORBITAL_SKIRMISH.greedy(g, side, legal))
+      if side == "blue" then g:act(g:bot("greedy", side))
       else g:act(legal[(i * 7 + seed) % #legal + 1]) end
     end
     local o = g:outcome()

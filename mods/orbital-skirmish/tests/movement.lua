@@ -1,13 +1,7 @@
 -- Movement rules: speed and ADF, stopping, exact moves, turns and MR, zero-speed rotation,
 -- stacking, planets and leaving the map. The duel scenario: ship 1 is Blue's frigate
 -- (ADF 3, MR 3), ship 2 Red's; the planet is at (0,0); the map is a hexagon of radius 10.
--- Mod modules load as "<mod id>.<file>" (the runtime's require) or by bare name (LUA-API.md).
-local function need(name)
-  local ok, m = pcall(require, "orbital-skirmish." .. name)
-  if ok then return m end
-  return require(name)
-end
-local mv = need("movement")
+local mv = require("movement")
 
 -- Put ship `id` at `h` facing `f` with last turn's speed `speed`, ready to move.
 local function place(g, id, h, f, speed)

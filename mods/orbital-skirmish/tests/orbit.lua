@@ -1,13 +1,7 @@
 -- Orbits: declared by a ship that starts its move next to a planet; speed 0; one hex around
 -- the planet per turn in a fixed direction; free rotation; full MR when leaving.
 -- Duel scenario: planet at (0,0); ship 1 is Blue's frigate.
--- Mod modules load as "<mod id>.<file>" (the runtime's require) or by bare name (LUA-API.md).
-local function need(name)
-  local ok, m = pcall(require, "orbital-skirmish." .. name)
-  if ok then return m end
-  return require(name)
-end
-local mv = need("movement")
+local mv = require("movement")
 
 local function place(g, id, h, f, speed)
   g:edit(function(ctx)
