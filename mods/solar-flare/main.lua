@@ -1023,9 +1023,11 @@ game.action {
 }
 
 -- Safety net if the runtime can not refuse end_phase: an undecided attack is cancelled and a
--- torpedo past its second round is disarmed when the weapons phase ends.
-game.on("phase_end", function(ctx)
-  if ctx.phase ~= "weapons" then return end
+-- torpedo past its second round is disarmed when the weapons phase ends. The engine fires
+-- phase_end after the clock moved on: the ended phase is `ev.phase`, and ctx already shows the
+-- movement phase of the same turn (same round, same acting sides).
+game.on("phase_end", function(ctx, ev)
+  if (ev and ev.phase) ~= "weapons" then return end
   local pl = pending(ctx)
   if pl then ctx:set_global("pending", false) end
   local sides = (ctx.acting and #ctx.acting > 0) and ctx.acting or { ctx.active }

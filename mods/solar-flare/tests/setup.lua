@@ -1,6 +1,6 @@
 -- Setup (anomaly roll and placement, ship placement, standard/advanced design), victory, and
 -- whole games played to the end.
-local H = require("tests.helpers")
+local H = require("tests._helpers")
 
 local function skirmish(t, scenario)
   local g = t:game { scenario = scenario or "skirmish", seed = 7 }

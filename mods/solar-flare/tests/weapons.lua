@@ -1,6 +1,6 @@
 -- Weapons phase: beams (arc, line of attack, nebulae, hit location, confirm/cancel, once a round)
 -- and torpedoes (launch, steering limits, asteroids, blasts, chain reactions, forced detonation).
-local H = require("tests.helpers")
+local H = require("tests._helpers")
 local C = require("combat")
 local DES = require("design")
 local DESIGNS = require("designs")
