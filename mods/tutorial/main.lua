@@ -249,3 +249,31 @@ game.on("turn_limit", function(ctx, ev)
     ctx:end_game { winners = { winner }, reason = ("%d hull to %d"):format(math.max(blue, red), math.min(blue, red)) }
   end
 end)
+
+---------------------------------------------------------------------------------------------
+-- 10. Bots (optional): `hexforge play tutorial --bots greedy` or `--bots blue=greedy,red=random`.
+--     A bot gets a read-only ctx, its side and the list of its legal actions, and returns the
+--     1-based index of the one to take. This one fires when it can, otherwise closes in on the
+--     nearest enemy; it ends the phase only when nothing else is left.
+---------------------------------------------------------------------------------------------
+local function nearest_enemy_distance(ctx, side, from)
+  local best = math.huge
+  for _, t in ipairs(ctx:pieces {}) do
+    if t.owner ~= side then best = math.min(best, hex.distance(from, t.hex)) end
+  end
+  return best
+end
+
+game.bots.greedy = function(ctx, side, legal)
+  local best, best_score = #legal, -math.huge
+  for i, a in ipairs(legal) do
+    local score = -1000 -- end_phase: only when nothing else is left
+    if a.id == "fire" then
+      score = 1000
+    elseif a.id == "move" then
+      score = -nearest_enemy_distance(ctx, side, a.to)
+    end
+    if score > best_score then best, best_score = i, score end
+  end
+  return best
+end

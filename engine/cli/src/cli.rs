@@ -10,7 +10,8 @@
 //! assert!(matches!(cli.command, Command::Play(ref p) if p.seed == 3 && p.games == 1));
 //! ```
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use crate::session::BotSpec;
+use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 /// Check, test, play, replay and hot-reload Hexforge mods.
@@ -63,14 +64,6 @@ pub struct ModArg {
     pub module: String,
 }
 
-/// Which bots play.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum BotKind {
-    /// Every side picks uniformly among its legal actions (seeded from the game seed).
-    #[default]
-    Random,
-}
-
 /// Arguments of `play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
@@ -83,9 +76,11 @@ pub struct PlayArgs {
     /// The seed of the (first) game; the same seed plays the same game. Example: `--seed 42`.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
-    /// Who plays every side. Example: `--bots random`.
-    #[arg(long, value_enum, default_value_t = BotKind::Random)]
-    pub bots: BotKind,
+    /// Who plays: `random` (built in: uniform among the legal actions, seeded from the game seed),
+    /// a bot the mod defines (`game.bots.greedy`), or per side.
+    /// Examples: `--bots greedy`, `--bots blue=greedy,red=random`.
+    #[arg(long, value_name = "BOTS", default_value = "random")]
+    pub bots: BotSpec,
     /// Play this many games, with seeds seed, seed+1, ..., and print statistics.
     /// Example: `--games 200`.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]

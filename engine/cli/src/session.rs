@@ -12,7 +12,9 @@
 //! ```
 
 use crate::bot::RandomBot;
-use hexforge_game::{Action, Game, GameState, Outcome, PerformError, Rules, state_hash};
+use hexforge_game::{
+    Action, Game, GameState, Outcome, PerformError, Rules, RulesError, SideId, state_hash,
+};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -28,6 +30,97 @@ impl Default for PlayOptions {
     fn default() -> Self {
         PlayOptions { max_steps: 100_000 }
     }
+}
+
+/// Which bot plays which side: `random`, a mod's bot name (`greedy`), or per side
+/// (`blue=greedy,red=random`; sides not named play the default, `random` unless an entry without
+/// `=` sets another).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotSpec {
+    /// The bot of every side not listed in `sides`.
+    pub default: String,
+    /// Per-side bots.
+    pub sides: BTreeMap<String, String>,
+}
+
+impl Default for BotSpec {
+    fn default() -> Self {
+        BotSpec {
+            default: RANDOM.to_owned(),
+            sides: BTreeMap::new(),
+        }
+    }
+}
+
+/// The built-in bot's name.
+pub const RANDOM: &str = "random";
+
+impl BotSpec {
+    /// The bot playing `side`.
+    #[must_use]
+    pub fn for_side(&self, side: &str) -> &str {
+        self.sides
+            .get(side)
+            .map_or(self.default.as_str(), String::as_str)
+    }
+
+    /// Whether every side plays the built-in random bot.
+    #[must_use]
+    pub fn all_random(&self) -> bool {
+        self.default == RANDOM && self.sides.values().all(|b| b == RANDOM)
+    }
+}
+
+impl std::str::FromStr for BotSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let mut spec = BotSpec::default();
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let valid = |name: &str| {
+                !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            };
+            match part.split_once('=') {
+                Some((side, bot)) if valid(side.trim()) && valid(bot.trim()) => {
+                    spec.sides
+                        .insert(side.trim().to_owned(), bot.trim().to_owned());
+                }
+                None if valid(part) => spec.default = part.to_owned(),
+                _ => {
+                    return Err(format!(
+                        "`{part}` is not a bot: write `random`, a bot of the mod such as `greedy`, \
+                         or per side `blue=greedy,red=random`"
+                    ));
+                }
+            }
+        }
+        Ok(spec)
+    }
+}
+
+impl std::fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.sides.is_empty() {
+            return write!(f, "{} bots", self.default);
+        }
+        let sides: Vec<String> = self.sides.iter().map(|(s, b)| format!("{s}={b}")).collect();
+        write!(f, "bots {} (others {})", sides.join(", "), self.default)
+    }
+}
+
+/// Asks a mod's named bot for a choice: `(state, bot, side, legal) -> index into legal`.
+pub type NamedBot<'a> =
+    &'a dyn Fn(&GameState, &str, &SideId, &[Action]) -> Result<usize, RulesError>;
+
+/// The bots of a game: who plays which side, and how to reach the mod's own bots.
+#[derive(Clone, Copy, Default)]
+pub struct Bots<'a> {
+    /// Who plays which side.
+    pub spec: Option<&'a BotSpec>,
+    /// The mod's bots (`None`: only `random` exists).
+    pub named: Option<NamedBot<'a>>,
 }
 
 /// Why a bot game failed.
@@ -113,6 +206,20 @@ pub fn play_bot_game<R: Rules>(
     state: GameState,
     options: &PlayOptions,
 ) -> Result<(Game<R>, GameReport), PlayError> {
+    play_game_with(rules, state, options, Bots::default())
+}
+
+/// Plays a game to its end with the given bots: a waiting side is drawn at random (seeded), then
+/// its bot picks one of its legal actions.
+///
+/// # Errors
+/// As [`play_bot_game`]; a named bot that fails or does not exist is [`PlayError::Listing`].
+pub fn play_game_with<R: Rules>(
+    rules: R,
+    state: GameState,
+    options: &PlayOptions,
+    bots: Bots<'_>,
+) -> Result<(Game<R>, GameReport), PlayError> {
     let seed = state.seed;
     let mut game = Game::new(rules, state).map_err(PlayError::Start)?;
     let mut bot = RandomBot::for_game(seed);
@@ -122,7 +229,7 @@ pub fn play_bot_game<R: Rules>(
         if finished {
             break;
         }
-        let Some(action) = bot.choose(&game).map_err(PlayError::Listing)? else {
+        let Some(action) = choose(&mut bot, &game, bots).map_err(PlayError::Listing)? else {
             return Err(PlayError::NobodyActs {
                 round: game.state().clock.round,
             });
@@ -161,6 +268,35 @@ pub fn play_bot_game<R: Rules>(
         state_hash: state_hash(state),
     };
     Ok((game, report))
+}
+
+/// One bot move: a waiting side (random, seeded), then its bot's pick among its legal actions.
+fn choose<R: Rules>(
+    random: &mut RandomBot,
+    game: &Game<R>,
+    bots: Bots<'_>,
+) -> Result<Option<Action>, RulesError> {
+    let name = |side: &SideId| bots.spec.map_or(RANDOM, |s| s.for_side(side.as_str()));
+    let waiting = game.waiting();
+    let Some(side) = random.pick(waiting.len()).map(|i| &waiting[i]) else {
+        return Ok(None);
+    };
+    let bot = name(side);
+    if bot == RANDOM {
+        let actions = game.legal_actions(side)?;
+        return Ok(random.pick(actions.len()).map(|i| actions[i].clone()));
+    }
+    let Some(named) = bots.named else {
+        return Err(RulesError::new(format!(
+            "no bot named {bot:?}: only `random` is available here"
+        )));
+    };
+    let actions = game.legal_actions(side)?;
+    if actions.is_empty() {
+        return Ok(None);
+    }
+    let i = named(game.state(), bot, side, &actions)?;
+    Ok(actions.get(i).cloned())
 }
 
 fn outcome_winners(outcome: &Outcome) -> Vec<String> {

@@ -3,10 +3,12 @@
 //! on a roll of 1 (the rules refuse it after rolling, so the engine discards the attempt).
 
 use hexforge::bot::RandomBot;
-use hexforge::cli::{BotKind, PlayArgs};
+use hexforge::cli::PlayArgs;
 use hexforge::cmd::play::{GameSetup, play_games};
 use hexforge::cmd::replay::check_save;
-use hexforge::session::{PlayError, PlayOptions, Tally, play_bot_game};
+use hexforge::session::{
+    BotSpec, Bots, PlayError, PlayOptions, Tally, play_bot_game, play_game_with,
+};
 use hexforge_game::record::{SaveFile, load};
 use hexforge_game::turn::{Actor, HookEvent, PhaseSpec, TurnStructure};
 use hexforge_game::{
@@ -137,7 +139,7 @@ fn args(seed: u64, games: u64) -> PlayArgs {
         module: "race".into(),
         scenario: None,
         seed,
-        bots: BotKind::Random,
+        bots: BotSpec::default(),
         games,
         save: None,
         log: false,
@@ -235,7 +237,14 @@ fn a_rules_fault_names_the_action_and_the_lua_line() {
 #[test]
 fn many_games_print_win_rates_that_add_up() {
     let mut out = Vec::new();
-    play_games(|| Ok(Race::new()), &setup(), &args(1, 30), &mut out).unwrap();
+    play_games(
+        || Ok(Race::new()),
+        &setup(),
+        &args(1, 30),
+        Bots::default(),
+        &mut out,
+    )
+    .unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(
         text.starts_with("30 games of race (scenario race, seeds 1..=30)"),
@@ -249,7 +258,7 @@ fn many_games_print_win_rates_that_add_up() {
         json: true,
         ..args(1, 30)
     };
-    play_games(|| Ok(Race::new()), &setup(), &a, &mut out).unwrap();
+    play_games(|| Ok(Race::new()), &setup(), &a, Bots::default(), &mut out).unwrap();
     let v: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["games"], 30);
     let wins: u64 = v["wins"]
@@ -281,6 +290,7 @@ fn games_sharing_one_rules_value_equal_games_with_their_own() {
             json: true,
             ..args(40, 20)
         },
+        Bots::default(),
         &mut a,
     )
     .unwrap();
@@ -292,6 +302,7 @@ fn games_sharing_one_rules_value_equal_games_with_their_own() {
             json: true,
             ..args(40, 20)
         },
+        Bots::default(),
         &mut b,
     )
     .unwrap();
@@ -322,7 +333,7 @@ fn saved_games_replay_to_the_saved_hash_and_tampering_is_caught() {
         ..args(11, 1)
     };
     let mut out = Vec::new();
-    play_games(|| Ok(Race::new()), &setup(), &a, &mut out).unwrap();
+    play_games(|| Ok(Race::new()), &setup(), &a, Bots::default(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("saved to"), "{text}");
 
@@ -347,7 +358,14 @@ fn save_with_several_games_is_refused() {
         save: Some("x.hexsave".into()),
         ..args(1, 3)
     };
-    let err = play_games(|| Ok(Race::new()), &setup(), &a, &mut Vec::new()).unwrap_err();
+    let err = play_games(
+        || Ok(Race::new()),
+        &setup(),
+        &a,
+        Bots::default(),
+        &mut Vec::new(),
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("--save writes one game"));
 }
 
@@ -388,7 +406,7 @@ fn the_log_shows_each_action_with_its_dice() {
         ..args(21, 1)
     };
     let mut out = Vec::new();
-    play_games(|| Ok(Race::new()), &setup(), &a, &mut out).unwrap();
+    play_games(|| Ok(Race::new()), &setup(), &a, Bots::default(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(text.starts_with("#0 start\n#1 blue "), "{text}");
     assert!(text.contains("end_phase"), "{text}");
@@ -400,4 +418,54 @@ fn the_log_shows_each_action_with_its_dice() {
         text.contains("rounds "),
         "the summary follows the log: {text}"
     );
+}
+
+#[test]
+fn bot_specs_parse_per_side_and_reject_nonsense() {
+    let spec: BotSpec = "blue=greedy, red=random".parse().unwrap();
+    assert_eq!(spec.for_side("blue"), "greedy");
+    assert_eq!(spec.for_side("red"), "random");
+    assert_eq!(spec.for_side("green"), "random");
+    let spec: BotSpec = "greedy".parse().unwrap();
+    assert_eq!(spec.for_side("anyone"), "greedy");
+    assert!(!spec.all_random());
+    assert!(BotSpec::default().all_random());
+    let err = "blue=".parse::<BotSpec>().unwrap_err();
+    assert!(err.contains("blue=greedy,red=random"), "{err}");
+    assert!("a b".parse::<BotSpec>().is_err());
+}
+
+#[test]
+fn a_named_bot_plays_its_side_and_an_unknown_one_is_an_error() {
+    // The named bot always takes the last legal action; the game must reflect its choices and
+    // stay deterministic.
+    let last = |_: &hexforge_game::GameState,
+                bot: &str,
+                _: &hexforge_game::SideId,
+                legal: &[hexforge_game::Action]| {
+        assert_eq!(bot, "last");
+        Ok(legal.len() - 1)
+    };
+    let spec: BotSpec = "last".parse().unwrap();
+    let bots = Bots {
+        spec: Some(&spec),
+        named: Some(&last),
+    };
+    let (_, a) = play_game_with(Race::new(), state(4), &PlayOptions::default(), bots).unwrap();
+    let (_, b) = play_game_with(Race::new(), state(4), &PlayOptions::default(), bots).unwrap();
+    assert_eq!(a, b);
+    let (_, random) = play_bot_game(Race::new(), state(4), &PlayOptions::default()).unwrap();
+    assert_ne!(
+        a.state_hash, random.state_hash,
+        "the named bot changed nothing"
+    );
+
+    let unknown = Bots {
+        spec: Some(&spec),
+        named: None,
+    };
+    let Err(err) = play_game_with(Race::new(), state(4), &PlayOptions::default(), unknown) else {
+        panic!("an unknown bot must fail the game");
+    };
+    assert!(err.to_string().contains("no bot named \"last\""), "{err}");
 }

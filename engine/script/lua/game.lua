@@ -50,6 +50,10 @@ game.terrain = collection("terrain", "terrains")
 game.hooks = {}
 sources.hooks = {}
 
+-- Named bots (LUA-API section 8): game.bots.greedy = function(ctx, side, legal) return i end.
+-- Read at play time, not validated here: a bot is a playtesting aid, not a rule.
+game.bots = {}
+
 --- Sets the turn structure (a later call replaces it).
 function game.turns(t)
   if type(t) ~= "table" then

@@ -23,6 +23,7 @@
 //! ```
 
 pub mod api;
+pub mod bots;
 pub mod decl;
 pub mod error;
 pub mod loader;

@@ -263,16 +263,6 @@ fn action_from(lua: &Lua, t: Table) -> mlua::Result<Action> {
     })
 }
 
-fn action_to(lua: &Lua, a: &Action) -> mlua::Result<Value> {
-    let mut map = match &a.params {
-        Json::Object(m) => m.clone(),
-        _ => serde_json::Map::new(),
-    };
-    map.insert("id".into(), Json::String(a.id.clone()));
-    map.insert("side".into(), Json::String(a.side.as_str().to_owned()));
-    plain(lua, &Json::Object(map))
-}
-
 /// `t:game { .. }`: a new game of the rule set and the table of its primitives.
 fn new_game<'scope, 'env>(
     lua: &Lua,
@@ -343,7 +333,7 @@ fn new_game<'scope, 'env>(
             .map_err(|e| err(e.to_string()))?;
         let list = lua.create_table()?;
         for a in &actions {
-            list.raw_push(action_to(lua, a)?)?;
+            list.raw_push(crate::bots::action_table(lua, a)?)?;
         }
         Ok(MultiValue::from_iter([Value::Table(list)]))
     });
@@ -431,6 +421,26 @@ fn new_game<'scope, 'env>(
         Ok(MultiValue::from_iter([Value::String(
             lua.create_string(&h)?,
         )]))
+    });
+    prim!("bot", |lua: &Lua, g: &TestGame<'env>, args: MultiValue| {
+        let mut args = args.into_iter();
+        let (Some(Value::String(bot)), Some(Value::String(side))) = (args.next(), args.next())
+        else {
+            return Err(err(
+                "g:bot(name, side): the bot's name and the side, as strings",
+            ));
+        };
+        let (bot, side) = (bot.to_string_lossy(), SideId::new(side.to_string_lossy()));
+        let game = g.try_borrow().map_err(|_| busy("bot"))?;
+        let legal = game.legal_actions(&side).map_err(|e| err(e.to_string()))?;
+        if legal.is_empty() {
+            return Ok(MultiValue::new());
+        }
+        let i = crate::bots::choose(rules, game.state(), &bot, &side, &legal)
+            .map_err(|e| err(e.to_string()))?;
+        Ok(MultiValue::from_iter([crate::bots::action_table(
+            lua, &legal[i],
+        )?]))
     });
     prim!("waiting", |lua: &Lua,
                       g: &TestGame<'env>,

@@ -5,7 +5,7 @@
 //! [`play_games`] is generic over [`Rules`] so it is tested with Rust rules.
 
 use crate::cli::PlayArgs;
-use crate::session::{GameReport, PlayOptions, Tally, play_bot_game};
+use crate::session::{Bots, GameReport, PlayOptions, Tally, play_game_with};
 use crate::{modpath, runtime};
 use anyhow::{Context, bail};
 use hexforge_game::record::{SaveFile, save};
@@ -66,7 +66,17 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         scenario,
         options: Value::Null,
     };
-    play_games(|| Ok(loaded.rules()), &setup, args, out)?;
+    let named = |state: &hexforge_game::GameState,
+                 bot: &str,
+                 side: &hexforge_game::SideId,
+                 legal: &[hexforge_game::Action]| {
+        hexforge_script::bots::choose(&loaded.lua, state, bot, side, legal)
+    };
+    let bots = Bots {
+        spec: Some(&args.bots),
+        named: Some(&named),
+    };
+    play_games(|| Ok(loaded.rules()), &setup, args, bots, out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -80,6 +90,7 @@ pub fn play_games<R: Rules>(
     mut make_rules: impl FnMut() -> anyhow::Result<R>,
     setup: &GameSetup,
     args: &PlayArgs,
+    bots: Bots<'_>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     if args.games > 1 && args.save.is_some() {
@@ -95,7 +106,7 @@ pub fn play_games<R: Rules>(
         let seed = args.seed.wrapping_add(i);
         let start = Instant::now();
         let rules = make_rules()?;
-        let (game, report) = play_bot_game(rules, setup.state(seed), &options)
+        let (game, report) = play_game_with(rules, setup.state(seed), &options, bots)
             .with_context(|| format!("game with seed {seed}"))?;
         tally.add(&report, start.elapsed());
         tally.include_sides(game.state().sides.iter().map(|s| s.id.as_str()));
@@ -211,12 +222,13 @@ fn print_many(
     }
     writeln!(
         out,
-        "{} games of {} (scenario {}, seeds {}..={}), random bots",
+        "{} games of {} (scenario {}, seeds {}..={}), {}",
         summary.games,
         setup.title,
         setup.scenario,
         args.seed,
-        args.seed.wrapping_add(args.games - 1)
+        args.seed.wrapping_add(args.games - 1),
+        args.bots
     )?;
     let width = summary
         .wins

@@ -1,0 +1,131 @@
+//! Named bots written in Lua: `game.bots.<name> = function(ctx, side, legal) return i end`
+//! (LUA-API.md section 8).
+//!
+//! A bot sees a read-only `ctx` and the list of legal action tables of its side and returns the
+//! 1-based index of the one to take. Bots are playtesting aids, not rules: they are looked up when
+//! a game asks for them, never validated at load time, and a failing bot fails only the game that
+//! used it (with `file:line: message`). The built-in `random` bot lives in the CLI, in Rust.
+//!
+//! ```no_run
+//! # use hexforge_script::{bots, LuaRules};
+//! # fn demo(rules: &LuaRules, state: &hexforge_game::GameState, legal: &[hexforge_game::Action]) {
+//! let names = bots::bot_names(rules);
+//! let pick = bots::choose(rules, state, "greedy", &"blue".into(), legal).unwrap();
+//! # }
+//! ```
+
+use crate::rules::{Access, LuaRules};
+use hexforge_game::rules::RulesError;
+use hexforge_game::{Action, GameState, SideId};
+use mlua::{Function, Lua, LuaSerdeExt, Table, Value};
+use serde_json::Value as Json;
+
+fn bots_table(lua: &Lua) -> mlua::Result<Option<Table>> {
+    let Value::Table(game) = lua.globals().raw_get::<Value>("game")? else {
+        return Ok(None);
+    };
+    match game.raw_get::<Value>("bots")? {
+        Value::Table(t) => Ok(Some(t)),
+        _ => Ok(None),
+    }
+}
+
+/// The names of the bots the rule set defines, sorted.
+#[must_use]
+pub fn bot_names(rules: &LuaRules) -> Vec<String> {
+    let found = rules.loaded().sandbox.guarded(|lua| {
+        let mut names = Vec::new();
+        if let Some(t) = bots_table(lua)? {
+            for pair in t.pairs::<Value, Value>() {
+                let (k, v) = pair?;
+                if let (Value::String(k), Value::Function(_)) = (k, v) {
+                    names.push(k.to_string_lossy());
+                }
+            }
+        }
+        names.sort();
+        Ok(names)
+    });
+    found.unwrap_or_default()
+}
+
+/// Asks bot `bot` which of `legal` (the legal actions of `side`) to take: a 0-based index.
+///
+/// # Errors
+/// No such bot (the message lists the ones there are), the bot failed, or it returned something
+/// other than an index into `legal`.
+pub fn choose(
+    rules: &LuaRules,
+    state: &GameState,
+    bot: &str,
+    side: &SideId,
+    legal: &[Action],
+) -> Result<usize, RulesError> {
+    let n = legal.len();
+    let picked = rules.loaded().sandbox.guarded(|lua| {
+        let f = match bots_table(lua)?
+            .map(|t| t.raw_get::<Value>(bot))
+            .transpose()?
+        {
+            Some(Value::Function(f)) => f,
+            _ => return Ok(Err(format!("this mod has no bot named {bot:?}"))),
+        };
+        let list = lua.create_table()?;
+        for a in legal {
+            list.raw_push(action_table(lua, a)?)?;
+        }
+        rules.with_ctx(lua, Access::Read(state), |_, ctx| {
+            let v: Value = Function::call(&f, (ctx, side.as_str(), list))?;
+            Ok(match v {
+                Value::Integer(i) if i >= 1 && (i as usize) <= n => Ok(i as usize - 1),
+                Value::Number(x) if x.fract() == 0.0 && x >= 1.0 && (x as usize) <= n => {
+                    Ok(x as usize - 1)
+                }
+                other => Err(format!(
+                    "bot {bot:?} must return an index from 1 to {n}, got {}",
+                    lua_show(&other)
+                )),
+            })
+        })
+    });
+    match picked {
+        Ok(Ok(i)) => Ok(i),
+        Ok(Err(msg)) if msg.starts_with("this mod has no bot") => {
+            let names = bot_names(rules);
+            Err(RulesError::new(format!(
+                "{msg}; it has: random (built in){}",
+                names.iter().map(|n| format!(", {n}")).collect::<String>()
+            )))
+        }
+        Ok(Err(msg)) => Err(RulesError::new(msg)),
+        Err(e) => Err(RulesError::new(format!("bot {bot:?}: {e}"))),
+    }
+}
+
+fn lua_show(v: &Value) -> String {
+    match v {
+        Value::Nil => "nil".into(),
+        Value::Boolean(b) => b.to_string(),
+        Value::Integer(i) => i.to_string(),
+        Value::Number(x) => x.to_string(),
+        Value::String(s) => format!("{:?}", s.to_string_lossy()),
+        other => other.type_name().to_string(),
+    }
+}
+
+/// An action as the Lua table mods see: `{ id =, side =, ...params }`.
+pub(crate) fn action_table(lua: &Lua, a: &Action) -> mlua::Result<Value> {
+    let mut map = match &a.params {
+        Json::Object(m) => m.clone(),
+        _ => serde_json::Map::new(),
+    };
+    map.insert("id".into(), Json::String(a.id.clone()));
+    map.insert("side".into(), Json::String(a.side.as_str().to_owned()));
+    lua.to_value_with(
+        &Json::Object(map),
+        mlua::serde::SerializeOptions::new()
+            .serialize_none_to_null(false)
+            .serialize_unit_to_null(false)
+            .set_array_metatable(false),
+    )
+}

@@ -1,0 +1,316 @@
+-- squadron-command: a sectored squadron battle. Declarations and rules logic.
+--
+-- Numbers live in data.lua (and the scenario [options]); geometry.lua and combat.lua are pure
+-- helpers. This file declares the game and implements the actions:
+--   order phase: `command` (pick a sector or a class), `order` (one unit at a time, up to the
+--                scenario limit), `clear_alert` (pay tokens); end_phase only after a command
+--   move phase:  `move` (one ordered unit, whole move at once, optional warp or full impulse)
+--   fight phase: `battle` (each ordered unit once)
+--   end phase:   the active side gains command tokens when it starts
+-- It deliberately does not model cards or line of sight (see README "Assumptions").
+
+local data = require("data")
+local G = require("geometry")
+local R = require("rules")
+local option, side_value, units, world = R.option, R.side_value, R.units, R.world
+local dice_at, command_kinds, reach_for = R.dice_at, R.command_kinds, R.reach_for
+local close_quarters_from, new_turn, by_points = R.close_quarters_from, R.new_turn, R.by_points
+local order_problem, clear_problem = R.order_problem, R.clear_problem
+local move_problem, battle_problem = R.move_problem, R.battle_problem
+
+---------------------------------------------------------------------------------------------
+-- Declarations
+---------------------------------------------------------------------------------------------
+for _, t in ipairs(data.terrains) do
+  game.terrain {
+    id = t.id,
+    name = t.name,
+    color = t.color,
+    stops_movement = t.stops_movement,
+    blocks_battle = t.blocks_battle,
+  }
+end
+
+for _, u in ipairs(data.units) do
+  game.piece_type {
+    id = u.id,
+    name = u.name,
+    stats = { class = u.class, move = u.move, warp = u.warp, figures = u.figures },
+    values = { figures = u.figures, ordered = false, moved = false, fought = false, alert = false },
+  }
+end
+
+game.table {
+  id = "battle_dice",
+  rows = data.classes,
+  columns = data.battle_ranges,
+  cells = data.battle_dice,
+}
+
+game.dice { id = "battle", faces = data.battle_faces }
+
+game.turns {
+  order = "fixed",
+  phases = {
+    { id = "order" },
+    { id = "move" },
+    { id = "fight" },
+    { id = "end" },
+  },
+  -- Why both: the engine applies only this rule-wide limit; each scenario's own limit is its
+  -- option `turn_limit`, enforced by the round_start hook below (never above this one).
+  turn_limit = data.max_turn_limit,
+}
+
+---------------------------------------------------------------------------------------------
+-- Ordering
+---------------------------------------------------------------------------------------------
+
+game.action {
+  id = "command",
+  phases = { "order" },
+  params = { by = "string" },
+  choices = function(ctx, side)
+    if side_value(ctx, side, "command", "") ~= "" then
+      return {}
+    end
+    local out = {}
+    for _, k in ipairs(command_kinds(ctx)) do
+      out[#out + 1] = { by = k }
+    end
+    return out
+  end,
+  check = function(ctx, a)
+    if side_value(ctx, a.side, "command", "") ~= "" then
+      return false, "a command has already been given this turn"
+    end
+    for _, k in ipairs(command_kinds(ctx)) do
+      if k == a.by then
+        return true
+      end
+    end
+    return false, "unknown command '" .. tostring(a.by) .. "': name a sector or a class"
+  end,
+  apply = function(ctx, a)
+    ctx:set_side(a.side, "command", a.by)
+    ctx:log(a.side .. " commands the " .. a.by)
+  end,
+}
+
+game.action {
+  id = "order",
+  phases = { "order" },
+  params = { piece = "piece" },
+  choices = function(ctx, side)
+    local out = {}
+    for _, p in ipairs(units(ctx, side)) do
+      if order_problem(ctx, side, p.id) == nil then
+        out[#out + 1] = { piece = p.id }
+      end
+    end
+    return out
+  end,
+  check = function(ctx, a)
+    local why = order_problem(ctx, a.side, a.piece)
+    if why then
+      return false, why
+    end
+    return true
+  end,
+  apply = function(ctx, a)
+    ctx:set(a.piece, "ordered", true)
+    ctx:log(a.side .. " orders unit " .. a.piece)
+  end,
+}
+
+game.action {
+  id = "clear_alert",
+  phases = { "order" },
+  params = { piece = "piece" },
+  choices = function(ctx, side)
+    local out = {}
+    for _, p in ipairs(units(ctx, side)) do
+      if clear_problem(ctx, side, p.id) == nil then
+        out[#out + 1] = { piece = p.id }
+      end
+    end
+    return out
+  end,
+  check = function(ctx, a)
+    local why = clear_problem(ctx, a.side, a.piece)
+    if why then
+      return false, why
+    end
+    return true
+  end,
+  apply = function(ctx, a)
+    local cost = option(ctx, "clear_alert_cost")
+    ctx:set_side(a.side, "tokens", side_value(ctx, a.side, "tokens", 0) - cost)
+    ctx:set(a.piece, "alert", false)
+    ctx:log(a.side .. " clears the alert marker of unit " .. a.piece)
+  end,
+}
+
+-- The order phase ends only once a command is given (it may order no unit at all).
+game.action {
+  id = "end_phase",
+  check = function(ctx, a)
+    if ctx.phase == "order" and side_value(ctx, a.side, "command", "") == "" then
+      return false, "give a command (a sector or a class) before ending the order phase"
+    end
+    return true
+  end,
+}
+
+---------------------------------------------------------------------------------------------
+-- Movement
+---------------------------------------------------------------------------------------------
+
+game.action {
+  id = "move",
+  phases = { "move" },
+  params = { piece = "piece", to = "hex", warp = "boolean", impulse = "boolean" },
+  choices = function(ctx, side)
+    local w, out = world(ctx), {}
+    local tokens = side_value(ctx, side, "tokens", 0)
+    for _, p in ipairs(units(ctx, side)) do
+      if p.values.ordered and not p.values.moved then
+        local normal = reach_for(ctx, w, p, p.stats.move, false, false)
+        for _, e in ipairs(normal) do
+          out[#out + 1] = { piece = p.id, to = e.hex, warp = false, impulse = false }
+        end
+        if tokens >= data.costs.impulse_tokens then
+          for _, e in ipairs(reach_for(ctx, w, p, p.stats.move + data.costs.impulse_extra, false, false)) do
+            if G.find(normal, e.hex) == nil then
+              out[#out + 1] = { piece = p.id, to = e.hex, warp = false, impulse = true }
+            end
+          end
+        end
+        if p.stats.warp > 0 then
+          for _, e in ipairs(reach_for(ctx, w, p, p.stats.warp, false, false)) do
+            if not e.exit and G.find(normal, e.hex) == nil and close_quarters_from(ctx, w, p, e.hex) then
+              out[#out + 1] = { piece = p.id, to = e.hex, warp = true, impulse = false }
+            end
+          end
+        end
+      end
+    end
+    return out
+  end,
+  check = function(ctx, a)
+    local why = move_problem(ctx, world(ctx), a)
+    if why then
+      return false, why
+    end
+    return true
+  end,
+  apply = function(ctx, a)
+    local p = ctx:piece(a.piece)
+    local w = world(ctx)
+    if a.impulse then
+      ctx:set_side(a.side, "tokens", side_value(ctx, a.side, "tokens", 0) - data.costs.impulse_tokens)
+    end
+    ctx:set(p.id, "moved", true)
+    local how = a.warp and " at warp" or (a.impulse and " at full impulse" or "")
+    local to = R.as_hex(a.to)
+    if w.kind(to) == "off" then
+      local pts = option(ctx, "exit_points")
+      ctx:place(p.id, { box = "exited" })
+      ctx:set_side(a.side, "points", side_value(ctx, a.side, "points", 0) + pts)
+      ctx:log(("unit %d leaves the battlefield%s (+%d points)"):format(p.id, how, pts))
+    else
+      ctx:move(p.id, to)
+      ctx:log(("unit %d moves%s to (%d, %d)"):format(p.id, how, to.q, to.r))
+    end
+  end,
+}
+
+---------------------------------------------------------------------------------------------
+-- Battle
+---------------------------------------------------------------------------------------------
+
+game.action {
+  id = "battle",
+  phases = { "fight" },
+  params = { piece = "piece", target = "piece" },
+  choices = function(ctx, side)
+    local w, out = world(ctx), {}
+    for _, p in ipairs(units(ctx, side)) do
+      if p.values.ordered and not p.values.fought then
+        for _, t in ipairs(units(ctx)) do
+          if t.owner ~= side and battle_problem(ctx, w, { side = side, piece = p.id, target = t.id }) == nil then
+            out[#out + 1] = { piece = p.id, target = t.id }
+          end
+        end
+      end
+    end
+    return out
+  end,
+  check = function(ctx, a)
+    local why = battle_problem(ctx, world(ctx), a)
+    if why then
+      return false, why
+    end
+    return true
+  end,
+  apply = function(ctx, a)
+    local p, t = ctx:piece(a.piece), ctx:piece(a.target)
+    local n = dice_at(ctx, p, G.distance(p.hex, t.hex))
+    local faces = ctx:roll_named("battle", n, ("unit %d battles unit %d"):format(p.id, t.id))
+    ctx:set(p.id, "fought", true)
+    R.apply_battle(ctx, a.side, p.id, t.id, faces)
+  end,
+}
+
+---------------------------------------------------------------------------------------------
+-- Turn bookkeeping, setup and victory
+---------------------------------------------------------------------------------------------
+
+game.setup(function(ctx)
+  for _, s in ipairs(ctx:sides()) do
+    if side_value(ctx, s.id, "baseline", nil) == nil then
+      error("side " .. s.id .. " needs values.baseline = \"top\" or \"bottom\" in the scenario")
+    end
+    ctx:set_side(s.id, "tokens", side_value(ctx, s.id, "tokens", 0))
+    ctx:set_side(s.id, "points", side_value(ctx, s.id, "points", 0))
+  end
+  new_turn(ctx)
+end)
+
+game.on("turn_start", function(ctx)
+  new_turn(ctx)
+end)
+
+game.on("phase_start", function(ctx)
+  if ctx.phase == "end" and ctx.active then
+    local gain = option(ctx, "tokens_per_turn")
+    ctx:set_side(ctx.active, "tokens", side_value(ctx, ctx.active, "tokens", 0) + gain)
+    ctx:log(ctx.active .. " gains " .. gain .. " command token(s)")
+  end
+end)
+
+game.victory(function(ctx)
+  local target = option(ctx, "victory_points")
+  for _, s in ipairs(ctx:sides()) do
+    if side_value(ctx, s.id, "points", 0) >= target then
+      return { winners = { s.id }, reason = s.id .. " reached " .. target .. " victory points" }
+    end
+  end
+  for _, s in ipairs(ctx:sides()) do
+    if #units(ctx, s.id) == 0 then
+      return by_points(ctx, s.id .. " has no units left on the battlefield")
+    end
+  end
+  return nil
+end)
+
+game.on("round_start", function(ctx)
+  local limit = option(ctx, "turn_limit")
+  if ctx.round > limit then
+    ctx:end_game(by_points(ctx, "turn limit"))
+  end
+end)
+
+game.on("turn_limit", function(ctx)
+  ctx:end_game(by_points(ctx, "turn limit"))
+end)

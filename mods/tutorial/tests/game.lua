@@ -1,0 +1,57 @@
+-- Game-level tests: t:game starts a real game of this mod (scenario "picket", seed 1), and
+-- g:act / g:try / g:legal / g:edit drive it exactly as a player or bot would.
+
+test("a ship moves at most its speed, once a turn", function(t)
+  local g = t:game { scenario = "picket", seed = 1 }
+  t:eq(g:clock().phase, "move")
+  t:eq(g:clock().active, "blue")
+  -- Piece 1 is blue's frigate at (0, 3), speed 2: three hexes is too far.
+  local ok, why = g:try { id = "move", side = "blue", piece = 1, to = { q = 0, r = 0 } }
+  t:falsy(ok)
+  t:matches(why, "too far")
+  g:act { id = "move", side = "blue", piece = 1, to = { q = 0, r = 1 } }
+  t:eq(g:piece(1).hex, { q = 0, r = 1 })
+  ok, why = g:try { id = "move", side = "blue", piece = 1, to = { q = 0, r = 1 } }
+  t:falsy(ok)
+  t:matches(why, "already moved")
+end)
+
+test("only the side whose turn it is may act, and illegal actions change nothing", function(t)
+  local g = t:game { scenario = "picket" }
+  local before = g:state_hash()
+  local ok, why = g:try { id = "move", side = "red", piece = 3, to = { q = 0, r = -2 } }
+  t:falsy(ok)
+  t:ok(why ~= nil)
+  t:eq(g:state_hash(), before)
+end)
+
+test("firing rolls to hit on the table and the roll is logged", function(t)
+  local g = t:game { scenario = "picket", seed = 7 }
+  -- Put the red frigate next to the blue frigate (test set-up outside the rules).
+  g:edit(function(ctx) ctx:move(3, { q = 0, r = 2 }) end)
+  g:end_phase("blue") -- to the fire phase
+  t:eq(g:clock().phase, "fire")
+  g:act { id = "fire", side = "blue", piece = 1, target = 3 }
+  local rolls = g:rolls()
+  t:eq(rolls[1].label, "to hit")
+  t:ok(rolls[1].total >= 1 and rolls[1].total <= 6)
+end)
+
+test("undo restores the exact state", function(t)
+  local g = t:game { scenario = "picket" }
+  local before = g:state_hash()
+  g:act { id = "move", side = "blue", piece = 1, to = { q = 0, r = 2 } }
+  t:ok(g:state_hash() ~= before)
+  t:ok(g:undo())
+  t:eq(g:state_hash(), before)
+end)
+
+test("the greedy bot fires when it can and otherwise closes in", function(t)
+  local g = t:game { scenario = "picket" }
+  -- With nothing in range in the move phase, the bot moves rather than ending the phase...
+  t:eq(g:bot("greedy", "blue").id, "move")
+  -- ...and once an enemy is in range in the fire phase, it fires.
+  g:edit(function(ctx) ctx:move(3, { q = 0, r = 2 }) end)
+  g:end_phase("blue")
+  t:eq(g:bot("greedy", "blue").id, "fire")
+end)
