@@ -11,6 +11,7 @@ local DES = require("design")
 local C = require("combat")
 local PW = require("power")
 local R = require("rules")
+local BOT = require("bot")
 
 local P = R.param
 
@@ -32,7 +33,7 @@ game.turns {
     { id = "movement" },
     { id = "power" },
   },
-  turn_limit = 40,
+  turn_limit = D.turn_limit,
 }
 
 local function battle(ctx) return R.global(ctx, "battle", false) end
@@ -1130,3 +1131,6 @@ game.victory(function(ctx)
   end
   return nil
 end)
+
+-- Bots: `hexforge play mods/solar-flare --bots blue=greedy,red=random` (see bot.lua).
+game.bots.greedy = BOT.greedy
