@@ -160,8 +160,20 @@ function M.greedy(ctx, side, legal)
     local s = score(ctx, side, a, foes)
     if s > best_score then best, best_score = i, s end
   end
-  -- Prefer ending the phase over any action scoring below it.
-  if end_index and best_score <= 0 then return end_index end
+  -- Prefer ending the phase over any action scoring below it, when the rules allow it (the
+  -- engine lists end_phase without asking them).
+  if end_index and best_score <= 0 and ctx:legal { id = "end_phase", side = side } then
+    return end_index
+  end
+  if best == end_index then
+    best, best_score = nil, -math.huge
+    for i, a in ipairs(legal) do
+      if i ~= end_index then
+        local s = score(ctx, side, a, foes)
+        if s > best_score then best, best_score = i, s end
+      end
+    end
+  end
   return best or 1
 end
 
