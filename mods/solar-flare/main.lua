@@ -101,8 +101,9 @@ game.action {
     if not may_deploy_ship(ctx, side) then return {} end
     local p = R.reserve_ships(ctx, side)[1]
     local map, occ, out = R.terrain_map(ctx), R.occupancy(ctx), {}
+    local ships = R.ships(ctx)
     for _, h in ipairs(R.board(ctx).hexes) do
-      if R.deploy_ok(ctx, side, map, occ, h) then
+      if R.deploy_ok(ctx, side, map, occ, h, ships) then
         for f = 0, 5 do out[#out + 1] = { ship = p.id, at = h, facing = f } end
       end
     end
@@ -1075,9 +1076,10 @@ game.on("round_start", function(ctx)
 end)
 
 local function alive_teams(ctx)
-  local teams, order = {}, {}
+  local teams, order, has = {}, {}, {}
+  for _, p in ipairs(R.ships(ctx)) do has[p.owner] = true end
   for _, s in ipairs(ctx:sides()) do
-    if not s.eliminated and #R.ships(ctx, s.id) > 0 then
+    if not s.eliminated and has[s.id] then
       local t = R.team_of(ctx, s.id)
       if not teams[t] then teams[t] = {}; order[#order + 1] = t end
       table.insert(teams[t], s.id)
@@ -1087,8 +1089,10 @@ local function alive_teams(ctx)
 end
 
 game.on("after_action", function(ctx)
+  local has = {}
+  for _, p in ipairs(R.ships(ctx)) do has[p.owner] = true end
   for _, s in ipairs(ctx:sides()) do
-    if not s.eliminated and #R.ships(ctx, s.id) == 0 then ctx:eliminate(s.id) end
+    if not s.eliminated and not has[s.id] then ctx:eliminate(s.id) end
   end
 end)
 
