@@ -1129,7 +1129,12 @@ end)
 game.victory(function(ctx)
   local teams, order = alive_teams(ctx)
   if #order == 1 then
-    return { winners = teams[order[1]], reason = "the last fleet with ships" }
+    -- The whole team wins, including members whose own ships are gone.
+    local winners = {}
+    for _, s in ipairs(ctx:sides()) do
+      if R.team_of(ctx, s.id) == order[1] then winners[#winners + 1] = s.id end
+    end
+    return { winners = winners, reason = "the last fleet with ships" }
   elseif #order == 0 then
     return { winners = {}, reason = "every ship is destroyed" }
   end
