@@ -54,6 +54,7 @@ D.torpedo = {
   asteroid_attacks = 6,           -- asteroid dice against a torpedo (its engine strength)
 }
 D.die_sides = 6                   -- damage dice are d6
+D.turn_limit = 40                 -- assumption: rounds (setup rounds included) before a draw
 
 -- Anomalies -----------------------------------------------------------------------------------
 D.anomaly_count_die = "1d6"       -- the first player's roll: anomalies each player places

@@ -11,6 +11,7 @@ local DES = require("design")
 local C = require("combat")
 local PW = require("power")
 local R = require("rules")
+local BOT = require("bot")
 
 local P = R.param
 
@@ -32,7 +33,7 @@ game.turns {
     { id = "movement" },
     { id = "power" },
   },
-  turn_limit = 40,
+  turn_limit = D.turn_limit,
 }
 
 local function battle(ctx) return R.global(ctx, "battle", false) end
@@ -100,8 +101,9 @@ game.action {
     if not may_deploy_ship(ctx, side) then return {} end
     local p = R.reserve_ships(ctx, side)[1]
     local map, occ, out = R.terrain_map(ctx), R.occupancy(ctx), {}
+    local ships = R.ships(ctx)
     for _, h in ipairs(R.board(ctx).hexes) do
-      if R.deploy_ok(ctx, side, map, occ, h) then
+      if R.deploy_ok(ctx, side, map, occ, h, ships) then
         for f = 0, 5 do out[#out + 1] = { ship = p.id, at = h, facing = f } end
       end
     end
@@ -1023,9 +1025,11 @@ game.action {
 }
 
 -- Safety net if the runtime can not refuse end_phase: an undecided attack is cancelled and a
--- torpedo past its second round is disarmed when the weapons phase ends.
-game.on("phase_end", function(ctx)
-  if ctx.phase ~= "weapons" then return end
+-- torpedo past its second round is disarmed when the weapons phase ends. The engine fires
+-- phase_end after the clock moved on: the ended phase is `ev.phase`, and ctx already shows the
+-- movement phase of the same turn (same round, same acting sides).
+game.on("phase_end", function(ctx, ev)
+  if (ev and ev.phase) ~= "weapons" then return end
   local pl = pending(ctx)
   if pl then ctx:set_global("pending", false) end
   local sides = (ctx.acting and #ctx.acting > 0) and ctx.acting or { ctx.active }
@@ -1072,9 +1076,10 @@ game.on("round_start", function(ctx)
 end)
 
 local function alive_teams(ctx)
-  local teams, order = {}, {}
+  local teams, order, has = {}, {}, {}
+  for _, p in ipairs(R.ships(ctx)) do has[p.owner] = true end
   for _, s in ipairs(ctx:sides()) do
-    if not s.eliminated and #R.ships(ctx, s.id) > 0 then
+    if not s.eliminated and has[s.id] then
       local t = R.team_of(ctx, s.id)
       if not teams[t] then teams[t] = {}; order[#order + 1] = t end
       table.insert(teams[t], s.id)
@@ -1084,8 +1089,10 @@ local function alive_teams(ctx)
 end
 
 game.on("after_action", function(ctx)
+  local has = {}
+  for _, p in ipairs(R.ships(ctx)) do has[p.owner] = true end
   for _, s in ipairs(ctx:sides()) do
-    if not s.eliminated and #R.ships(ctx, s.id) == 0 then ctx:eliminate(s.id) end
+    if not s.eliminated and not has[s.id] then ctx:eliminate(s.id) end
   end
 end)
 
@@ -1122,9 +1129,17 @@ end)
 game.victory(function(ctx)
   local teams, order = alive_teams(ctx)
   if #order == 1 then
-    return { winners = teams[order[1]], reason = "the last fleet with ships" }
+    -- The whole team wins, including members whose own ships are gone.
+    local winners = {}
+    for _, s in ipairs(ctx:sides()) do
+      if R.team_of(ctx, s.id) == order[1] then winners[#winners + 1] = s.id end
+    end
+    return { winners = winners, reason = "the last fleet with ships" }
   elseif #order == 0 then
     return { winners = {}, reason = "every ship is destroyed" }
   end
   return nil
 end)
+
+-- Bots: `hexforge play mods/solar-flare --bots blue=greedy,red=random` (see bot.lua).
+game.bots.greedy = BOT.greedy

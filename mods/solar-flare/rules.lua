@@ -69,9 +69,11 @@ end
 function R.enemies(ctx, a, b) return R.team_of(ctx, a) ~= R.team_of(ctx, b) end
 
 -- Pieces ------------------------------------------------------------------------------------
+-- Why the type filter: the engine converts every matching snapshot into Lua, and ship records
+-- are large; filtering in the engine keeps torpedo and ship listings from converting the other.
 function R.ships(ctx, owner)
   local out = {}
-  for _, p in ipairs(ctx:pieces(owner and { owner = owner } or {})) do
+  for _, p in ipairs(ctx:pieces { owner = owner, type = "ship" }) do
     if R.type_of(p) == "ship" then out[#out + 1] = p end
   end
   table.sort(out, function(x, y) return x.id < y.id end)
@@ -82,7 +84,7 @@ function R.on_board(p) return R.hex_of(p) ~= nil end
 
 function R.torpedoes(ctx, owner)
   local out = {}
-  for _, p in ipairs(ctx:pieces(owner and { owner = owner } or {})) do
+  for _, p in ipairs(ctx:pieces { owner = owner, type = "torpedo" }) do
     if R.type_of(p) == "torpedo" and R.on_board(p) then out[#out + 1] = p end
   end
   table.sort(out, function(x, y) return x.id < y.id end)
@@ -267,10 +269,10 @@ end
 ---Whether an anomaly of `kind` can be centred at h: every hex in play and free of anomalies and
 ---ships; a planet or moon keeps a gap of one hex to any other anomaly, and no anomaly comes
 ---within one hex of a planet or moon.
-function R.anomaly_ok(ctx, map, occ, kind, h)
+function R.anomaly_ok(ctx, map, occ, kind, h, used, b)
   local info = D.anomalies[kind]
   if not info then return false, "unknown anomaly " .. tostring(kind) end
-  local b = R.board(ctx)
+  b = b or R.board(ctx)
   local solid = D.terrain[info.terrain].solid
   for _, x in ipairs(R.anomaly_hexes(kind, h)) do
     local k = G.key(x)
@@ -288,17 +290,18 @@ function R.anomaly_ok(ctx, map, occ, kind, h)
       end
     end
   end
-  local used = R.global(ctx, "anomalies_used", {})
+  used = used or R.global(ctx, "anomalies_used", {})
   if (used[kind] or 0) >= info.count then return false, "no " .. kind .. " tiles left" end
   return true
 end
 
 function R.anomaly_choices(ctx, first_only)
   local map, occ = R.terrain_map(ctx), R.occupancy(ctx)
+  local used, b = R.global(ctx, "anomalies_used", {}), R.board(ctx)
   local out = {}
   for _, kind in ipairs(D.anomaly_order) do
-    for _, h in ipairs(R.board(ctx).hexes) do
-      if R.anomaly_ok(ctx, map, occ, kind, h) then
+    for _, h in ipairs(b.hexes) do
+      if R.anomaly_ok(ctx, map, occ, kind, h, used, b) then
         out[#out + 1] = { kind = kind, at = h }
         if first_only then return out end
       end
@@ -316,7 +319,7 @@ end
 
 ---Whether a ship of `side` can be deployed at h: in play, no anomaly, no ship, and no sector
 ---of h holds an enemy ship (a seam hex is in every sector that covers it).
-function R.deploy_ok(ctx, side, map, occ, h)
+function R.deploy_ok(ctx, side, map, occ, h, ships)
   local b = R.board(ctx)
   local k = G.key(h)
   if not b.play[k] then return false, "not a whole hex of the board" end
@@ -324,7 +327,7 @@ function R.deploy_ok(ctx, side, map, occ, h)
   if occ[k] and occ[k].ship then return false, "another ship is there" end
   local mine = {}
   for _, s in ipairs(b.sectors[k]) do mine[s] = true end
-  for _, p in ipairs(R.ships(ctx)) do
+  for _, p in ipairs(ships or R.ships(ctx)) do
     local ph = R.hex_of(p)
     if ph and R.enemies(ctx, side, p.owner) then
       for _, s in ipairs(b.sectors[G.key(ph)] or {}) do

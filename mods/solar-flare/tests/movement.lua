@@ -1,5 +1,5 @@
 -- Movement phase: main engines forward, thrusters turn, conversions, slides, asteroids, blocking.
-local H = require("tests.helpers")
+local H = require("tests._helpers")
 
 local function moving(t)
   local g = t:game { scenario = "range", seed = 3 }
@@ -75,7 +75,8 @@ end)
 
 test("out of charges: no movement", function(t)
   local g, red = moving(t)
-  g:edit(function(ctx) ctx:move(H.ship(g, "blue").id, { q = 4, r = 0 }, 0) end)
+  local blue = H.ship(g, "blue")
+  g:edit(function(ctx) ctx:move(blue.id, { q = 4, r = 0 }, 0) end)
   for _ = 1, 6 do g:act { id = "forward", side = "red", ship = red.id, evade = 0 } end
   local ok, why = g:try { id = "forward", side = "red", ship = red.id, evade = 0 }
   t:falsy(ok); t:matches(why, "main engines are empty")

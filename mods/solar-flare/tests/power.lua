@@ -1,5 +1,5 @@
 -- Power phase: the pool, crew teams, one team per component, batteries, overcharge burn.
-local H = require("tests.helpers")
+local H = require("tests._helpers")
 
 local function powering(t)
   local g = t:game { scenario = "range", seed = 5 }

@@ -1,6 +1,6 @@
 -- Setup (anomaly roll and placement, ship placement, standard/advanced design), victory, and
 -- whole games played to the end.
-local H = require("tests.helpers")
+local H = require("tests._helpers")
 
 local function skirmish(t, scenario)
   local g = t:game { scenario = scenario or "skirmish", seed = 7 }
@@ -139,3 +139,28 @@ for _, sc in ipairs({ "skirmish", "range", "skirmish-4", "fleet-action", "standa
     end
   end)
 end
+
+test("fleet action: the whole team wins, even a member whose ships are gone", function(t)
+  local g = t:game { scenario = "fleet-action", seed = 4 }
+  local team_of = {}
+  for _, s in ipairs(g:sides()) do team_of[s.id] = s.team end
+  local winner_team = team_of["blue"]
+  local gone = {}
+  for _, p in ipairs(g:pieces { type = "ship" }) do
+    if team_of[p.owner] ~= winner_team or p.owner ~= "blue" then gone[#gone + 1] = p.id end
+  end
+  g:edit(function(ctx) for _, id in ipairs(gone) do ctx:destroy(id) end end)
+  local side = H.active(g)
+  local a = g:legal(side)[1]
+  a.side = side
+  g:act(a) -- any action lets the victory check run
+  local o = g:outcome()
+  local w = {}
+  for _, s in ipairs(o.winners) do w[#w + 1] = s end
+  table.sort(w)
+  local expect = {}
+  for s, tm in pairs(team_of) do if tm == winner_team then expect[#expect + 1] = s end end
+  table.sort(expect)
+  t:eq(w, expect)
+  t:eq(#expect, 2)
+end)

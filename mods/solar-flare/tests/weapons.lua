@@ -1,6 +1,6 @@
 -- Weapons phase: beams (arc, line of attack, nebulae, hit location, confirm/cancel, once a round)
 -- and torpedoes (launch, steering limits, asteroids, blasts, chain reactions, forced detonation).
-local H = require("tests.helpers")
+local H = require("tests._helpers")
 local C = require("combat")
 local DES = require("design")
 local DESIGNS = require("designs")
@@ -140,8 +140,7 @@ test("torpedo: one fired last round must detonate or disarm before the weapons p
   local g, red = range(t)
   face_blue(g, red)
   g:act { id = "launch", side = "red", ship = red.id, weapon = 11 }
-  t:ok((g:try { id = "end_phase", side = "red" }))
-  g:end_phase("red")
+  t:ok((g:try { id = "end_phase", side = "red" })) -- g:try performs a legal action
   H.go(g, "red", "weapons")
   local id = H.torps(g, "red")[1].id
   local ok, why = g:try { id = "end_phase", side = "red" }

@@ -17,8 +17,9 @@ function H.torps(g, side)
 end
 
 function H.active(g)
+  -- With teams, `active` names the team; the sides that still act are in `acting`.
   local c = g:clock()
-  return c.active or (c.acting and c.acting[1])
+  return g:waiting()[1] or c.active
 end
 
 ---End phases until `side` is active in `phase` (at most 60 phase ends).
@@ -72,9 +73,14 @@ function H.play(g, seed, max_steps)
   local pick = H.lcg(seed)
   for step = 1, max_steps do
     if g:outcome() then return g:outcome(), step end
-    local side = H.active(g)
+    -- The first acting side that still has something to do (a team member that ended the
+    -- phase waits for the others).
+    local side, legal = nil, {}
+    for _, s in ipairs(g:waiting()) do
+      legal = g:legal(s)
+      if #legal > 0 then side = s; break end
+    end
     if side == nil then return nil, step end
-    local legal = g:legal(side)
     local acts = {}
     for _, a in ipairs(legal) do if a.id ~= "end_phase" then acts[#acts + 1] = a end end
     local k = pick(#acts + 1)
@@ -87,6 +93,28 @@ function H.play(g, seed, max_steps)
     else
       local a = acts[k]; a.side = side; g:act(a)
     end
+  end
+  return g:outcome(), max_steps
+end
+
+---Play to the end: sides named in `bots` use that Lua bot (via g:bot), the others pick with the
+---seeded uniform generator. Returns the outcome (or nil) and the steps.
+function H.play_bots(g, bots, seed, max_steps)
+  local pick = H.lcg(seed)
+  for step = 1, max_steps do
+    if g:outcome() then return g:outcome(), step end
+    local side, legal = nil, {}
+    for _, s in ipairs(g:waiting()) do
+      legal = g:legal(s)
+      if #legal > 0 then side = s; break end
+    end
+    if side == nil then return nil, step end
+    local a
+    if bots[side] then a = g:bot(bots[side], side) else a = legal[pick(#legal)] end
+    a.side = side
+    -- The engine lists end_phase without asking the rules; g:try performs it when allowed, and
+    -- a refused one is simply chosen again (as the CLI does).
+    if a.id == "end_phase" then g:try(a) else g:act(a) end
   end
   return g:outcome(), max_steps
 end

@@ -1,0 +1,180 @@
+-- The greedy bot for Solar Flare: scores each legal action with a one-step heuristic and takes
+-- the best (the first on ties, so it is deterministic).
+--
+-- Heuristics, in order of weight: confirm a declared beam attack; detonate a torpedo whose blast
+-- reaches an enemy ship and spares our own; aim the strongest beam at the weakest hit section;
+-- launch torpedoes and steer them at the nearest enemy; in movement close in on the nearest enemy
+-- while turning to bring it ahead; in power fill beams, then shields, torpedoes, engines, thrusters
+-- and batteries, never overcharging; in setup install/raise weapons and shields, then deploy
+-- facing the nearest enemy (or the board's centre). It ends a phase only when nothing scores
+-- above ending it.
+--
+-- Deliberately absent: look-ahead or simulation (ctx is read-only in a bot) and any randomness.
+--
+-- Example: `game.bots.greedy = require("bot").greedy`, then
+-- `hexforge play mods/solar-flare --bots blue=greedy,red=random`.
+local G = require("geom")
+local C = require("combat")
+local PW = require("power")
+local R = require("rules")
+
+local M = {}
+
+-- Power priority by component kind (higher first).
+local POWER_PRIORITY = { beam = 6, shield = 5, torpedo = 4, engine = 3, thruster = 2, battery = 1 }
+-- Design priority for the advanced setup (install) and standard setup (raise a level).
+local DESIGN_PRIORITY = { beam = 7, shield = 6, engine = 5, thruster = 4, generator = 3, torpedo = 2, battery = 1, crew = 5 }
+
+local function enemy_ships(ctx, side)
+  local out = {}
+  for _, p in ipairs(R.ships(ctx)) do
+    if R.on_board(p) and R.enemies(ctx, side, p.owner) then out[#out + 1] = p end
+  end
+  return out
+end
+
+local function nearest(from, ships)
+  local best, bd = nil, math.huge
+  for _, p in ipairs(ships) do
+    local d = G.distance(from, R.hex_of(p))
+    if d < bd then best, bd = p, d end
+  end
+  return best, bd
+end
+
+-- How far `facing` at `h` is from pointing at `target` (0 = straight at it, 3 = away).
+local function bearing_off(h, facing, target)
+  if G.eq(h, target) then return 0 end
+  local best = 3
+  for d = 0, 5 do
+    if G.in_arc(h, d, target) then
+      local off = math.min((d - facing) % 6, (facing - d) % 6)
+      if off < best then best = off end
+    end
+  end
+  return best
+end
+
+-- Net blast value of torpedo `t` detonating now: enemy dice minus own dice.
+local function blast_value(ctx, side, t)
+  local c, lvl, v = R.hex_of(t), t.values.level or 1, 0
+  for _, p in ipairs(R.ships(ctx)) do
+    local h = R.hex_of(p)
+    if h then
+      local n = lvl - G.distance(c, h)
+      if n > 0 then v = v + (R.enemies(ctx, side, p.owner) and n or -2 * n) end
+    end
+  end
+  return v
+end
+
+local function score(ctx, side, a, foes)
+  local id = a.id
+  if id == "end_phase" then return 0 end
+  if id == "confirm" then return 1000 end
+  if id == "cancel" then return -10 end
+  if id == "detonate" then
+    local t = ctx:piece(a.torpedo)
+    local v = blast_value(ctx, side, t)
+    local overdue = (t.values.launched_round or ctx.round) < ctx.round
+    if v > 0 then return 900 + v end
+    if overdue and v == 0 then return 5 end
+    return -50
+  end
+  if id == "disarm" then
+    local t = ctx:piece(a.torpedo)
+    return ((t.values.launched_round or ctx.round) < ctx.round) and 1 or -60
+  end
+  if id == "aim" then
+    local t = ctx:piece(a.target)
+    if R.type_of(t) ~= "ship" then return -20 end
+    local sec = G.section_of_side(R.facing_of(t), a.hexside)
+    local first = C.ship_layers(t.values, sec)[1]
+    return 500 + 10 * a.strength - 3 * first.defence
+  end
+  if id == "launch" then
+    local p = ctx:piece(a.ship)
+    local _, d = nearest(R.hex_of(p), foes)
+    return (d <= 8) and 400 or -5
+  end
+  if id == "torpedo_move" or id == "torpedo_turn" then
+    local t = ctx:piece(a.torpedo)
+    local h, f = R.hex_of(t), R.facing_of(t)
+    local target, d0 = nearest(h, foes)
+    if not target then return -5 end
+    local th = R.hex_of(target)
+    if id == "torpedo_move" then
+      local nh = G.neighbor(h, f)
+      return 300 + 20 * (d0 - G.distance(nh, th)) - 5 * (a.evade or 0)
+    end
+    local gain = bearing_off(h, f, th) - bearing_off(h, G.turn(f, a.turn), th)
+    return gain > 0 and (300 + 15 * gain) or -5
+  end
+  if id == "forward" or id == "slide" or id == "turn" then
+    local p = ctx:piece(a.ship)
+    local h, f = R.hex_of(p), R.facing_of(p)
+    local target, d0 = nearest(h, foes)
+    if not target then return -5 end
+    local th = R.hex_of(target)
+    if id == "turn" then
+      return 15 * (bearing_off(h, f, th) - bearing_off(h, G.turn(f, a.turn), th)) - 1
+    end
+    local nh = G.neighbor(h, id == "forward" and f or a.direction)
+    local d1 = G.distance(nh, th)
+    if d1 < 2 then return -5 end -- keep a hex between: ramming is not a rule
+    return 20 * (d0 - d1) - 5 * (a.evade or 0) - (id == "slide" and 8 or 0)
+  end
+  if id == "buy_manoeuvre" or id == "buy_movement" then return -5 end
+  if id == "transfer" then
+    local p = ctx:piece(a.ship)
+    local comp = p.values.comps[a.comp]
+    local room = PW.useful(comp)
+    if comp.kind == "beam" then room = math.max(0, comp.level - comp.charge) end
+    if room <= 0 then return -5 end
+    return 100 + 10 * (POWER_PRIORITY[comp.kind] or 0) + math.min(a.amount, room) - math.max(0, a.amount - room) * 3
+  end
+  if id == "install" then return 50 + (DESIGN_PRIORITY[a.kind] or 0) end
+  if id == "adjust" then
+    if a.delta < 0 then return -5 end
+    local p = ctx:piece(a.ship)
+    local kind = (a.what == "crew") and "crew" or p.values.comps[a.index].kind
+    return 20 + (DESIGN_PRIORITY[kind] or 0)
+  end
+  if id == "remove" then return -20 end
+  if id == "deploy" then
+    local target = nearest(a.at, foes)
+    local th = target and R.hex_of(target) or { q = 0, r = 0 }
+    return 10 - G.distance(a.at, th) - 3 * bearing_off(a.at, a.facing, th)
+  end
+  if id == "place_anomaly" then return 1 end
+  return -1
+end
+
+---The greedy bot: `game.bots.greedy = M.greedy`.
+function M.greedy(ctx, side, legal)
+  local foes = enemy_ships(ctx, side)
+  local best, best_score = nil, -math.huge
+  local end_index = nil
+  for i, a in ipairs(legal) do
+    if a.id == "end_phase" then end_index = i end
+    local s = score(ctx, side, a, foes)
+    if s > best_score then best, best_score = i, s end
+  end
+  -- Prefer ending the phase over any action scoring below it, when the rules allow it (the
+  -- engine lists end_phase without asking them).
+  if end_index and best_score <= 0 and ctx:legal { id = "end_phase", side = side } then
+    return end_index
+  end
+  if best == end_index then
+    best, best_score = nil, -math.huge
+    for i, a in ipairs(legal) do
+      if i ~= end_index then
+        local s = score(ctx, side, a, foes)
+        if s > best_score then best, best_score = i, s end
+      end
+    end
+  end
+  return best or 1
+end
+
+return M
