@@ -222,6 +222,9 @@ pub fn play_game_with<R: Rules>(
 ) -> Result<(Game<R>, GameReport), PlayError> {
     let seed = state.seed;
     let mut game = Game::new(rules, state).map_err(PlayError::Start)?;
+    // Bots never undo: keeping a snapshot per action would only cost memory (hundreds of
+    // states in a long game).
+    game.set_undo_limit(0);
     let mut bot = RandomBot::for_game(seed);
     let mut refused = 0;
     let mut finished = game.state().outcome.is_some();

@@ -168,6 +168,8 @@ pub struct TurnsDecl {
     pub order: String,
     /// Die (notation or dice id) for rolled order.
     pub die: Option<String>,
+    /// Rolled order: roll again at every round (`true`, the default) or once at the start.
+    pub every_round: bool,
     /// Teams complete phases together.
     pub teams: bool,
     /// Phases in order.
@@ -441,19 +443,27 @@ fn check_id(r: &mut Reader<'_>, loc: &SourceLoc, what: &str, id: &str, t: &Table
     }
 }
 
-/// Checks dice notation `NdM`, `dM`, `NdM+K`, `NdM-K` (used until the core's parser lands).
+/// Whether `s` is dice notation the core's parser accepts (`2d6`, `1d10+1`, `4d6kh3`, ...).
 #[must_use]
 pub fn valid_notation(s: &str) -> bool {
-    let s = s.trim();
-    let (dice, modifier) = match s.find(['+', '-']) {
-        Some(i) => (&s[..i], Some(&s[i + 1..])),
-        None => (s, None),
-    };
-    let Some((n, m)) = dice.split_once('d') else {
-        return false;
-    };
-    let num = |x: &str| !x.is_empty() && x.len() <= 4 && x.chars().all(|c| c.is_ascii_digit());
-    (n.is_empty() || num(n)) && num(m) && m != "0" && modifier.is_none_or(num)
+    hexforge_core::dice::DiceExpr::parse(s.trim()).is_ok_and(|e| !e.is_named())
+}
+
+/// The sides of `s` when it is exactly one numeric die (`d6`, `1d10`), else `None`.
+#[must_use]
+pub fn single_die_sides(s: &str) -> Option<u32> {
+    use hexforge_core::dice::{Die, Part};
+    let expr = hexforge_core::dice::DiceExpr::parse(s.trim()).ok()?;
+    match expr.terms() {
+        [term] if !term.negative => match &term.part {
+            Part::Dice(g) if g.count() == 1 && g.keep().is_none() => match g.die() {
+                Die::Numeric(sides) => Some(*sides),
+                Die::Named(_) => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// Reads the declaration table after every entry file ran, validating everything.
@@ -932,11 +942,13 @@ fn read_turns(r: &mut Reader<'_>, t: &Table, loc: &SourceLoc, d: &ModDecls) -> T
                 loc,
                 "game.turns: order \"rolled\" needs die = \"1d6\" (or a dice id)".into(),
             ),
-            Some(x) if !valid_notation(x) && !d.dice.contains_key(x.as_str()) => {
+            Some(x) if d.dice.contains_key(x.as_str()) => {}
+            Some(x) if single_die_sides(x).is_none() => {
                 r.err(
                     loc,
                     format!(
-                        "game.turns: die {x:?} is neither dice notation nor a declared dice id"
+                        "game.turns: die {x:?} must be one die such as \"d6\" or \"d10\", or a \
+                         declared dice id (play order goes to the highest single roll)"
                     ),
                 );
             }
@@ -1045,9 +1057,15 @@ fn read_turns(r: &mut Reader<'_>, t: &Table, loc: &SourceLoc, d: &ModDecls) -> T
             None
         }
     };
+    let every_round = t
+        .raw_get::<Option<bool>>("every_round")
+        .ok()
+        .flatten()
+        .unwrap_or(true);
     TurnsDecl {
         order,
         die,
+        every_round,
         teams,
         phases,
         segments,
@@ -1059,15 +1077,24 @@ fn read_turns(r: &mut Reader<'_>, t: &Table, loc: &SourceLoc, d: &ModDecls) -> T
 
 #[cfg(test)]
 mod tests {
-    use super::valid_notation;
+    use super::{single_die_sides, valid_notation};
 
     #[test]
     fn notation() {
-        for ok in ["2d6", "d6", "1d10+1", "3d6-2", " 1d20 "] {
+        for ok in ["2d6", "d6", "1d10+1", "3d6-2", " 1d20 ", "4d6kh3"] {
             assert!(valid_notation(ok), "{ok}");
         }
         for bad in ["", "d", "2d", "2x6", "d0", "1d6+", "1d6+x", "99999d6"] {
             assert!(!valid_notation(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_play_order_die_is_exactly_one_die() {
+        assert_eq!(single_die_sides("d6"), Some(6));
+        assert_eq!(single_die_sides(" 1d10 "), Some(10));
+        for not_one in ["2d6", "1d6+1", "d6-1", "-d6", "4d6kh3", "3", "x"] {
+            assert_eq!(single_die_sides(not_one), None, "{not_one}");
         }
     }
 }

@@ -114,22 +114,18 @@ impl LuaRules {
         let order = match t.order.as_str() {
             "rolled" => {
                 let die = t.die.as_deref().unwrap_or("d6");
+                // Validated at load time: a declared dice id or exactly one numeric die.
                 let sides = loaded
                     .decls
                     .dice
                     .get(die)
                     .map(|d| d.faces.len() as u32)
                     .filter(|n| *n > 0)
-                    .unwrap_or_else(|| {
-                        die.trim()
-                            .trim_start_matches('1')
-                            .trim_start_matches('d')
-                            .parse()
-                            .unwrap_or(6)
-                    });
+                    .or_else(|| crate::decl::single_die_sides(die))
+                    .unwrap_or(6);
                 Order::Rolled {
                     die: sides,
-                    every_round: true,
+                    every_round: t.every_round,
                 }
             }
             "hook" => Order::Hook,

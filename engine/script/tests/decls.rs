@@ -239,3 +239,68 @@ fn missing_dependency_and_bad_manifest_are_reported_together() {
         "{text:?}"
     );
 }
+
+#[test]
+fn a_rolled_play_order_takes_one_die_and_may_roll_once() {
+    use hexforge_game::{Game, GameState};
+    use hexforge_script::LuaRules;
+    let turns = |extra: &str| {
+        format!(
+            "game.turns {{ order = \"rolled\", {extra} phases = {{ {{ id = \"act\" }} }} }}\n\
+             game.action {{ id = \"act\", check = function() return true end, apply = function() end }}\n"
+        )
+    };
+    // Two dice cannot order play by "the highest single roll": refused with file and line.
+    let dir = tempfile::tempdir().unwrap();
+    let mods = dir.path().join("mods");
+    write(
+        &mods,
+        &[
+            ("m/mod.toml", &manifest("m", "")),
+            ("m/main.lua", &turns("die = \"2d6\",")),
+        ],
+    );
+    let errs = load_mods(&mods, "m", &LoadOptions::default()).unwrap_err();
+    let text: Vec<String> = errs.iter().map(ToString::to_string).collect();
+    assert!(
+        text.iter()
+            .any(|e| e.starts_with("mods/m/main.lua:1:") && e.contains("must be one die")),
+        "{text:?}"
+    );
+
+    // every_round = false: the order rolled at the start holds for the whole game.
+    let count_order_rolls = |extra: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let mods = dir.path().join("mods");
+        let scenario = "[[sides]]\nid = \"a\"\n[[sides]]\nid = \"b\"\n[[sides]]\nid = \"c\"\n";
+        write(
+            &mods,
+            &[
+                ("m/mod.toml", &manifest("m", "")),
+                ("m/main.lua", &turns(&format!("die = \"d10\", {extra}"))),
+                ("m/scenarios/s.toml", scenario),
+            ],
+        );
+        let rules = LuaRules::new(load_mods(&mods, "m", &LoadOptions::default()).unwrap()).unwrap();
+        let mut g = Game::new(
+            &rules,
+            GameState::new(rules.mod_locks(), "s", serde_json::json!({}), 9),
+        )
+        .unwrap();
+        for _ in 0..12 {
+            let side = g.waiting()[0].clone();
+            g.perform(&hexforge_game::Action::end_phase(side)).unwrap();
+        }
+        assert!(g.state().clock.round >= 4, "{}", g.state().clock.round);
+        g.state()
+            .log
+            .iter()
+            .flat_map(|e| &e.rolls)
+            .filter(|r| r.label.starts_with("play order"))
+            .count()
+    };
+    let once = count_order_rolls("every_round = false,");
+    let every = count_order_rolls("");
+    assert!(once >= 3, "the order is rolled at the start: {once}");
+    assert!(every > once, "rolled every round: {every} vs once: {once}");
+}
