@@ -44,7 +44,7 @@ fn bad_arguments_exit_2_with_usage() {
         &["frobnicate"],
         &["play", "tutorial", "--seed", "minus-one"],
         &["play", "tutorial", "--games", "0"],
-        &["play", "tutorial", "--bots", "genius"],
+        &["play", "tutorial", "--bots", "blue=,red"],
         &[],
     ] {
         let o = hexforge(args, tmp.path());

@@ -66,6 +66,17 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         scenario,
         options: Value::Null,
     };
+    // Name an unknown bot before any game starts, with the ones this mod has.
+    let have = hexforge_script::bots::bot_names(&loaded.lua);
+    for bot in std::iter::once(&args.bots.default).chain(args.bots.sides.values()) {
+        if bot != crate::session::RANDOM && !have.contains(bot) {
+            bail!(
+                "{}: no bot named `{bot}` (this mod has: random{})",
+                dir.display(),
+                have.iter().map(|b| format!(", {b}")).collect::<String>()
+            );
+        }
+    }
     let named = |state: &hexforge_game::GameState,
                  bot: &str,
                  side: &hexforge_game::SideId,
