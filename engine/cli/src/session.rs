@@ -142,6 +142,19 @@ pub enum PlayError {
         /// The fault.
         error: PerformError,
     },
+    /// A side must act but the rules offer it nothing, not even `end_phase`: the game cannot go
+    /// on (a rules bug: a phase nobody can end).
+    #[error(
+        "{side} must act (round {round}, phase {phase}) but has no legal action, not even end_phase"
+    )]
+    Stuck {
+        /// The side.
+        side: String,
+        /// The round.
+        round: u32,
+        /// The phase id.
+        phase: String,
+    },
     /// Nobody may act, yet the game has no outcome.
     #[error("nobody can act and the game is not over (round {round})")]
     NobodyActs {
@@ -232,10 +245,24 @@ pub fn play_game_with<R: Rules>(
         if finished {
             break;
         }
-        let Some(action) = choose(&mut bot, &game, bots).map_err(PlayError::Listing)? else {
-            return Err(PlayError::NobodyActs {
-                round: game.state().clock.round,
-            });
+        let action = match choose(&mut bot, &game, bots).map_err(PlayError::Listing)? {
+            Choice::Act(action) => action,
+            Choice::NobodyWaits => {
+                return Err(PlayError::NobodyActs {
+                    round: game.state().clock.round,
+                });
+            }
+            Choice::NothingLegal(side) => {
+                let state = game.state();
+                return Err(PlayError::Stuck {
+                    side: side.to_string(),
+                    round: state.clock.round,
+                    phase: state
+                        .phase_id(game.rules().turn_structure())
+                        .unwrap_or("-")
+                        .to_owned(),
+                });
+            }
         };
         match game.perform(&action) {
             Ok(outcome) => finished = outcome.is_some(),
@@ -273,33 +300,45 @@ pub fn play_game_with<R: Rules>(
     Ok((game, report))
 }
 
+/// What a bot move found.
+enum Choice {
+    /// The action to perform.
+    Act(Action),
+    /// No side is waiting.
+    NobodyWaits,
+    /// This side is waiting but has no legal action.
+    NothingLegal(SideId),
+}
+
 /// One bot move: a waiting side (random, seeded), then its bot's pick among its legal actions.
 fn choose<R: Rules>(
     random: &mut RandomBot,
     game: &Game<R>,
     bots: Bots<'_>,
-) -> Result<Option<Action>, RulesError> {
-    let name = |side: &SideId| bots.spec.map_or(RANDOM, |s| s.for_side(side.as_str()));
+) -> Result<Choice, RulesError> {
     let waiting = game.waiting();
-    let Some(side) = random.pick(waiting.len()).map(|i| &waiting[i]) else {
-        return Ok(None);
+    let Some(side) = random.pick(waiting.len()).map(|i| waiting[i].clone()) else {
+        return Ok(Choice::NobodyWaits);
     };
-    let bot = name(side);
-    if bot == RANDOM {
-        let actions = game.legal_actions(side)?;
-        return Ok(random.pick(actions.len()).map(|i| actions[i].clone()));
-    }
-    let Some(named) = bots.named else {
-        return Err(RulesError::new(format!(
-            "no bot named {bot:?}: only `random` is available here"
-        )));
-    };
-    let actions = game.legal_actions(side)?;
+    let actions = game.legal_actions(&side)?;
     if actions.is_empty() {
-        return Ok(None);
+        return Ok(Choice::NothingLegal(side));
     }
-    let i = named(game.state(), bot, side, &actions)?;
-    Ok(actions.get(i).cloned())
+    let bot = bots.spec.map_or(RANDOM, |s| s.for_side(side.as_str()));
+    let i = if bot == RANDOM {
+        random.pick(actions.len()).unwrap_or(0)
+    } else {
+        let Some(named) = bots.named else {
+            return Err(RulesError::new(format!(
+                "no bot named {bot:?}: only `random` is available here"
+            )));
+        };
+        named(game.state(), bot, &side, &actions)?
+    };
+    Ok(actions
+        .get(i)
+        .cloned()
+        .map_or(Choice::NothingLegal(side), Choice::Act))
 }
 
 fn outcome_winners(outcome: &Outcome) -> Vec<String> {
