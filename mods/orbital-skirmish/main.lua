@@ -159,7 +159,7 @@ end
 
 --- The greedy bot's pick among `actions` (legal actions of `side`); see bot.lua.
 ORBITAL_SKIRMISH.greedy = function(ctx, side, actions) return (bot.choose(ctx, side, actions, weapon)) end
---- The same bot for the engine (LUA-API.md section 8): the 1-based index of its pick.
+--- The same bot for the engine (docs/API.md, game.bots): the 1-based index of its pick.
 game.bots.greedy = function(ctx, side, legal)
   local _, i = bot.choose(ctx, side, legal, weapon)
   return i

@@ -59,7 +59,7 @@ game.turns {
 -- Helpers over actions and the state
 --------------------------------------------------------------------------------------------
 
--- An action's parameter (flat per LUA-API, or under `params`).
+-- An action's parameter (flat per docs/API.md, or under `params`).
 local function arg(a, k)
   if a[k] ~= nil then return a[k] end
   if a.params then return a.params[k] end

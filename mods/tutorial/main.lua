@@ -4,7 +4,7 @@
 -- the game through the global `game` object (piece types, a rule table, dice, terrain, the turn
 -- structure, actions, setup, victory and event hooks). Rust then checks everything at once and
 -- reports each problem as `mods/tutorial/main.lua:<line>: <message>`. The board and the starting
--- pieces are data in scenarios/picket.toml. The API is described in LUA-API.md (v1).
+-- pieces are data in scenarios/picket.toml. The API is described in docs/API.md.
 --
 -- The game state never lives in Lua. Callbacks receive `ctx`, a handle onto the Rust-owned
 -- state: read it with ctx:piece(id), ctx:pieces{...}, ctx:pieces_at(hex), ctx:terrain(hex);

@@ -51,7 +51,7 @@ function hex.neighbors(h) end
 ---@return Hex
 function hex.step(h, d, k) end
 
----The direction from a to b when b lies on one of a's six straight lines, else nil.
+---The direction from a to b when they are adjacent, else nil (see hex.straight_line_to).
 ---@param a Hex
 ---@param b Hex
 ---@return integer|nil

@@ -50,7 +50,7 @@ game.terrain = collection("terrain", "terrains")
 game.hooks = {}
 sources.hooks = {}
 
--- Named bots (LUA-API section 8): game.bots.greedy = function(ctx, side, legal) return i end.
+-- Named bots (docs/API.md, "game.bots"): game.bots.greedy = function(ctx, side, legal) return i end.
 -- Read at play time, not validated here: a bot is a playtesting aid, not a rule.
 game.bots = {}
 

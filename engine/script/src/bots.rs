@@ -1,5 +1,5 @@
 //! Named bots written in Lua: `game.bots.<name> = function(ctx, side, legal) return i end`
-//! (LUA-API.md section 8).
+//! (docs/API.md, `game.bots`).
 //!
 //! A bot sees a read-only `ctx` and the list of legal action tables of its side and returns the
 //! 1-based index of the one to take. Bots are playtesting aids, not rules: they are looked up when

@@ -2,7 +2,7 @@
 //!
 //! A scenario gives the board shape, terrain (fixed and by time-track label), sides, pieces
 //! (with per-piece values over the piece type's defaults), graph maps and options (the game's
-//! own options win over the scenario's). See LUA-API.md section 6 for the format.
+//! own options win over the scenario's). See docs/API.md section 5 for the format.
 //!
 //! The scenario's `turn_limit` overrides the declared one for this game only: it is stored in
 //! [`GameState::turn_limit`] (the turn structure belongs to the rules, shared by every game of a

@@ -1,6 +1,6 @@
 //! The Lua test harness behind `hexforge test`: a mod's `tests/*.lua` run inside the rule set's
 //! own VM, with `t:game { scenario =, seed =, options = }` starting real games of the mod
-//! (LUA-API.md section 7).
+//! (docs/API.md section 6).
 //!
 //! Files whose name starts with `_` (`tests/_helpers.lua`) are modules the tests `require`, not
 //! test files. Each test file gets a freshly loaded rule set (so files cannot leak state into each other);
@@ -334,7 +334,7 @@ fn new_game<'scope, 'env>(
                 Value::Function(f) => f,
                 _ => {
                     return Err(err(format!(
-                        "g:{name}: no such method (see LUA-API section 7)"
+                        "g:{name}: no such method (see docs/API.md section 6)"
                     )));
                 }
             };

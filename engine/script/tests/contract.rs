@@ -1,4 +1,4 @@
-//! The runtime against the Lua API contract (LUA-API.md): one test per gap closed, each with a
+//! The runtime against the Lua API contract (docs/API.md): one test per gap closed, each with a
 //! small mod written on the spot.
 
 use hexforge_game::rules::Rules;
@@ -217,7 +217,7 @@ fn a_scenario_turn_limit_overrides_the_declared_one_for_that_game_only() {
     assert_eq!(hexforge_game::state_hash(again.state()), hash);
 }
 
-/// The hyperjump table of LUA-API.md: rows clamp, columns shift the roll past the last column.
+/// The hyperjump table of docs/API.md: rows clamp, columns shift the roll past the last column.
 const TABLES: &str = r#"game.table { id = "hyperjump", rows = { "<=2", "3-4", "5-11", "12+" },
   columns = { "<=-1", "0", "1", "2" }, row_policy = "clamp", column_policy = "shift_roll",
   cells = { { "a1", "a2", "a3", "a4" }, { "b1", "b2", "b3", "b4" }, { "c1", "c2", "c3", "c4" }, { "d1", "d2", "d3", 4 } } }

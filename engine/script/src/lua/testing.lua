@@ -1,4 +1,4 @@
--- The Lua side of `hexforge test` (LUA-API.md section 7). Runs inside the rule set's own VM, after
+-- The Lua side of `hexforge test` (docs/API.md section 6). Runs inside the rule set's own VM, after
 -- its entry files, so tests can `require` the mod's modules and build games with t:game { .. }.
 -- A test file calls test("name", function(t) ... end) or returns a table of named functions.
 local registered = {}
