@@ -137,7 +137,17 @@ pub fn load_from_set(
     opts: &LoadOptions,
 ) -> Result<LoadedMods, Vec<ModError>> {
     let order = set.resolve(root_id)?;
-    let sandbox = Sandbox::new(opts.limits).map_err(|e| vec![script_to_mod_error(&e)])?;
+    // A mod may ask for more memory than the default (`memory_mib` in mod.toml); the rule set's
+    // VM gets the largest request among its mods, and `Sandbox::new` clamps it to the host cap.
+    let mut limits = opts.limits;
+    let asked = order
+        .iter()
+        .filter_map(|id| set.mods.get(id)?.manifest.memory_mib)
+        .max();
+    if let Some(mib) = asked {
+        limits.memory = limits.memory.max((mib as usize) << 20);
+    }
+    let sandbox = Sandbox::new(limits).map_err(|e| vec![script_to_mod_error(&e)])?;
     let mut paths = RequirePaths {
         scripts: opts.scripts_dir.as_ref().map(|d| {
             (

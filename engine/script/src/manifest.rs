@@ -64,6 +64,9 @@ pub struct Manifest {
     pub dependencies: BTreeMap<String, Dependency>,
     /// The base mod this one is a variant of (implicitly a required dependency).
     pub extends: Option<String>,
+    /// Memory its rule set's VM may use, in MiB (default 64; the host caps it at 512). A rule
+    /// set gets the largest request among its mods.
+    pub memory_mib: Option<u32>,
 }
 
 /// One entry of `[dependencies]`.
@@ -92,6 +95,7 @@ struct RawManifest {
     #[serde(default)]
     dependencies: BTreeMap<String, Spanned<RawDep>>,
     extends: Option<Spanned<String>>,
+    memory_mib: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -144,7 +148,7 @@ impl Manifest {
             Ok(r) => r,
             Err(e) => {
                 let msg = format!(
-                    "{} (mod.toml needs id, name, version, engine; optional: authors, license, description, entry, extends, [dependencies])",
+                    "{} (mod.toml needs id, name, version, engine; optional: authors, license, description, entry, extends, memory_mib, [dependencies])",
                     e.message().trim()
                 );
                 return Err(vec![match e.span() {
@@ -277,6 +281,7 @@ impl Manifest {
             entry,
             dependencies,
             extends,
+            memory_mib: raw.memory_mib,
         })
     }
 

@@ -304,3 +304,29 @@ fn a_rolled_play_order_takes_one_die_and_may_roll_once() {
     assert!(once >= 3, "the order is rolled at the start: {once}");
     assert!(every > once, "rolled every round: {every} vs once: {once}");
 }
+
+#[test]
+fn a_mod_may_ask_for_more_memory_up_to_the_host_cap() {
+    use hexforge_script::sandbox::{DEFAULT_MEMORY, HOST_MEMORY_CAP};
+    let memory_of = |extra: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let mods = dir.path().join("mods");
+        write(
+            &mods,
+            &[
+                ("m/mod.toml", &manifest("m", extra)),
+                ("m/main.lua", "-- nothing to declare\n"),
+            ],
+        );
+        load_mods(&mods, "m", &LoadOptions::default())
+            .unwrap_or_else(|e| panic!("{e:?}"))
+            .sandbox
+            .limits()
+            .memory
+    };
+    assert_eq!(memory_of(""), DEFAULT_MEMORY);
+    assert_eq!(memory_of("memory_mib = 128\n"), 128 << 20);
+    assert_eq!(memory_of("memory_mib = 100000\n"), HOST_MEMORY_CAP);
+    // Asking for less than the default does not shrink the VM below what the host gives.
+    assert_eq!(memory_of("memory_mib = 8\n"), DEFAULT_MEMORY);
+}
