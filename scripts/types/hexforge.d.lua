@@ -350,6 +350,32 @@ function dice.at_most(notation, value) end
 function dice.mean(notation) end
 
 -------------------------------------------------------------------------------------------------
+-- tables: the rule set's declared tables (installed when the rule set loads)
+-------------------------------------------------------------------------------------------------
+tables = {}
+
+---The cell at a row and column after `shift` columns, and the roll modifier a shift-roll column
+---axis added.
+---@param id string
+---@param row integer|string
+---@param column integer|string
+---@param shift? integer
+---@return string|integer cell, integer roll_modifier
+function tables.lookup(id, row, column, shift) end
+
+---Exact odds of each result when the row is rolled with `dice` in `column`.
+---@param id string
+---@param dice string
+---@param column integer|string
+---@param shift? integer
+---@return { result: string|integer, numer: integer, denom: integer, p: number }[]
+function tables.odds(id, dice, column, shift) end
+
+---The declared table ids, sorted.
+---@return string[]
+function tables.ids() end
+
+-------------------------------------------------------------------------------------------------
 -- game: declarations (data stage)
 -------------------------------------------------------------------------------------------------
 ---@class Game

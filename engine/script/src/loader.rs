@@ -195,6 +195,15 @@ pub fn load_from_set(
     let (decls, callbacks) = sandbox
         .guarded(|lua| Ok(read_decls(lua, &game, &problems, &sources)))
         .map_err(|e| vec![script_to_mod_error(&e)])??;
+    // `tables.*` over the declared tables, for callbacks, tests and `hexforge eval`.
+    let declared = decls
+        .tables
+        .iter()
+        .filter_map(|(id, t)| Some((id.clone(), t.table.clone()?)))
+        .collect();
+    sandbox
+        .guarded(|lua| crate::api::tables::install(lua, declared))
+        .map_err(|e| vec![script_to_mod_error(&e)])?;
     Ok(LoadedMods {
         sandbox,
         decls,

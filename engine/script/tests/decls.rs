@@ -2,6 +2,7 @@
 
 use hexforge_script::loader::{LoadOptions, load_mods};
 use hexforge_script::sandbox::Limits;
+use mlua::Value;
 use std::path::Path;
 
 fn write(root: &Path, files: &[(&str, &str)]) {
@@ -329,4 +330,47 @@ fn a_mod_may_ask_for_more_memory_up_to_the_host_cap() {
     assert_eq!(memory_of("memory_mib = 100000\n"), HOST_MEMORY_CAP);
     // Asking for less than the default does not shrink the VM below what the host gives.
     assert_eq!(memory_of("memory_mib = 8\n"), DEFAULT_MEMORY);
+}
+
+#[test]
+fn declared_tables_answer_lookups_and_exact_odds_from_lua() {
+    // A 2d6 table with a shift-roll column axis: the core's exact odds and lookups, from Lua.
+    let dir = tempfile::tempdir().unwrap();
+    let mods = dir.path().join("mods");
+    let main = r#"game.table { id = "jump", rows = { "2-6", "7-9", "10+" }, columns = { "0", "1" },
+  row_policy = "clamp", column_policy = "shift_roll",
+  cells = { { "safe", "safe" }, { "safe", "drift" }, { "drift", "lost" } } }
+"#;
+    write(
+        &mods,
+        &[("m/mod.toml", &manifest("m", "")), ("m/main.lua", main)],
+    );
+    let loaded = load_mods(&mods, "m", &LoadOptions::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    let odds: String = loaded
+        .sandbox
+        .eval(
+            r#"local out = {}
+               for _, o in ipairs(tables.odds("jump", "2d6", 0)) do
+                 out[#out + 1] = o.result .. " " .. o.numer .. "/" .. o.denom
+               end
+               return table.concat(out, ", ")"#,
+            "=t",
+        )
+        .unwrap();
+    // 2-6: 15/36 + 7-9: 15/36 = safe 30/36 = 5/6; 10+: 6/36 = 1/6.
+    assert_eq!(odds, "safe 5/6, drift 1/6");
+    let (cell, modifier): (String, i64) = loaded
+        .sandbox
+        .eval("return tables.lookup('jump', 8, 3)", "=t")
+        .unwrap();
+    // Column 3 is two past the last: the last column, and +2 on the roll (8 -> 10: "lost").
+    assert_eq!((cell.as_str(), modifier), ("lost", 2));
+    let err = loaded
+        .sandbox
+        .eval::<Value>("return tables.odds('nope', '2d6', 0)", "=t")
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("tables.odds: no table \"nope\""),
+        "{err}"
+    );
 }

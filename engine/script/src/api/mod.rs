@@ -24,6 +24,7 @@ pub mod dice;
 pub mod direction;
 pub mod hex;
 pub mod search;
+pub mod tables;
 
 use mlua::{Lua, Table};
 
