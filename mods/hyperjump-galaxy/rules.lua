@@ -307,8 +307,10 @@ function R.jump_plan(ctx, side, ships, to, emergency)
     end
     plan.route, plan.stars = {}, data.drift2_same_system_distance
   else
-    local route = G.route(g, from_system, to_system)
-    if not route then return nil, "no route joins those stars" end
+    -- The engine's shortest route (ties: alphabetically first), start excluded: #route stars.
+    local full = ctx:graph_route(data.graph, from_system, to_system)
+    if not full then return nil, "no route joins those stars" end
+    local route = { table.unpack(full, 2) }
     plan.route, plan.stars = route, #route
     if slot == SLOT.drift2 then
       plan.drift_penalty = data.drift2_penalty

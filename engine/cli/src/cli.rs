@@ -119,6 +119,14 @@ pub struct EvalArgs {
     /// Run in this mod's VM, after its declarations. Example: `--mod tutorial`.
     #[arg(long = "mod", value_name = "MOD")]
     pub module: Option<String>,
+    /// Start this scenario of the mod (setup included) and give the snippet a read-only `ctx`
+    /// over it. Example: `--mod hyperjump-galaxy --scenario frontier
+    /// 'return ctx:graph_route("galaxy", "vessa", "umbral")'`.
+    #[arg(long, value_name = "ID", requires = "module")]
+    pub scenario: Option<String>,
+    /// The seed of that game. Example: `--seed 7`.
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "scenario")]
+    pub seed: u64,
     /// The Lua chunk; its return value is printed as JSON. Example:
     /// `'return hex.neighbors({q=0,r=0})'`.
     #[arg(value_name = "LUA")]

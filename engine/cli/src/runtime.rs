@@ -295,6 +295,47 @@ const TO_JSON: &str = include_str!("lua/to_json.lua");
 /// # Errors
 /// A Lua error (`file:line: message`) or a mod that does not load.
 pub fn eval(dir: Option<&Path>, code: &str) -> Result<serde_json::Value> {
+    eval_in(dir, None, code)
+}
+
+/// Like [`eval`], in a started game of `scenario` (seed `seed`) whose read-only `ctx` the snippet
+/// sees as the global `ctx`.
+///
+/// # Errors
+/// As [`eval`], plus a scenario that does not start.
+pub fn eval_in_game(
+    dir: &Path,
+    scenario: &str,
+    seed: u64,
+    code: &str,
+) -> Result<serde_json::Value> {
+    eval_in(Some(dir), Some((scenario, seed)), code)
+}
+
+fn eval_in(dir: Option<&Path>, game: Option<(&str, u64)>, code: &str) -> Result<serde_json::Value> {
+    if let (Some(dir), Some((scenario, seed))) = (dir, game) {
+        let loaded = load(dir)?;
+        if !loaded.scenarios.iter().any(|s| s == scenario) {
+            anyhow::bail!(
+                "{}: no scenario `{scenario}` (it has: {})",
+                dir.display(),
+                loaded.scenarios.join(", ")
+            );
+        }
+        let state = GameState::new(
+            loaded.locks.clone(),
+            scenario,
+            serde_json::Value::Null,
+            seed,
+        );
+        let started = Game::new(&loaded.lua, state)
+            .map_err(|e| anyhow::anyhow!("scenario {scenario} does not start: {e}"))?;
+        let sb = &loaded.lua.loaded().sandbox;
+        let text = hexforge_script::eval::with_read_ctx(&loaded.lua, started.state(), || {
+            run_snippet(sb, code)
+        })?;
+        return serde_json::from_str(&text).context("eval produced invalid JSON");
+    }
     let sb = match dir {
         Some(d) => load_vm(d)?.sandbox,
         None => {
@@ -303,6 +344,15 @@ pub fn eval(dir: Option<&Path>, code: &str) -> Result<serde_json::Value> {
             sb
         }
     };
+    let text = run_snippet(&sb, code)?;
+    serde_json::from_str(&text).context("eval produced invalid JSON")
+}
+
+/// Runs a snippet and returns its result encoded as JSON text.
+fn run_snippet(
+    sb: &Sandbox,
+    code: &str,
+) -> std::result::Result<String, hexforge_script::ScriptError> {
     // The encoder goes in first, as a global of this throwaway VM; the snippet then runs as the
     // body of a function on the chunk's first line, so its line numbers are the user's own.
     sb.exec(
@@ -310,8 +360,7 @@ pub fn eval(dir: Option<&Path>, code: &str) -> Result<serde_json::Value> {
         "=to_json",
     )?;
     let wrapped = format!("return __hexforge_to_json((function(...) {code}\n end)(...))");
-    let text: String = sb.eval(&wrapped, "=eval")?;
-    serde_json::from_str(&text).context("eval produced invalid JSON")
+    sb.eval(&wrapped, "=eval")
 }
 
 /// The result of one Lua test.

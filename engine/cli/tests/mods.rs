@@ -399,3 +399,39 @@ fn watch_reloads_on_every_change_and_reports_problems() {
         std::panic::resume_unwind(e);
     }
 }
+
+#[test]
+fn eval_in_a_scenario_asks_the_map_and_the_tables() {
+    // The hyperjump document's worked example on the bundled map: four stars through two systems
+    // and a navigation star; and the table's exact odds in column 0, from the engine core.
+    let o = hexforge(
+        &[
+            "eval",
+            "--mod",
+            "hyperjump-galaxy",
+            "--scenario",
+            "frontier",
+            "return { ctx:graph_distance('galaxy', 'vessa', 'umbral'), ctx:graph_route('galaxy', 'vessa', 'umbral') }",
+        ],
+        &root(),
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!([4, ["vessa", "korrin", "dathe", "lumen", "umbral"]])
+    );
+
+    let o = hexforge(
+        &[
+            "eval",
+            "--mod",
+            "hyperjump-galaxy",
+            "local r = {} for _, o in ipairs(tables.odds('hyperjump', '2d6', 0)) do r[#r+1] = o.result .. ' ' .. o.numer .. '/' .. o.denom end return r",
+        ],
+        &root(),
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(v, serde_json::json!(["safe 5/6", "drift1 1/6"]));
+}

@@ -26,6 +26,7 @@ pub mod api;
 pub mod bots;
 pub mod decl;
 pub mod error;
+pub mod eval;
 pub mod loader;
 pub mod manifest;
 pub mod rules;

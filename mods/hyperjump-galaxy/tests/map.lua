@@ -69,3 +69,22 @@ test("a map without a route between two stars gives no distance", function(t)
   t:eq(G.distance(g, "a", "b"), 1)
   t:eq(G.route(g, "a", "c"), nil)
 end)
+
+test("the engine's routes (what the rules use) agree with the map helper on every pair of stars", function(t)
+  local g = t:game { scenario = "frontier" }
+  local map = galaxy(t)
+  local stars = {}
+  for id in pairs(map.nodes) do
+    if G.is_star(map, id) then stars[#stars + 1] = id end
+  end
+  table.sort(stars)
+  t:ok(#stars >= 8)
+  for _, a in ipairs(stars) do
+    for _, b in ipairs(stars) do
+      local full = g:graph_route("galaxy", a, b)
+      local mine = G.route(map, a, b)
+      t:eq(full and { table.unpack(full, 2) }, mine, a .. " -> " .. b)
+      t:eq(g:graph_distance("galaxy", a, b), G.distance(map, a, b), a .. " -> " .. b)
+    end
+  end
+end)

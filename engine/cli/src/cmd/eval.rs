@@ -11,7 +11,10 @@ use std::process::ExitCode;
 /// The mod cannot be found or loaded, or the snippet fails (`file:line: message`).
 pub fn run(args: &EvalArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let dir = args.module.as_deref().map(modpath::resolve).transpose()?;
-    let value = runtime::eval(dir.as_deref(), &args.code)?;
+    let value = match (&dir, &args.scenario) {
+        (Some(dir), Some(scenario)) => runtime::eval_in_game(dir, scenario, args.seed, &args.code)?,
+        _ => runtime::eval(dir.as_deref(), &args.code)?,
+    };
     writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
     Ok(ExitCode::SUCCESS)
 }
