@@ -4,6 +4,7 @@
 -- when nothing useful is left. In order: place the mobile bases (as near the enemy as allowed),
 -- colonise, bring in ships, fire at the best odds times the target's worth, then move transports
 -- toward the nearest existing uncolonised planetoid and warships toward the nearest enemy.
+-- A damaged transport makes for an own mobile base instead, to be repaired.
 -- What it deliberately does not do: hyperspace, empty shots, moving mobile bases (they stay put
 -- and so can repair), or looking ahead to planetoids of other colours. It keeps no state between
 -- calls, so a game is a pure function of its seed. It only reads `ctx` (bots may not write).
@@ -68,7 +69,18 @@ local function enemy_hexes(ctx, e, side)
 end
 
 -- Where a piece of `kind` wants to go, and the gap at which it is close enough.
-local function goal(ctx, e, side, kind)
+-- A damaged transport cannot colonise: it makes for an own mobile base to be repaired (R1).
+local function goal(ctx, e, side, kind, damaged)
+  if kind == "transport" and damaged then
+    local out = {}
+    for _, id in ipairs(e.order) do
+      local entry = e.pieces[id]
+      if entry.p.owner == side and entry.kind == "mobile_base" then
+        for _, h in ipairs(entry.fp) do out[#out + 1] = h end
+      end
+    end
+    return out, 1
+  end
   if kind == "transport" then return open_planetoids(e), 0 end
   return enemy_hexes(ctx, e, side), APPROACH[kind] or 1
 end
@@ -84,7 +96,14 @@ local score = {}
 function score.place_base(ctx, e, side, a)
   local at = arg(a, "at")
   local foes = enemy_hexes(ctx, e, side)
-  return 100 - 0.01 * gap_to({ at }, foes)
+  local s = 100 - 0.01 * gap_to({ at }, foes)
+  -- Two bases on one spot die together (K6): spread them.
+  local fp = R.footprint("mobile_base", at, 0)
+  for _, id in ipairs(e.order) do
+    local entry = e.pieces[id]
+    if entry.p.owner == side and entry.kind == "mobile_base" and R.gap(fp, entry.fp) == 0 then s = s - 5 end
+  end
+  return s
 end
 
 function score.colonise() return 90 end
@@ -126,7 +145,7 @@ function score.step(ctx, e, side, a)
   local id, d = arg(a, "piece"), R.dir(arg(a, "dir"))
   local me = e.pieces[id]
   if not me or me.kind == "mobile_base" then return -1 end
-  local goals, near = goal(ctx, e, side, me.kind)
+  local goals, near = goal(ctx, e, side, me.kind, (me.p.values.damage or 0) > 0)
   local before = gap_to(me.fp, goals)
   if before <= near then return -1 end
   local after = gap_to(R.footprint(me.kind, R.step(me.p.hex, d), me.facing), goals)
@@ -140,7 +159,7 @@ function score.pivot(ctx, e, side, a)
   local id, f = arg(a, "piece"), R.dir(arg(a, "facing"))
   local me = e.pieces[id]
   if not me then return -1 end
-  local goals, near = goal(ctx, e, side, me.kind)
+  local goals, near = goal(ctx, e, side, me.kind, (me.p.values.damage or 0) > 0)
   if #goals == 0 or gap_to(me.fp, goals) <= near then return -1 end
   -- Face the goal for next turn: the hex ahead of the bow should be as near to it as possible.
   local function ahead(facing) return R.gap({ R.step(me.p.hex, facing) }, goals) end
