@@ -146,13 +146,17 @@ function score.step(ctx, e, side, a)
   local me = e.pieces[id]
   if not me or me.kind == "mobile_base" then return -1 end
   local goals, near = goal(ctx, e, side, me.kind, (me.p.values.damage or 0) > 0)
+  if #goals == 0 then return -1 end
   local before = gap_to(me.fp, goals)
   if before <= near then return -1 end
   local after = gap_to(R.footprint(me.kind, R.step(me.p.hex, d), me.facing), goals)
-  if after >= before then return -1 end
   -- Finish moving the current piece before starting another (which would end its turn).
   local bonus = ctx:global("current") == id and 5 or 0
-  return 20 + (before - after) + bonus
+  if after < before then return 20 + (before - after) + bonus end
+  -- A ship that moves straight may slide past its goal at an equal gap, looking for a hex
+  -- from which a pivot lines it up (below any pivot that already does, see score.pivot).
+  if after == before and data.pieces[me.kind].move == "straight" then return 10 end
+  return -1
 end
 
 function score.pivot(ctx, e, side, a)
