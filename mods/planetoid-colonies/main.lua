@@ -853,3 +853,6 @@ game.on("after_action", function(ctx) update_scores(ctx) end)
 game.on("turn_limit", function(ctx) finish(ctx) end)
 
 game.victory(function(ctx) return nil end)
+
+-- Bots: `random` is built in; `greedy` lives in bot.lua.
+game.bots.greedy = require("planetoid-colonies.bot").greedy

@@ -38,3 +38,63 @@ test("T4 bots: the standard game's first turns offer only legal actions", functi
   t:eq(n, 150)
   t:eq(#g:pieces { type = "mobile_base" }, 4)
 end)
+
+-- The greedy bot (bot.lua) playing both sides of the short game.
+local function greedy_game(t, seed, max_actions)
+  local g = t:game { scenario = "standard-short", seed = seed }
+  local n, counts = 0, {}
+  while g:outcome() == nil and n < max_actions do
+    local side = g:clock().active
+    local a = g:bot("greedy", side)
+    if a == nil then t:fail("greedy found nothing to do") end
+    counts[a.id] = (counts[a.id] or 0) + 1
+    g:act(a)
+    n = n + 1
+  end
+  return g, n, counts
+end
+
+test("T5 bots: two greedy bots play the short game to its end, colonising and fighting", function(t)
+  local g, n, counts = greedy_game(t, 7, 3000)
+  t:ok(n < 3000)
+  local out = g:outcome()
+  t:ok(out ~= nil)
+  t:matches(out.reason, "after the last turn")
+  t:eq(g:clock().round, 6)
+  -- Greedy, not idle: it places its bases, brings ships in, moves and fires.
+  t:eq(counts.place_base, 4)
+  t:ok((counts.deploy or 0) > 0)
+  t:ok((counts.step or 0) > 0)
+  t:ok((counts.fire or 0) > 0)
+  t:eq(counts.hyperspace_in, nil)
+end)
+
+test("C1 bots: a greedy transport next to an open planetoid steps onto it and colonises", function(t)
+  local K = require("planetoid-colonies.testkit")
+  local g = K.lab(t, 1)
+  local blue
+  g:edit(function(ctx)
+    local keys = {}
+    for k in pairs(ctx:global("planetoids") or {}) do keys[#keys + 1] = k end
+    table.sort(keys)
+    local R = require("planetoid-colonies.rules")
+    blue = R.unkey(keys[1])
+  end)
+  t:ok(blue ~= nil)
+  -- A transport whose bow is one hex south of the planetoid, facing north (towards it).
+  local R = require("planetoid-colonies.rules")
+  local id = K.spawn(g, "transport", "north", R.step(blue, 3), 0)
+  -- Empty reserves, so that bringing in ships does not come first.
+  g:edit(function(ctx)
+    for _, kind in ipairs({ "transport", "cruiser", "fighter" }) do ctx:set_side("north", "reserve_" .. kind, 0) end
+  end)
+  local a = g:bot("greedy", "north")
+  t:eq(a.id, "step")
+  t:eq(a.piece, id)
+  g:act(a)
+  a = g:bot("greedy", "north")
+  t:eq(a.id, "colonise")
+  g:act(a)
+  t:eq(#g:pieces { type = "fixed_base" }, 1)
+  t:eq(g:bot("greedy", "north").id, "end_phase")
+end)
