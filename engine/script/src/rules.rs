@@ -1,8 +1,9 @@
 //! [`LuaRules`]: the game crate's `Rules` implemented by calling a rule set's Lua callbacks with
 //! a `ctx` over the Rust-owned state.
 //!
-//! Every callback gets a fresh `ctx` table whose methods are scoped closures over the state for
-//! the duration of that one call (mlua `scope`): Lua can keep the table, but once the call
+//! Every callback gets a fresh `ctx` table: its fields, and methods shared by every call (built
+//! once per rule set) that reach the state through scoped userdata handles in the ctx's
+//! metatable, valid for that one call (mlua `scope`): Lua can keep the table, but once the call
 //! returns its methods error. Read methods work everywhere; write methods only when the engine
 //! handed a `&mut GameState` (apply, setup, hooks) and raise an error in check, choices and
 //! victory. The engine's transaction (clone, apply, swap on success) makes every change
