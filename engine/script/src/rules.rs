@@ -1,8 +1,9 @@
 //! [`LuaRules`]: the game crate's `Rules` implemented by calling a rule set's Lua callbacks with
 //! a `ctx` over the Rust-owned state.
 //!
-//! Every callback gets a fresh `ctx` table whose methods are scoped closures over the state for
-//! the duration of that one call (mlua `scope`): Lua can keep the table, but once the call
+//! Every callback gets a fresh `ctx` table: its fields, and methods shared by every call (built
+//! once per rule set) that reach the state through scoped userdata handles in the ctx's
+//! metatable, valid for that one call (mlua `scope`): Lua can keep the table, but once the call
 //! returns its methods error. Read methods work everywhere; write methods only when the engine
 //! handed a `&mut GameState` (apply, setup, hooks) and raise an error in check, choices and
 //! victory. The engine's transaction (clone, apply, swap on success) makes every change
@@ -33,9 +34,8 @@ use hexforge_game::rules::{Rules, RulesError};
 use hexforge_game::state::ModLock;
 use hexforge_game::turn::{Actor, HookEvent, Order, PhaseSpec, Scope, TurnStructure};
 use hexforge_game::{Action, GameState, Illegal, Outcome, PieceId, Position, SideId};
-use mlua::{Function, Lua, LuaSerdeExt, MultiValue, Table, Value};
+use mlua::{AnyUserData, Function, Lua, LuaSerdeExt, MultiValue, Table, Value};
 use serde_json::Value as Json;
-use std::cell::RefCell;
 
 /// Rules backed by a loaded Lua rule set.
 pub struct LuaRules {
@@ -43,6 +43,10 @@ pub struct LuaRules {
     turns: TurnStructure,
     /// The declared dice with named faces, for `ctx:roll_named` (`3d[battle]`).
     dice: DiceSet,
+    /// Every ctx method, built once (see `build_ctx`).
+    methods: Table,
+    /// Each piece type's `stats` as Lua, built once; snapshots get copies.
+    stats: std::collections::BTreeMap<String, Table>,
 }
 
 impl std::fmt::Debug for LuaRules {
@@ -75,7 +79,7 @@ fn rerr(e: impl std::fmt::Display) -> RulesError {
 }
 
 /// Plain-data conversion options: nil for JSON null, plain tables for arrays.
-fn to_lua(lua: &Lua, v: &Json) -> mlua::Result<Value> {
+fn to_lua(lua: &Lua, v: &impl serde::Serialize) -> mlua::Result<Value> {
     lua.to_value_with(
         v,
         mlua::serde::SerializeOptions::new()
@@ -174,10 +178,22 @@ impl LuaRules {
         if !errs.is_empty() {
             return Err(errs);
         }
+        let lua = loaded.sandbox.lua();
+        let built = build_methods(lua).and_then(|m| Ok((m, stats_tables(lua, &loaded.decls)?)));
+        let (methods, stats) = built.map_err(|e| {
+            vec![ModError::at(
+                String::new(),
+                0,
+                None,
+                format!("internal: cannot build the ctx methods: {e}"),
+            )]
+        })?;
         Ok(LuaRules {
             loaded,
             turns,
             dice,
+            methods,
+            stats,
         })
     }
 
@@ -215,9 +231,8 @@ impl LuaRules {
         access: Access<'_>,
         f: impl FnOnce(&Lua, Table) -> mlua::Result<R>,
     ) -> mlua::Result<R> {
-        let cell = RefCell::new(access);
         lua.scope(|scope| {
-            let ctx = build_ctx(lua, scope, &cell, self)?;
+            let ctx = build_ctx(lua, scope, access, self)?;
             f(lua, ctx)
         })
     }
@@ -240,12 +255,11 @@ impl LuaRules {
         result: impl FnOnce(&Lua, MultiValue) -> mlua::Result<Option<Result<(), Illegal>>>,
     ) -> Result<Option<Result<(), Illegal>>, RulesError> {
         let f = self.function(cb)?;
-        let cell = RefCell::new(access);
         self.loaded
             .sandbox
             .guarded(|lua| {
                 lua.scope(|scope| {
-                    let ctx = build_ctx(lua, scope, &cell, self)?;
+                    let ctx = build_ctx(lua, scope, access, self)?;
                     let mut args = extra(lua)?;
                     args.push_front(Value::Table(ctx));
                     let out: MultiValue = f.call(args)?;
@@ -499,16 +513,6 @@ fn parse_outcome(lua: &Lua, v: Value) -> mlua::Result<Outcome> {
     Ok(Outcome { winners, reason })
 }
 
-fn position_json(p: &Position) -> Json {
-    match p {
-        Position::Hex(h) => serde_json::json!({ "q": h.q, "r": h.r }),
-        Position::Node { location, slot } => {
-            serde_json::json!({ "location": location, "slot": slot })
-        }
-        Position::Box(b) => serde_json::json!({ "box": b }),
-    }
-}
-
 fn parse_position(v: &Value) -> Result<Position, String> {
     if let Ok(h) = hex_from_value(v) {
         return Ok(Position::Hex(h));
@@ -526,31 +530,72 @@ fn parse_position(v: &Value) -> Result<Position, String> {
     Err("expected a hex, { location =, slot = } or { box = }".into())
 }
 
+/// A position as Lua: `{ q =, r = }`, `{ location =, slot = }` or `{ box = }`.
+fn position_table(lua: &Lua, p: &Position) -> mlua::Result<Table> {
+    let t = lua.create_table_with_capacity(0, 2)?;
+    match p {
+        Position::Hex(h) => {
+            t.raw_set("q", h.q)?;
+            t.raw_set("r", h.r)?;
+        }
+        Position::Node { location, slot } => {
+            t.raw_set("location", location.as_str())?;
+            t.raw_set("slot", slot.as_deref())?;
+        }
+        Position::Box(b) => t.raw_set("box", b.as_str())?,
+    }
+    Ok(t)
+}
+
+/// A fresh copy of a plain-data table (nested tables copied too, no metatables). Why copies of
+/// the cached stats rather than the cached tables themselves: a mod that changed `p.stats` would
+/// otherwise change every later snapshot, i.e. game state would live in the VM.
+fn copy_table(lua: &Lua, t: &Table) -> mlua::Result<Table> {
+    let out = lua.create_table_with_capacity(t.raw_len(), 0)?;
+    t.for_each::<Value, Value>(|k, v| {
+        let v = match v {
+            Value::Table(inner) => Value::Table(copy_table(lua, &inner)?),
+            v => v,
+        };
+        out.raw_set(k, v)
+    })?;
+    Ok(out)
+}
+
+/// Each piece type's `stats` converted to Lua once (see [`copy_table`] for how they are handed
+/// out).
+fn stats_tables(
+    lua: &Lua,
+    decls: &ModDecls,
+) -> mlua::Result<std::collections::BTreeMap<String, Table>> {
+    decls
+        .piece_types
+        .iter()
+        .map(|(id, d)| match to_lua(lua, &d.stats)? {
+            Value::Table(t) => Ok((id.clone(), t)),
+            _ => Ok((id.clone(), lua.create_table()?)),
+        })
+        .collect()
+}
+
 fn piece_table(lua: &Lua, rules: &LuaRules, state: &GameState, id: PieceId) -> mlua::Result<Value> {
     let Some(p) = state.pieces.get(&id) else {
         return Ok(Value::Nil);
     };
-    let t = lua.create_table()?;
+    let t = lua.create_table_with_capacity(0, 8)?;
     t.raw_set("id", p.id.0)?;
     t.raw_set("type", p.kind.as_str())?;
     t.raw_set("owner", p.owner.as_str())?;
     if let Some(h) = p.pos.hex() {
         t.raw_set("hex", hex_to_table(lua, h)?)?;
     }
-    t.raw_set("position", to_lua(lua, &position_json(&p.pos))?)?;
+    t.raw_set("position", position_table(lua, &p.pos)?)?;
     t.raw_set("facing", p.facing.map(|f| i64::from(f.index())))?;
-    t.raw_set(
-        "values",
-        to_lua(lua, &Json::Object(p.values.clone().into_iter().collect()))?,
-    )?;
-    let stats = rules
-        .loaded
-        .decls
-        .piece_types
-        .get(&p.kind)
-        .map(|d| Json::Object(d.stats.clone().into_iter().collect()))
-        .unwrap_or(Json::Null);
-    t.raw_set("stats", to_lua(lua, &stats)?)?;
+    t.raw_set("values", to_lua(lua, &p.values)?)?;
+    match rules.stats.get(&p.kind) {
+        Some(stats) => t.raw_set("stats", copy_table(lua, stats)?)?,
+        None => t.raw_set("stats", Value::Nil)?,
+    }
     Ok(Value::Table(t))
 }
 
@@ -563,12 +608,11 @@ fn footprint(rules: &LuaRules, state: &GameState, id: PieceId) -> Vec<Hex> {
         .decls
         .piece_types
         .get(&p.kind)
-        .map(|d| d.footprint.clone())
-        .unwrap_or_default();
+        .map_or(&[][..], |d| d.footprint.as_slice());
     if offsets.is_empty() {
         p.pos.hex().into_iter().collect()
     } else {
-        p.hexes(&offsets)
+        p.hexes(offsets)
     }
 }
 
@@ -578,10 +622,7 @@ fn side_table(lua: &Lua, s: &hexforge_game::SideState) -> mlua::Result<Table> {
     t.raw_set("name", s.name.as_str())?;
     t.raw_set("team", s.team.as_deref())?;
     t.raw_set("eliminated", s.eliminated)?;
-    t.raw_set(
-        "values",
-        to_lua(lua, &Json::Object(s.values.clone().into_iter().collect()))?,
-    )?;
+    t.raw_set("values", to_lua(lua, &s.values)?)?;
     Ok(t)
 }
 
@@ -654,17 +695,27 @@ pub(crate) fn located(lua: &Lua, msg: String) -> mlua::Error {
     }
 }
 
-/// Builds the `ctx` table for one callback call.
+/// Keys in a ctx's own metatable (not in the ctx table, so `pairs(ctx)` sees only the fields):
+/// the scoped state and rules handles the shared methods act on, and whether writes are allowed.
+const STATE_KEY: &str = "__hexforge_state";
+const RULES_KEY: &str = "__hexforge_rules";
+const WRITE_KEY: &str = "__hexforge_write";
+
+/// Builds the `ctx` table for one callback call: the fields, and a small metatable whose
+/// `__index` is the methods table shared by every call (built once per [`LuaRules`] by
+/// [`build_methods`]) plus the scoped handles those methods read. Why this shape: creating ~30
+/// scoped closures per call cost a third of a game's time; two scoped userdata references (whose
+/// metatables mlua caches per type) cost about as much as one closure. When the scope ends the
+/// handles are destructed, so a kept ctx's methods error as before.
 fn build_ctx<'scope, 'env>(
     lua: &Lua,
     scope: &'scope mlua::Scope<'scope, 'env>,
-    cell: &'env RefCell<Access<'env>>,
+    access: Access<'env>,
     rules: &'env LuaRules,
 ) -> mlua::Result<Table> {
-    let ctx = lua.create_table()?;
+    let ctx = lua.create_table_with_capacity(0, 9)?;
     {
-        let a = cell.borrow();
-        let s = a.get();
+        let s = access.get();
         ctx.raw_set("round", s.clock.round)?;
         ctx.raw_set("segment", s.clock.segment)?;
         ctx.raw_set("phase", s.phase_id(&rules.turns))?;
@@ -674,58 +725,133 @@ fn build_ctx<'scope, 'env>(
             .clock
             .turn_index
             .and_then(|i| s.clock.order.get(i as usize))
-            .cloned();
+            .map(|x| x.as_str());
         ctx.raw_set("active", active)?;
-        ctx.raw_set(
-            "acting",
-            s.clock
-                .acting
-                .iter()
-                .map(|x| x.as_str().to_string())
-                .collect::<Vec<_>>(),
-        )?;
+        let acting = lua.create_table_with_capacity(s.clock.acting.len(), 0)?;
+        for (i, x) in s.clock.acting.iter().enumerate() {
+            acting.raw_set(i + 1, x.as_str())?;
+        }
+        ctx.raw_set("acting", acting)?;
         ctx.raw_set("scenario", s.scenario.as_str())?;
         ctx.raw_set("options", to_lua(lua, &s.options)?)?;
     }
+    let mt = lua.create_table_with_capacity(0, 4)?;
+    mt.raw_set("__index", &rules.methods)?;
+    let (state, write) = match access {
+        Access::Read(s) => (scope.create_any_userdata_ref(s)?, false),
+        Access::Write(s) => (scope.create_any_userdata_ref_mut(s)?, true),
+    };
+    mt.raw_set(STATE_KEY, state)?;
+    mt.raw_set(RULES_KEY, scope.create_any_userdata_ref(rules)?)?;
+    mt.raw_set(WRITE_KEY, write)?;
+    ctx.set_metatable(Some(mt))?;
+    Ok(ctx)
+}
+
+/// The scoped handles behind a ctx method's `self`: (state, rules, writable).
+fn ctx_parts(this: &Value, name: &str) -> mlua::Result<(AnyUserData, AnyUserData, bool)> {
+    let parts = match this {
+        Value::Table(t) => t.metatable().map(|mt| {
+            (
+                mt.raw_get::<Value>(STATE_KEY),
+                mt.raw_get::<Value>(RULES_KEY),
+                mt.raw_get::<bool>(WRITE_KEY),
+            )
+        }),
+        _ => None,
+    };
+    match parts {
+        Some((Ok(Value::UserData(s)), Ok(Value::UserData(r)), Ok(w))) => Ok((s, r, w)),
+        _ => Err(mlua::Error::runtime(format!(
+            "ctx:{name}: call it on a ctx with a colon (ctx:{name}(...))"
+        ))),
+    }
+}
+
+/// Maps a failed borrow of a ctx handle: destructed means the callback has returned (the same
+/// error a destructed scoped function gives), a borrow conflict means a re-entrant call.
+fn handle_error(e: mlua::Error, name: &str) -> mlua::Error {
+    match e {
+        mlua::Error::UserDataDestructed => mlua::Error::CallbackDestructed,
+        mlua::Error::UserDataBorrowError | mlua::Error::UserDataBorrowMutError => {
+            mlua::Error::runtime(format!("ctx:{name}: ctx is busy"))
+        }
+        other => other,
+    }
+}
+
+/// Runs `f` with the rules and the state behind a ctx, read-only.
+fn with_read<R>(
+    rules: &AnyUserData,
+    state: &AnyUserData,
+    name: &str,
+    f: impl FnOnce(&LuaRules, &GameState) -> R,
+) -> mlua::Result<R> {
+    rules
+        .borrow_scoped::<LuaRules, _>(|rules| state.borrow_scoped::<GameState, _>(|s| f(rules, s)))
+        .and_then(|r| r)
+        .map_err(|e| handle_error(e, name))
+}
+
+/// Runs `f` with the rules and the state behind a writable ctx.
+fn with_write<R>(
+    rules: &AnyUserData,
+    state: &AnyUserData,
+    name: &str,
+    f: impl FnOnce(&LuaRules, &mut GameState) -> R,
+) -> mlua::Result<R> {
+    rules
+        .borrow_scoped::<LuaRules, _>(|rules| {
+            state.borrow_mut_scoped::<GameState, _>(|s| f(rules, s))
+        })
+        .and_then(|r| r)
+        .map_err(|e| handle_error(e, name))
+}
+
+/// Builds the table of every ctx method, once per [`LuaRules`]: plain (unscoped) functions that
+/// find the state through their `self` (see [`build_ctx`]).
+fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     let methods = lua.create_table()?;
     macro_rules! read {
-        ($name:literal, |$lua:ident, $s:ident, $args:ident| $body:expr) => {
+        ($name:literal, |$lua:ident, $rules:ident, $s:ident, $args:ident| $body:expr) => {
             methods.raw_set(
                 $name,
-                scope.create_function(move |$lua, (_this, $args): (Value, MultiValue)| {
-                    let a = cell.try_borrow().map_err(|_| {
-                        mlua::Error::runtime(concat!("ctx:", $name, ": ctx is busy"))
-                    })?;
-                    let $s: &GameState = a.get();
-                    // The closure lets a body use `?`.
-                    #[allow(clippy::redundant_closure_call)]
-                    let r: mlua::Result<MultiValue> = (|| $body)();
-                    r.map_err(|e| {
-                        located(
-                            $lua,
-                            format!(
-                                "ctx:{}: {}",
-                                $name,
-                                crate::ScriptError::from_lua(&e).message
-                            ),
-                        )
-                    })
+                lua.create_function(move |$lua, (this, $args): (Value, MultiValue)| {
+                    let (state, rules, _) = ctx_parts(&this, $name)?;
+                    with_read(&rules, &state, $name, |$rules, $s| {
+                        let _ = $rules; // not every method needs the rules
+                        // The closure lets a body use `?`.
+                        #[allow(clippy::redundant_closure_call)]
+                        let r: mlua::Result<MultiValue> = (|| $body)();
+                        r.map_err(|e| {
+                            located(
+                                $lua,
+                                format!(
+                                    "ctx:{}: {}",
+                                    $name,
+                                    crate::ScriptError::from_lua(&e).message
+                                ),
+                            )
+                        })
+                    })?
                 })?,
             )?;
         };
     }
     macro_rules! write {
-        ($name:literal, |$lua:ident, $s:ident, $args:ident| $body:expr) => {
-            methods.raw_set($name, scope.create_function(move |$lua, (_this, $args): (Value, MultiValue)| {
-                let mut a = cell.try_borrow_mut().map_err(|_| mlua::Error::runtime(concat!("ctx:", $name, ": ctx is busy")))?;
-                let Access::Write($s) = &mut *a else {
+        ($name:literal, |$lua:ident, $rules:ident, $s:ident, $args:ident| $body:expr) => {
+            methods.raw_set($name, lua.create_function(move |$lua, (this, $args): (Value, MultiValue)| {
+                let (state, rules, writable) = ctx_parts(&this, $name)?;
+                if !writable {
                     return Err(located($lua, concat!("ctx:", $name, " changes the game: only allowed in apply, setup and hooks (not in check, choices or victory)").to_string()));
-                };
-                let $s: &mut GameState = $s;
-                // The closure lets a body use `?`.
-                #[allow(clippy::redundant_closure_call)]
-                let r: mlua::Result<MultiValue> = (|| $body)();
-                r.map_err(|e| located($lua, format!("ctx:{}: {}", $name, crate::ScriptError::from_lua(&e).message)))
+                }
+                with_write(&rules, &state, $name, |$rules, $s| {
+                    let _ = $rules; // not every method needs the rules
+                    // The closure lets a body use `?`.
+                    #[allow(clippy::redundant_closure_call)]
+                    let r: mlua::Result<MultiValue> = (|| $body)();
+                    r.map_err(|e| located($lua, format!("ctx:{}: {}", $name, crate::ScriptError::from_lua(&e).message)))
+                })?
             })?)?;
         };
     }
@@ -794,21 +920,21 @@ fn build_ctx<'scope, 'env>(
             .unwrap_or_default()
     }
 
-    read!("sides", |lua, s, _args| {
+    read!("sides", |lua, rules, s, _args| {
         let t = lua.create_table()?;
         for (i, side) in s.sides.iter().enumerate() {
             t.raw_set(i + 1, side_table(lua, side)?)?;
         }
         one(lua, t)
     });
-    read!("side", |lua, s, args| {
+    read!("side", |lua, rules, s, args| {
         let id = string(&args, 0)?;
         match s.sides.iter().find(|x| x.id.as_str() == id) {
             Some(side) => one(lua, side_table(lua, side)?),
             None => one(lua, Value::Nil),
         }
     });
-    read!("piece", |lua, s, args| {
+    read!("piece", |lua, rules, s, args| {
         let id = match arg(&args, 0) {
             Value::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => PieceId(n as u32),
             Value::Number(f) if f.fract() == 0.0 && f >= 0.0 && f <= f64::from(u32::MAX) => {
@@ -818,7 +944,7 @@ fn build_ctx<'scope, 'env>(
         };
         one(lua, piece_table(lua, rules, s, id)?)
     });
-    read!("pieces", |lua, s, args| {
+    read!("pieces", |lua, rules, s, args| {
         let filter = match arg(&args, 0) {
             Value::Table(t) => Some(t),
             _ => None,
@@ -853,7 +979,7 @@ fn build_ctx<'scope, 'env>(
         }
         one(lua, t)
     });
-    read!("pieces_at", |lua, s, args| {
+    read!("pieces_at", |lua, rules, s, args| {
         let h = hex(&args, 0)?;
         let t = lua.create_table()?;
         let mut n = 0;
@@ -865,11 +991,11 @@ fn build_ctx<'scope, 'env>(
         }
         one(lua, t)
     });
-    read!("footprint", |lua, s, args| {
+    read!("footprint", |lua, rules, s, args| {
         let id = piece_id(&args, 0, s)?;
         one(lua, hexes_to_table(lua, footprint(rules, s, id))?)
     });
-    read!("terrain", |lua, s, args| {
+    read!("terrain", |lua, rules, s, args| {
         let h = hex(&args, 0)?;
         let ids: Vec<String> = s
             .board
@@ -879,7 +1005,7 @@ fn build_ctx<'scope, 'env>(
             .collect();
         one(lua, ids)
     });
-    read!("terrain_info", |lua, _s, args| {
+    read!("terrain_info", |lua, rules, _s, args| {
         let id = string(&args, 0)?;
         match rules.loaded.decls.terrains.get(&id) {
             Some(t) => one(
@@ -889,11 +1015,11 @@ fn build_ctx<'scope, 'env>(
             None => one(lua, Value::Nil),
         }
     });
-    read!("on_board", |lua, s, args| {
+    read!("on_board", |lua, rules, s, args| {
         let h = hex(&args, 0)?;
         one(lua, s.board.shape.as_ref().is_none_or(|b| b.contains(h)))
     });
-    read!("hex_kind", |lua, s, args| {
+    read!("hex_kind", |lua, rules, s, args| {
         let h = hex(&args, 0)?;
         match s.board.shape.as_ref() {
             Some(b) => match b.kind(h) {
@@ -903,7 +1029,7 @@ fn build_ctx<'scope, 'env>(
             None => one(lua, "full"),
         }
     });
-    read!("board_hexes", |lua, s, _args| {
+    read!("board_hexes", |lua, rules, s, _args| {
         let hexes = s
             .board
             .shape
@@ -912,7 +1038,7 @@ fn build_ctx<'scope, 'env>(
             .unwrap_or_default();
         one(lua, hexes_to_table(lua, hexes)?)
     });
-    read!("graph_route", |lua, s, args| {
+    read!("graph_route", |lua, rules, s, args| {
         // ctx:graph_route(graph, from, to): the shortest route, both ends included (ties go to
         // the alphabetically first route), or nil.
         let (id, from, to) = (string(&args, 0)?, string(&args, 1)?, string(&args, 2)?);
@@ -926,7 +1052,7 @@ fn build_ctx<'scope, 'env>(
             None => one(lua, Value::Nil),
         }
     });
-    read!("graph_distance", |lua, s, args| {
+    read!("graph_distance", |lua, rules, s, args| {
         // ctx:graph_distance(graph, from, to): routes crossed on the shortest route (the
         // destination counted, the start not), or nil when there is no route.
         let (id, from, to) = (string(&args, 0)?, string(&args, 1)?, string(&args, 2)?);
@@ -940,7 +1066,7 @@ fn build_ctx<'scope, 'env>(
             None => one(lua, Value::Nil),
         }
     });
-    read!("graph", |lua, s, args| {
+    read!("graph", |lua, rules, s, args| {
         let id = string(&args, 0)?;
         match s.board.graphs.get(&id) {
             Some(g) => one(
@@ -953,14 +1079,14 @@ fn build_ctx<'scope, 'env>(
             None => one(lua, Value::Nil),
         }
     });
-    read!("global", |lua, s, args| {
+    read!("global", |lua, rules, s, args| {
         let key = string(&args, 0)?;
         one(
             lua,
             to_lua(lua, s.globals.get(&key).unwrap_or(&Json::Null))?,
         )
     });
-    read!("type", |lua, _s, args| {
+    read!("type", |lua, rules, _s, args| {
         let id = string(&args, 0)?;
         match rules.loaded.decls.piece_types.get(&id) {
             Some(d) => {
@@ -979,7 +1105,7 @@ fn build_ctx<'scope, 'env>(
             None => one(lua, Value::Nil),
         }
     });
-    read!("lookup", |lua, _s, args| {
+    read!("lookup", |lua, rules, _s, args| {
         let table = string(&args, 0)?;
         let shift = match arg(&args, 3) {
             Value::Nil => 0,
@@ -999,7 +1125,7 @@ fn build_ctx<'scope, 'env>(
             Value::Integer(modifier),
         ]))
     });
-    read!("legal", |lua, s, args| {
+    read!("legal", |lua, rules, s, args| {
         let Value::Table(t) = arg(&args, 0) else {
             return Err(mlua::Error::runtime(
                 "argument 1: expected an action table { id =, side =, ... }",
@@ -1033,7 +1159,7 @@ fn build_ctx<'scope, 'env>(
         }
     });
 
-    write!("move", |lua, s, args| {
+    write!("move", |lua, rules, s, args| {
         let id = piece_id(&args, 0, s)?;
         let h = hex(&args, 1)?;
         let facing = match arg(&args, 2) {
@@ -1050,7 +1176,7 @@ fn build_ctx<'scope, 'env>(
         }
         one(lua, Value::Nil)
     });
-    write!("place", |lua, s, args| {
+    write!("place", |lua, rules, s, args| {
         let id = piece_id(&args, 0, s)?;
         let pos = parse_position(&arg(&args, 1))
             .map_err(|m| mlua::Error::runtime(format!("argument 2: {m}")))?;
@@ -1059,7 +1185,7 @@ fn build_ctx<'scope, 'env>(
         }
         one(lua, Value::Nil)
     });
-    write!("set", |lua, s, args| {
+    write!("set", |lua, rules, s, args| {
         let id = piece_id(&args, 0, s)?;
         let key = string(&args, 1)?;
         let v = from_lua(lua, arg(&args, 2), "value")?;
@@ -1072,7 +1198,7 @@ fn build_ctx<'scope, 'env>(
         }
         one(lua, Value::Nil)
     });
-    write!("set_side", |lua, s, args| {
+    write!("set_side", |lua, rules, s, args| {
         let side = string(&args, 0)?;
         let key = string(&args, 1)?;
         let v = from_lua(lua, arg(&args, 2), "value")?;
@@ -1086,7 +1212,7 @@ fn build_ctx<'scope, 'env>(
         }
         one(lua, Value::Nil)
     });
-    write!("set_global", |lua, s, args| {
+    write!("set_global", |lua, rules, s, args| {
         let key = string(&args, 0)?;
         let v = from_lua(lua, arg(&args, 1), "value")?;
         if v.is_null() {
@@ -1096,7 +1222,7 @@ fn build_ctx<'scope, 'env>(
         }
         one(lua, Value::Nil)
     });
-    write!("create", |lua, s, args| {
+    write!("create", |lua, rules, s, args| {
         let Value::Table(t) = arg(&args, 0) else {
             return Err(mlua::Error::runtime(
                 "argument 1: expected { type =, owner =, hex = | position =, facing =, values = }",
@@ -1133,19 +1259,19 @@ fn build_ctx<'scope, 'env>(
         }
         one(lua, id.0)
     });
-    write!("destroy", |lua, s, args| {
+    write!("destroy", |lua, rules, s, args| {
         let id = piece_id(&args, 0, s)?;
         s.remove_piece(id);
         one(lua, Value::Nil)
     });
-    write!("eliminate", |lua, s, args| {
+    write!("eliminate", |lua, rules, s, args| {
         let side = string(&args, 0)?;
         s.side_mut(&SideId::new(side.clone()))
             .ok_or_else(|| mlua::Error::runtime(format!("no side {side:?}")))?
             .eliminated = true;
         one(lua, Value::Nil)
     });
-    write!("set_terrain", |lua, s, args| {
+    write!("set_terrain", |lua, rules, s, args| {
         let h = hex(&args, 0)?;
         let ids: Vec<String> = match from_lua(lua, arg(&args, 1), "terrain ids")? {
             Json::Array(a) => a
@@ -1161,22 +1287,22 @@ fn build_ctx<'scope, 'env>(
         }
         one(lua, Value::Nil)
     });
-    write!("end_game", |lua, s, args| {
+    write!("end_game", |lua, rules, s, args| {
         s.outcome = Some(parse_outcome(lua, arg(&args, 0))?);
         one(lua, Value::Nil)
     });
-    write!("log", |lua, s, args| {
+    write!("log", |lua, rules, s, args| {
         s.emit(label(&args, 0));
         one(lua, Value::Nil)
     });
-    write!("roll", |lua, s, args| {
+    write!("roll", |lua, rules, s, args| {
         let notation = string(&args, 0)?;
         let expr = DiceExpr::parse(&notation)
             .map_err(|e| mlua::Error::runtime(format!("dice {notation:?}: {e}")))?;
         let roll = s.dice.roll(&expr, &label(&args, 1));
         one(lua, roll.total)
     });
-    write!("roll_detail", |lua, s, args| {
+    write!("roll_detail", |lua, rules, s, args| {
         let notation = string(&args, 0)?;
         let expr = DiceExpr::parse(&notation)
             .map_err(|e| mlua::Error::runtime(format!("dice {notation:?}: {e}")))?;
@@ -1187,7 +1313,7 @@ fn build_ctx<'scope, 'env>(
         t.raw_set("dice", to_lua(lua, &dice)?)?;
         one(lua, t)
     });
-    write!("pool", |lua, s, args| {
+    write!("pool", |lua, rules, s, args| {
         let n = count(&args, 0)?;
         let sides = match arg(&args, 1) {
             Value::Integer(n) if (1..=i64::from(MAX_SIDES)).contains(&n) => n as u32,
@@ -1204,7 +1330,7 @@ fn build_ctx<'scope, 'env>(
             .map_err(|e| mlua::Error::runtime(e.to_string()))?;
         one(lua, roll.kept_values())
     });
-    write!("roll_named", |lua, s, args| {
+    write!("roll_named", |lua, rules, s, args| {
         let id = string(&args, 0)?;
         if rules.dice.get(&id).is_none() {
             return Err(mlua::Error::runtime(format!(
@@ -1226,8 +1352,5 @@ fn build_ctx<'scope, 'env>(
         one(lua, faces)
     });
 
-    let mt = lua.create_table()?;
-    mt.raw_set("__index", methods)?;
-    ctx.set_metatable(Some(mt))?;
-    Ok(ctx)
+    Ok(methods)
 }
