@@ -5,8 +5,12 @@
 //! code editor in the centre. Panel sizes persist through egui's memory; everything else that
 //! persists is in [`Persisted`].
 //!
-//! **What it deliberately does not do:** talk to Lua. [`RulesStatus`] is a slot the runtime will
-//! drive; today it says the runtime is not available.
+//! Opening a mod ([`Command::OpenMod`], [`Command::OpenScenario`]) goes through
+//! [`crate::session`]: the mod is loaded, its scenario started and the game's board shown; load
+//! problems fill the problems list and the [`RulesStatus`] light says loaded or failed.
+//!
+//! **What it deliberately does not do:** talk to Lua itself, or play moves: the session module
+//! is the only door to the runtime, and the board shows the state right after setup.
 //!
 //! ```
 //! use hexforge_editor::app::{EditorApp, Persisted};
@@ -23,6 +27,7 @@ use crate::panels::code_editor::CodeEditor;
 use crate::panels::inspector;
 use crate::panels::mod_browser::{self, ModEntry};
 use crate::panels::problems::{self, Problem};
+use crate::session::{self, OpenedMod};
 use hexforge_core::hex::Hex;
 use hexforge_core::hex::layout::Orientation;
 use serde::{Deserialize, Serialize};
@@ -69,10 +74,10 @@ impl Default for Persisted {
 /// The state of the rules runtime, shown as a light in the top bar.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum RulesStatus {
-    /// No runtime yet (today: the Lua runtime is not wired in).
+    /// No mod open yet.
     #[default]
     NotAvailable,
-    /// Rules loaded and running.
+    /// Rules loaded and the scenario started.
     Ready,
     /// A reload is under way.
     Reloading,
@@ -90,7 +95,7 @@ impl RulesStatus {
             }
             RulesStatus::Ready => (
                 egui::Color32::from_rgb(0x40, 0xc0, 0x60),
-                "rules: ready".into(),
+                "rules: loaded".into(),
             ),
             RulesStatus::Reloading => (
                 egui::Color32::from_rgb(0xe0, 0xc0, 0x30),
@@ -98,7 +103,7 @@ impl RulesStatus {
             ),
             RulesStatus::Failed(n) => (
                 egui::Color32::from_rgb(0xe0, 0x40, 0x40),
-                format!("rules: {n} problem(s)"),
+                format!("rules: failed ({n} problem(s))"),
             ),
         }
     }
@@ -129,6 +134,8 @@ pub struct EditorApp {
     pub saved: Vec<PathBuf>,
     /// The last status message.
     pub status: String,
+    /// The mod open now and its started scenario (none: the demo boards show).
+    pub open: Option<OpenedMod>,
 }
 
 impl EditorApp {
@@ -147,6 +154,7 @@ impl EditorApp {
             selected: None,
             saved: Vec::new(),
             status: String::new(),
+            open: None,
         };
         app.rescan();
         app
@@ -172,11 +180,8 @@ impl EditorApp {
     /// Runs one command. The only place app state changes in response to the UI.
     pub fn apply(&mut self, cmd: Command) {
         match cmd {
-            Command::OpenMod(dir) => {
-                self.status = format!("mod {}", dir.display());
-                self.persisted.last_mod = Some(dir);
-                // TODO(runtime): load the mod with hexforge_script and show its scenario board.
-            }
+            Command::OpenMod(dir) => self.open_mod(dir, None),
+            Command::OpenScenario { dir, scenario } => self.open_mod(dir, Some(scenario)),
             Command::OpenFile { path, line } => match self.editor.open(&path, line) {
                 Ok(()) => {
                     self.persisted.tab = Tab::Code;
@@ -186,10 +191,21 @@ impl EditorApp {
             },
             Command::Saved(path) => {
                 self.status = format!("saved {}", path.display());
+                // A save inside the open mod reopens it on the same scenario (a rebuild takes a
+                // few ms), so problems and the board follow the code.
+                let reopen = self
+                    .open
+                    .as_ref()
+                    .map(|o| (o.dir.clone(), o.scenario.clone()))
+                    .or_else(|| self.persisted.last_mod.clone().map(|d| (d, String::new())))
+                    .filter(|(d, _)| path.starts_with(d));
                 self.saved.push(path);
-                // TODO(runtime): hot reload the current mod here and refresh problems/status.
+                if let Some((dir, scenario)) = reopen {
+                    self.open_mod(dir, (!scenario.is_empty()).then_some(scenario));
+                }
             }
             Command::ShowDemo(kind) => {
+                self.open = None;
                 self.persisted.demo = kind;
                 self.scene = demo::scene(kind);
                 self.hovered = None;
@@ -207,6 +223,30 @@ impl EditorApp {
                     orientation,
                     ..Camera::default()
                 };
+            }
+        }
+    }
+
+    /// Loads `dir`, starts `scenario` (default: the first) and shows its board; on failure the
+    /// problems list gets every problem and the board keeps what it showed.
+    fn open_mod(&mut self, dir: PathBuf, scenario: Option<String>) {
+        self.persisted.last_mod = Some(dir.clone());
+        self.hovered = None;
+        self.selected = None;
+        match session::open_mod(&dir, scenario.as_deref()) {
+            Ok(opened) => {
+                self.status = format!("{}: scenario {}", dir.display(), opened.scenario);
+                self.scene = opened.scene.clone();
+                self.open = Some(opened);
+                self.problems.clear();
+                self.rules = RulesStatus::Ready;
+                self.persisted.camera.pan = (0.0, 0.0);
+                self.persisted.camera.zoom = 1.0;
+            }
+            Err(problems) => {
+                self.status = format!("{}: failed to load", dir.display());
+                self.rules = RulesStatus::Failed(problems.len());
+                self.problems = problems;
             }
         }
     }
@@ -241,7 +281,10 @@ impl EditorApp {
             ui.label("Demo:");
             for kind in DemoKind::ALL {
                 if ui
-                    .selectable_label(self.persisted.demo == kind, kind.label())
+                    .selectable_label(
+                        self.open.is_none() && self.persisted.demo == kind,
+                        kind.label(),
+                    )
                     .clicked()
                 {
                     cmds.push(Command::ShowDemo(kind));
@@ -275,10 +318,12 @@ impl EditorApp {
                 .resizable(true)
                 .default_size(220.0)
                 .show(ui, |ui| {
+                    let scenario = self.open.as_ref().map(|o| o.scenario.as_str());
                     cmds.extend(mod_browser::show(
                         ui,
                         &self.mods,
                         self.persisted.last_mod.as_deref(),
+                        scenario,
                     ));
                 });
         }

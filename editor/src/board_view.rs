@@ -131,6 +131,38 @@ pub fn owner_color(owner: &str) -> Color32 {
     }
 }
 
+/// Side colours for a scene: ids that name a colour keep it; the other sides take distinct
+/// palette colours in id order (hashing alone can give two sides near-identical hues).
+#[must_use]
+pub fn owner_colors(pieces: &[Piece]) -> BTreeMap<String, Color32> {
+    const PALETTE: [Color32; 6] = [
+        Color32::from_rgb(0xd0, 0x3c, 0x3c),
+        Color32::from_rgb(0x3c, 0x7c, 0xe0),
+        Color32::from_rgb(0x3c, 0xb0, 0x5a),
+        Color32::from_rgb(0xe0, 0xc0, 0x30),
+        Color32::from_rgb(0xb0, 0x50, 0xd0),
+        Color32::from_rgb(0x40, 0xc8, 0xc8),
+    ];
+    let owners: BTreeSet<&str> = pieces.iter().map(|p| p.owner.as_str()).collect();
+    let mut next = 0;
+    owners
+        .into_iter()
+        .map(|o| {
+            let c = match o {
+                "red" | "blue" | "green" | "yellow" => owner_color(o),
+                _ => {
+                    next += 1;
+                    PALETTE
+                        .get(next - 1)
+                        .copied()
+                        .unwrap_or_else(|| owner_color(o))
+                }
+            };
+            (o.to_owned(), c)
+        })
+        .collect()
+}
+
 /// The hex-board layout that fits `board` in `rect` with `camera` applied.
 #[must_use]
 pub fn fit_layout(board: &Board, rect: Rect, camera: &Camera) -> Layout {
@@ -436,13 +468,18 @@ fn draw_hex_board(painter: &egui::Painter, layout: &Layout, board: &Board, scene
     }
 
     // Pieces.
+    let colours = owner_colors(&scene.pieces);
     for piece in &scene.pieces {
         let offsets = scene
             .footprints
             .get(&piece.kind)
             .map_or(&[][..], Vec::as_slice);
         let hexes = piece.hexes(offsets);
-        draw_piece(painter, layout, piece, &hexes);
+        let colour = colours
+            .get(piece.owner.as_str())
+            .copied()
+            .unwrap_or(Color32::GRAY);
+        draw_piece(painter, layout, piece, &hexes, colour);
     }
 }
 
@@ -513,8 +550,13 @@ fn seg_dist(q: Pos2, a: Pos2, b: Pos2) -> f32 {
     (a + ab * t).distance(q)
 }
 
-fn draw_piece(painter: &egui::Painter, layout: &Layout, piece: &Piece, hexes: &[Hex]) {
-    let colour = owner_color(piece.owner.as_str());
+fn draw_piece(
+    painter: &egui::Painter,
+    layout: &Layout,
+    piece: &Piece,
+    hexes: &[Hex],
+    colour: Color32,
+) {
     let size = layout.size;
     let centres: Vec<Pos2> = hexes.iter().map(|&h| p(layout.hex_to_pixel(h))).collect();
     if centres.len() >= 2 {
@@ -594,6 +636,7 @@ fn draw_graph(
     let c = rect.center() + Vec2::from(camera.pan);
     let to_screen = |q: Pos2| c + (q - mid) * scale;
     let r = (30.0 * camera.zoom).clamp(10.0, 80.0);
+    let colours = owner_colors(&scene.pieces);
 
     for route in &graph.routes {
         if let (Some(a), Some(b)) = (pos.get(route.a.as_str()), pos.get(route.b.as_str())) {
@@ -644,7 +687,8 @@ fn draw_graph(
             );
             box_rects.insert(box_id.as_str(), (b, 0.0));
         }
-        let mut loose = 0.0;
+        // One marker per (place, side) with a count, so a crowded orbit box stays one row.
+        let mut stacks: BTreeMap<(Option<&str>, &str), usize> = BTreeMap::new();
         for pc in &scene.pieces {
             let Position::Node { location, slot } = &pc.pos else {
                 continue;
@@ -652,22 +696,35 @@ fn draw_graph(
             if location != id {
                 continue;
             }
-            let q = match slot.as_deref().and_then(|s| box_rects.get_mut(s)) {
+            let slot = slot.as_deref().filter(|s| box_rects.contains_key(s));
+            *stacks.entry((slot, pc.owner.as_str())).or_default() += 1;
+        }
+        let mut loose = 0.0;
+        for ((slot, owner), count) in stacks {
+            let q = match slot.and_then(|s| box_rects.get_mut(s)) {
                 Some((b, used)) => {
                     *used += 1.0;
-                    pos2(b.right() + 2.0 + *used * 11.0 - 5.0, b.center().y)
+                    pos2(b.right() + 2.0 + *used * 18.0 - 8.0, b.center().y)
                 }
                 None => {
                     loose += 1.0;
-                    at + vec2(-r + loose * 14.0, r + 10.0)
+                    at + vec2(-r + loose * 20.0, r + 10.0)
                 }
             };
+            let marker = Rect::from_center_size(q, vec2(16.0, 12.0));
             painter.rect(
-                Rect::from_center_size(q, vec2(10.0, 10.0)),
+                marker,
                 2.0,
-                owner_color(pc.owner.as_str()),
+                colours.get(owner).copied().unwrap_or(Color32::GRAY),
                 Stroke::new(1.0, Color32::BLACK),
                 egui::StrokeKind::Inside,
+            );
+            painter.text(
+                marker.center(),
+                egui::Align2::CENTER_CENTER,
+                count.to_string(),
+                FontId::proportional(10.0),
+                Color32::WHITE,
             );
         }
     }

@@ -33,8 +33,16 @@ pub enum Tab {
 /// One change requested by a panel.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
-    /// Make this mod folder the current mod (and remember it as the last mod).
+    /// Make this mod folder the current mod (and remember it as the last mod): load it and start
+    /// its first scenario.
     OpenMod(PathBuf),
+    /// Open a mod and start the given scenario (its id: the scenario file's stem).
+    OpenScenario {
+        /// The mod folder.
+        dir: PathBuf,
+        /// The scenario id.
+        scenario: String,
+    },
     /// Open a file in the code editor, optionally at a 1-based line.
     OpenFile {
         /// The file.

@@ -8,10 +8,11 @@
 //! that runs them. The state that persists between runs is one serde struct,
 //! [`app::Persisted`]; everything else is rebuilt.
 //!
-//! **What it deliberately does not do (yet):** load or run Lua. The runtime (`hexforge-script`:
-//! mod loading, `LuaRules`, hot reload) plugs in at [`app::EditorApp::apply`] (a
-//! [`command::Command::Saved`] triggers the reload) and fills the problems list and the
-//! [`app::RulesStatus`] light.
+//! **The runtime has one door:** [`session`] loads a mod with `hexforge-script`, starts a
+//! scenario and turns the game into a board scene; [`app::EditorApp::apply`] calls it for
+//! [`command::Command::OpenMod`], [`command::Command::OpenScenario`] and saves inside the open
+//! mod, and fills the problems list and the [`app::RulesStatus`] light. It does not play moves
+//! (yet).
 //!
 //! ```
 //! use hexforge_editor::app::EditorApp;
@@ -28,3 +29,4 @@ pub mod command;
 pub mod demo;
 pub mod highlight;
 pub mod panels;
+pub mod session;

@@ -1,7 +1,8 @@
 //! The `hexforge-editor` binary: opens the editor window (eframe, glow backend).
 //!
 //! Usage: `hexforge-editor [--demo hexagon|offset|sectors|explicit|graph] [--pointy]
-//! [--open FILE[:LINE]] [--mods DIR]`. The bundled mods folder is `--mods`, else `$HEXFORGE_MODS`,
+//! [--open FILE[:LINE]] [--mods DIR] [--open-mod ID]`. `--open-mod` opens a mod of the mods
+//! folder by id (or a mod folder by path) on its first scenario. The bundled mods folder is `--mods`, else `$HEXFORGE_MODS`,
 //! else `mods/` in the working folder. Layout, camera and the last mod persist between runs.
 
 use hexforge_core::hex::layout::Orientation;
@@ -25,9 +26,10 @@ impl eframe::App for Shell {
     }
 }
 
-fn parse_args() -> (Vec<Command>, Option<PathBuf>) {
+fn parse_args() -> (Vec<Command>, Option<PathBuf>, Option<String>) {
     let mut cmds = Vec::new();
     let mut mods = None;
+    let mut open_mod = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -58,17 +60,28 @@ fn parse_args() -> (Vec<Command>, Option<PathBuf>) {
                 }
             }
             "--mods" => mods = args.next().map(PathBuf::from),
+            "--open-mod" => open_mod = args.next(),
             other => eprintln!("hexforge-editor: ignoring unknown argument {other}"),
         }
     }
-    (cmds, mods)
+    (cmds, mods, open_mod)
 }
 
 fn main() -> eframe::Result {
-    let (cmds, mods) = parse_args();
+    let (mut cmds, mods, open_mod) = parse_args();
     let mods = mods
         .or_else(|| std::env::var_os("HEXFORGE_MODS").map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from("mods"));
+    if let Some(m) = open_mod {
+        // An id of the mods folder first; else a path to a mod folder.
+        let by_id = mods.join(&m);
+        let dir = if by_id.join("mod.toml").is_file() {
+            by_id
+        } else {
+            PathBuf::from(m)
+        };
+        cmds.push(Command::OpenMod(dir));
+    }
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Hexforge editor")

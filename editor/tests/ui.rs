@@ -1,14 +1,20 @@
 //! Headless UI tests with egui_kittest: the app starts, every board kind renders and reports the
-//! hovered hex, clicking a problem opens its file at its line, and find-next finds text.
+//! hovered hex, clicking a problem opens its file at its line, find-next finds text, and opening
+//! a bundled mod shows its started game (a graph map, an offset board with pieces) while a broken
+//! mod fills the problems list.
 
 use egui::{Pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
+use hexforge_core::board::Shape;
+use hexforge_core::hex::Hex;
 use hexforge_core::hex::layout::Orientation;
-use hexforge_editor::app::{EditorApp, Persisted};
+use hexforge_editor::app::{EditorApp, Persisted, RulesStatus};
 use hexforge_editor::command::{Command, Tab};
 use hexforge_editor::demo::DemoKind;
 use hexforge_editor::panels::problems::Problem;
+use hexforge_game::Position;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// One test helper per boundary: a harness around the whole app, 1280 x 800.
@@ -27,7 +33,7 @@ fn mods_folder() -> tempfile::TempDir {
     std::fs::create_dir_all(m.join("scenarios")).unwrap();
     std::fs::write(
         m.join("mod.toml"),
-        "id = \"demo\"\nname = \"Demo\"\nversion = \"0.3.0\"\n",
+        "id = \"demo\"\nname = \"Demo\"\nversion = \"0.3.0\"\nengine = \">=0.1\"\n",
     )
     .unwrap();
     std::fs::write(m.join("scenarios/duel.toml"), "").unwrap();
@@ -148,5 +154,140 @@ fn saving_emits_a_saved_command() {
         std::fs::read_to_string(&file)
             .unwrap()
             .ends_with("-- edited\n")
+    );
+}
+
+/// The repository's bundled mods.
+fn bundled_mods() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods")
+}
+
+#[test]
+fn opening_hyperjump_galaxy_shows_its_star_map() {
+    let mut h = harness(app_with(&bundled_mods()));
+    h.run();
+    h.get_by_label("rules: runtime not available");
+    // Click the mod in the browser, as a user would.
+    h.get_by_label("hyperjump-galaxy 0.1.0").click();
+    h.run();
+    let app = h.state();
+    assert_eq!(app.rules, RulesStatus::Ready, "{:?}", app.problems);
+    assert!(app.problems.is_empty());
+    let open = app.open.as_ref().unwrap();
+    assert_eq!(open.scenario, "frontier");
+    let scene = &app.scene;
+    assert_eq!(scene.graph.as_deref(), Some("galaxy"));
+    assert!(scene.board.shape.is_none());
+    let galaxy = &scene.board.graphs["galaxy"];
+    for node in [
+        "vessa", "korrin", "dathe", "umbral", "ilex", "lumen", "sable", "quill",
+    ] {
+        assert!(galaxy.nodes.contains_key(node), "{node}");
+        assert!(
+            galaxy.nodes[node].draw_at.is_some(),
+            "{node} has a position"
+        );
+    }
+    assert!(!galaxy.routes.is_empty());
+    // The scenario's setup placed fleets on the map.
+    assert!(!scene.pieces.is_empty());
+    h.get_by_label("rules: loaded");
+}
+
+#[test]
+fn opening_squadron_command_shows_the_offset_board_and_its_pieces() {
+    let mut h = harness(app_with(&bundled_mods()));
+    h.state_mut()
+        .apply(Command::OpenMod(bundled_mods().join("squadron-command")));
+    h.run();
+    let app = h.state();
+    assert_eq!(app.rules, RulesStatus::Ready, "{:?}", app.problems);
+    // The first scenario by file name.
+    assert_eq!(app.open.as_ref().unwrap().scenario, "breakthrough");
+    let board = app.scene.board.shape.clone().unwrap();
+    assert!(matches!(
+        board.shape(),
+        Shape::OffsetRect {
+            width: 13,
+            height: 9,
+            ..
+        }
+    ));
+    // Terrain from the scenario file: a nebula at col 6, row 4.
+    assert_eq!(
+        app.scene
+            .board
+            .terrain
+            .get(&Hex::new(4, 4))
+            .map(Vec::as_slice),
+        Some(&["nebula".to_owned()][..])
+    );
+    assert!(app.scene.graph.is_none());
+    let pieces = &app.scene.pieces;
+    assert!(pieces.len() >= 4, "{pieces:?}");
+    let owners: BTreeSet<&str> = pieces.iter().map(|p| p.owner.as_str()).collect();
+    assert_eq!(owners, BTreeSet::from(["blue", "red"]));
+    for p in pieces {
+        let Position::Hex(at) = p.pos else {
+            panic!("{p:?} is not on a hex")
+        };
+        assert!(board.contains(at), "{p:?}");
+    }
+    // Choosing the other scenario in the browser starts it.
+    h.get_by_label("scenarios/skirmish.toml").click();
+    h.run();
+    assert_eq!(h.state().open.as_ref().unwrap().scenario, "skirmish");
+    // A demo still shows without the mod.
+    h.get_by_label(DemoKind::Sectors.label()).click();
+    h.run();
+    assert!(h.state().open.is_none());
+    assert_eq!(
+        h.state().scene,
+        hexforge_editor::demo::scene(DemoKind::Sectors)
+    );
+}
+
+#[test]
+fn a_broken_mod_shows_its_problem_at_file_and_line() {
+    let root = tempfile::tempdir().unwrap();
+    let m = root.path().join("broken");
+    std::fs::create_dir_all(m.join("scenarios")).unwrap();
+    std::fs::write(
+        m.join("mod.toml"),
+        "id = \"broken\"\nname = \"Broken\"\nversion = \"0.1.0\"\nengine = \">=0.1\"\n",
+    )
+    .unwrap();
+    std::fs::write(m.join("scenarios/a.toml"), "name = \"A\"\n").unwrap();
+    std::fs::write(m.join("main.lua"), "-- one\n-- two\nlocal x = = 3\n").unwrap();
+    let mut h = harness(app_with(root.path()));
+    h.run();
+    h.get_by_label("broken 0.1.0").click();
+    h.run();
+    let app = h.state();
+    assert!(matches!(app.rules, RulesStatus::Failed(n) if n >= 1));
+    let p = &app.problems[0];
+    assert_eq!(p.file, m.join("main.lua"));
+    assert_eq!(p.line, 3);
+    let text = p.to_string();
+    assert!(text.contains("broken/main.lua:3: "), "{text}");
+    assert!(app.open.is_none());
+    h.get_by_label(&app.rules.light().1);
+    // The problem is listed; clicking it opens main.lua at line 3.
+    h.get_by_label(&text).click();
+    h.run();
+    assert_eq!(h.state().persisted.tab, Tab::Code);
+    assert_eq!(h.state().editor.cursor_line(), 3);
+}
+
+#[test]
+fn declared_footprints_reach_the_scene() {
+    let mut app = app_with(&bundled_mods());
+    app.apply(Command::OpenMod(bundled_mods().join("planetoid-colonies")));
+    assert_eq!(app.rules, RulesStatus::Ready, "{:?}", app.problems);
+    // data.lua: the cruiser covers its anchor and the hex behind it; one-hex types are absent
+    // or one offset long.
+    assert_eq!(
+        app.scene.footprints.get("cruiser"),
+        Some(&vec![Hex::new(0, 0), Hex::new(0, 1)])
     );
 }

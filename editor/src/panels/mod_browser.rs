@@ -2,17 +2,22 @@
 //! their scenarios and files.
 //!
 //! A mod is a folder holding a `mod.toml`. [`scan_mods`] lists them (sorted by folder path, so
-//! the list is stable); [`read_manifest`] reads the id, name and version with a minimal parse.
-//! **It deliberately does not validate manifests or resolve dependencies**: that is
-//! `hexforge_script::manifest`'s job, which this crate cannot depend on yet.
+//! the list is stable); [`read_manifest`] reads the id, name and version with
+//! `hexforge_script::manifest`. Clicking a mod opens it on its first scenario; clicking a
+//! scenario opens that one. **It deliberately does not resolve dependencies**: loading the mod
+//! does, and reports problems in the problems list.
 //!
 //! ```
-//! use hexforge_editor::panels::mod_browser::parse_manifest;
-//! let m = parse_manifest("id = \"demo\"\nname = \"Demo\"\nversion = \"0.1.0\"\n[dependencies]\nid = \"x\"");
+//! use hexforge_editor::panels::mod_browser::read_manifest;
+//! let dir = tempfile::tempdir().unwrap();
+//! std::fs::write(dir.path().join("mod.toml"),
+//!     "id = \"demo\"\nname = \"Demo\"\nversion = \"0.1.0\"\nengine = \">=0.1\"\n").unwrap();
+//! let m = read_manifest(dir.path());
 //! assert_eq!((m.id.as_str(), m.name.as_str(), m.version.as_str()), ("demo", "Demo", "0.1.0"));
 //! ```
 
 use crate::command::Command;
+use hexforge_script::manifest::Manifest;
 use std::path::{Path, PathBuf};
 
 /// What the browser shows of a mod manifest.
@@ -24,6 +29,8 @@ pub struct ManifestInfo {
     pub name: String,
     /// The version string (empty if missing).
     pub version: String,
+    /// The first manifest problem, as `file:line:col: message` (none: the manifest is valid).
+    pub problem: Option<String>,
 }
 
 /// A mod found on disk.
@@ -39,49 +46,40 @@ pub struct ModEntry {
     pub files: Vec<PathBuf>,
 }
 
-/// Minimal `mod.toml` parse: top-level `key = "value"` lines for `id`, `name` and `version`;
-/// anything after the first `[table]` header is ignored. Never fails.
-// TODO(lead): use hexforge_script::manifest
-#[must_use]
-pub fn parse_manifest(text: &str) -> ManifestInfo {
-    let mut m = ManifestInfo::default();
-    for line in text.lines() {
-        let line = line.trim();
-        if line.starts_with('[') {
-            break;
-        }
-        let Some((key, value)) = line.split_once('=') else {
-            continue;
-        };
-        let value = value.trim();
-        // Strip a trailing comment only outside the quotes.
-        let value = match value.strip_prefix('"') {
-            Some(rest) => rest.split('"').next().unwrap_or(""),
-            None => value.split('#').next().unwrap_or("").trim(),
-        };
-        let slot = match key.trim() {
-            "id" => &mut m.id,
-            "name" => &mut m.name,
-            "version" => &mut m.version,
-            _ => continue,
-        };
-        *slot = value.to_owned();
-    }
-    m
-}
-
-/// Reads a mod folder's `mod.toml` (missing or unreadable gives empty fields).
+/// Reads a mod folder's `mod.toml` with `hexforge_script`'s own parser
+/// ([`hexforge_script::manifest::Manifest::parse`]), so the browser and the loader agree on what
+/// a valid manifest is. A missing or invalid manifest still lists the mod (under its folder
+/// name) with the first problem in [`ManifestInfo::problem`].
 #[must_use]
 pub fn read_manifest(dir: &Path) -> ManifestInfo {
-    let text = std::fs::read_to_string(dir.join("mod.toml")).unwrap_or_default();
-    let mut m = parse_manifest(&text);
-    if m.id.is_empty() {
-        m.id = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+    let folder = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let file = format!("{folder}/mod.toml");
+    let text = match std::fs::read_to_string(dir.join("mod.toml")) {
+        Ok(t) => t,
+        Err(e) => {
+            return ManifestInfo {
+                id: folder,
+                problem: Some(format!("{file}: {e}")),
+                ..ManifestInfo::default()
+            };
+        }
+    };
+    match Manifest::parse(&text, &file) {
+        Ok(m) => ManifestInfo {
+            id: m.id,
+            name: m.name,
+            version: m.version.to_string(),
+            problem: None,
+        },
+        Err(errors) => ManifestInfo {
+            id: folder,
+            problem: errors.first().map(ToString::to_string),
+            ..ManifestInfo::default()
+        },
     }
-    m
 }
 
 /// The files of a mod folder, relative to it, sorted; hidden files and folders are skipped.
@@ -133,7 +131,13 @@ pub fn scan_mods(roots: &[PathBuf]) -> Vec<ModEntry> {
 }
 
 /// Draws the mod list; returns the commands the user asked for.
-pub fn show(ui: &mut egui::Ui, mods: &[ModEntry], current: Option<&Path>) -> Vec<Command> {
+/// `current` is the open (or last) mod folder and `scenario` the scenario running in it.
+pub fn show(
+    ui: &mut egui::Ui,
+    mods: &[ModEntry],
+    current: Option<&Path>,
+    scenario: Option<&str>,
+) -> Vec<Command> {
     let mut cmds = Vec::new();
     ui.horizontal(|ui| {
         ui.heading("Mods");
@@ -149,24 +153,30 @@ pub fn show(ui: &mut egui::Ui, mods: &[ModEntry], current: Option<&Path>) -> Vec
         .show(ui, |ui| {
             for m in mods {
                 let selected = current == Some(m.dir.as_path());
-                let title = format!("{} {}", m.manifest.id, m.manifest.version);
+                let title = format!("{} {}", m.manifest.id, m.manifest.version)
+                    .trim_end()
+                    .to_owned();
                 if ui.selectable_label(selected, title).clicked() {
                     cmds.push(Command::OpenMod(m.dir.clone()));
                 }
                 if !m.manifest.name.is_empty() {
                     ui.weak(&m.manifest.name);
                 }
-                egui::CollapsingHeader::new("Scenarios")
-                    .id_salt(("scen", &m.dir))
-                    .default_open(selected)
-                    .show(ui, |ui| {
-                        if m.scenarios.is_empty() {
-                            ui.weak("none");
-                        }
-                        for s in &m.scenarios {
-                            ui.label(s.display().to_string());
-                        }
+                if let Some(problem) = &m.manifest.problem {
+                    ui.colored_label(ui.visuals().warn_fg_color, problem);
+                }
+                // The open mod lists its scenarios in full (one click starts one); the others keep
+                // them folded.
+                if selected {
+                    ui.indent(("scen", &m.dir), |ui| {
+                        ui.label("Scenarios");
+                        scenario_list(ui, m, scenario, &mut cmds);
                     });
+                } else {
+                    egui::CollapsingHeader::new("Scenarios")
+                        .id_salt(("scen", &m.dir))
+                        .show(ui, |ui| scenario_list(ui, m, None, &mut cmds));
+                }
                 egui::CollapsingHeader::new("Files")
                     .id_salt(("files", &m.dir))
                     .default_open(selected)
@@ -186,20 +196,45 @@ pub fn show(ui: &mut egui::Ui, mods: &[ModEntry], current: Option<&Path>) -> Vec
     cmds
 }
 
+/// The scenarios of one mod; `running` is the one started (if this mod is open).
+fn scenario_list(ui: &mut egui::Ui, m: &ModEntry, running: Option<&str>, cmds: &mut Vec<Command>) {
+    if m.scenarios.is_empty() {
+        ui.weak("none");
+    }
+    for s in &m.scenarios {
+        let id = s
+            .file_stem()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if ui
+            .selectable_label(running == Some(id.as_str()), s.display().to_string())
+            .clicked()
+        {
+            cmds.push(Command::OpenScenario {
+                dir: m.dir.clone(),
+                scenario: id,
+            });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn manifest_parse_tolerates_comments_tables_and_garbage() {
-        let m = parse_manifest(
-            "# a mod\n id = \"sq\" # trailing\nname=\"Squadron # Command\"\nversion = 1.2\n\
-             junk line\n[dependencies]\nname = \"other\"\n",
-        );
-        assert_eq!(m.id, "sq");
-        assert_eq!(m.name, "Squadron # Command");
-        assert_eq!(m.version, "1.2");
-        assert_eq!(parse_manifest(""), ManifestInfo::default());
+    fn an_invalid_manifest_lists_the_mod_with_its_problem() {
+        let root = tempfile::tempdir().unwrap();
+        let d = root.path().join("bad-mod");
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("mod.toml"), "id = \"bad-mod\"\nname = 3\n").unwrap();
+        let m = read_manifest(&d);
+        assert_eq!(m.id, "bad-mod");
+        let problem = m.problem.unwrap();
+        assert!(problem.starts_with("bad-mod/mod.toml:"), "{problem}");
+        let missing = read_manifest(&root.path().join("nothing"));
+        assert_eq!(missing.id, "nothing");
+        assert!(missing.problem.is_some());
     }
 
     #[test]
@@ -207,19 +242,25 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let b = root.path().join("beta");
         std::fs::create_dir_all(b.join("scenarios")).unwrap();
-        std::fs::write(b.join("mod.toml"), "name = \"Beta\"\nversion = \"2.0.0\"").unwrap();
+        std::fs::write(
+            b.join("mod.toml"),
+            "id = \"beta\"\nname = \"Beta\"\nversion = \"2.0.0\"\nengine = \">=0.1\"",
+        )
+        .unwrap();
         std::fs::write(b.join("rules.lua"), "-- rules").unwrap();
         std::fs::write(b.join("scenarios/duel.toml"), "").unwrap();
         std::fs::write(b.join(".hidden"), "").unwrap();
         let a = root.path().join("alpha");
         std::fs::create_dir_all(&a).unwrap();
+        // Invalid (no name, version, engine): listed under its folder name.
         std::fs::write(a.join("mod.toml"), "id = \"alpha\"").unwrap();
         // Not a mod: no manifest.
         std::fs::create_dir_all(root.path().join("notes")).unwrap();
 
         let mods = scan_mods(&[root.path().to_path_buf(), root.path().join("missing")]);
         let ids: Vec<&str> = mods.iter().map(|m| m.manifest.id.as_str()).collect();
-        assert_eq!(ids, ["alpha", "beta"]); // beta's id falls back to its folder name
+        assert_eq!(ids, ["alpha", "beta"]);
+        assert!(mods[0].manifest.problem.is_some());
         assert_eq!(mods[1].manifest.version, "2.0.0");
         assert_eq!(mods[1].scenarios, [PathBuf::from("scenarios/duel.toml")]);
         assert_eq!(
