@@ -317,13 +317,23 @@ fn choose<R: Rules>(
     bots: Bots<'_>,
 ) -> Result<Choice, RulesError> {
     let waiting = game.waiting();
-    let Some(side) = random.pick(waiting.len()).map(|i| waiting[i].clone()) else {
+    let Some(first) = random.pick(waiting.len()) else {
         return Ok(Choice::NobodyWaits);
     };
-    let actions = game.legal_actions(&side)?;
-    if actions.is_empty() {
-        return Ok(Choice::NothingLegal(side));
+    // The drawn side may have nothing to do yet while another waiting side can act (a teammate
+    // must confirm an attack first): try the others in turn; stuck only if none can act.
+    let mut found = None;
+    for k in 0..waiting.len() {
+        let side = &waiting[(first + k) % waiting.len()];
+        let actions = game.legal_actions(side)?;
+        if !actions.is_empty() {
+            found = Some((side.clone(), actions));
+            break;
+        }
     }
+    let Some((side, actions)) = found else {
+        return Ok(Choice::NothingLegal(waiting[first].clone()));
+    };
     let bot = bots.spec.map_or(RANDOM, |s| s.for_side(side.as_str()));
     let i = if bot == RANDOM {
         random.pick(actions.len()).unwrap_or(0)
