@@ -29,7 +29,7 @@ use crate::loader::LoadedMods;
 use crate::scenario::apply_scenario;
 use hexforge_core::dice::{DiceExpr, DiceSet, MAX_DICE, MAX_SIDES};
 use hexforge_core::hex::Hex;
-use hexforge_core::table::{Cell, Probe};
+use hexforge_core::table::Cell;
 use hexforge_game::rules::{Rules, RulesError};
 use hexforge_game::state::ModLock;
 use hexforge_game::turn::{Actor, HookEvent, Order, PhaseSpec, Scope, TurnStructure};
@@ -643,34 +643,11 @@ fn lookup_cell(
         .get(table)
         .and_then(|d| d.table.as_ref())
         .ok_or_else(|| format!("no table {table:?}"))?;
-    let probe = |v: &Value, text: &'_ mut String, what: &str| -> Result<Option<i64>, String> {
-        match v {
-            Value::Integer(n) => Ok(Some(*n)),
-            Value::Number(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Ok(Some(*f as i64)),
-            Value::String(s) => {
-                let st = s.to_string_lossy();
-                match st.trim().parse::<i64>() {
-                    Ok(n) => Ok(Some(n)),
-                    Err(_) => {
-                        *text = st;
-                        Ok(None)
-                    }
-                }
-            }
-            other => Err(format!(
-                "{what}: expected a number or a name, got {}",
-                other.type_name()
-            )),
-        }
-    };
-    let mut rt = String::new();
-    let mut ct = String::new();
-    let rn = probe(row, &mut rt, "row")?;
-    let cn = probe(col, &mut ct, "column")?;
-    let rp: Probe<'_> = rn.map_or(Probe::Name(&rt), Probe::Value);
-    let cp: Probe<'_> = cn.map_or(Probe::Name(&ct), Probe::Value);
+    // The same probing as `tables.lookup`: integers (or integer strings) by value, else names.
+    let rp = crate::api::tables::Key::read(row, "row")?;
+    let cp = crate::api::tables::Key::read(col, "column")?;
     let at = t
-        .locate(rp, cp, shift)
+        .locate(rp.probe(), cp.probe(), shift)
         .map_err(|e| format!("table {table}: {e}"))?;
     let cell = match t.cell(at.row, at.column) {
         Some(Cell::Value(v)) => Json::from(*v),
