@@ -23,6 +23,7 @@ use hexforge_game::{Game, GameState};
 use hexforge_script::ModError;
 use hexforge_script::loader::{LoadOptions, load_mods};
 use hexforge_script::rules::LuaRules;
+use hexforge_script::scenario::scenario_ids;
 use std::path::{Path, PathBuf};
 
 /// The seed every game opened in the editor starts with (so two opens show the same board).
@@ -101,23 +102,6 @@ pub fn problem_from_text(base: &Path, fallback: &Path, text: &str) -> Problem {
         }
     }
     Problem::new(fallback, 0, text.trim().to_owned())
-}
-
-/// The scenario ids of the given mod folders: stems of `scenarios/*.toml`, sorted, each once.
-#[must_use]
-pub fn scenario_ids(dirs: &[PathBuf]) -> Vec<String> {
-    let mut ids: Vec<String> = dirs
-        .iter()
-        .filter_map(|d| std::fs::read_dir(d.join("scenarios")).ok())
-        .flatten()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
-        .collect();
-    ids.sort();
-    ids.dedup();
-    ids
 }
 
 /// The scene of a started game: board, pieces, and the declared footprints of its piece types.

@@ -19,6 +19,7 @@ use hexforge_script::loader::{LoadOptions, LoadedMods, load_mods};
 use hexforge_script::manifest::{ModInfo, ModSet, discover};
 use hexforge_script::rules::LuaRules;
 use hexforge_script::sandbox::RequirePaths;
+pub use hexforge_script::scenario::scenario_ids;
 use hexforge_script::watch::{ModWatcher, reload, replay_report};
 use hexforge_script::{Limits, Sandbox};
 use std::path::{Path, PathBuf};
@@ -85,30 +86,6 @@ fn load_options() -> LoadOptions {
         scripts_dir: scripts_dir(),
         ..LoadOptions::default()
     }
-}
-
-/// The scenario ids a rule set offers: the stems of `scenarios/*.toml` in its mods (a variant
-/// plays its base's scenarios), sorted, each once.
-#[must_use]
-pub fn scenario_ids(dirs: &[PathBuf]) -> Vec<String> {
-    let mut ids: Vec<String> = dirs
-        .iter()
-        .filter_map(|d| std::fs::read_dir(d.join("scenarios")).ok())
-        .flatten()
-        .filter_map(std::result::Result::ok)
-        .filter_map(|e| {
-            let path = e.path();
-            let ext = path.extension()?.to_str()?;
-            if ext == "toml" {
-                Some(path.file_stem()?.to_string_lossy().into_owned())
-            } else {
-                None
-            }
-        })
-        .collect();
-    ids.sort();
-    ids.dedup();
-    ids
 }
 
 /// Loads a mod (and its base and dependencies) and checks it.

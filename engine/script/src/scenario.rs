@@ -137,6 +137,24 @@ pub struct GraphSpec {
     pub routes: Vec<Json>,
 }
 
+/// The scenario ids a rule set offers: the stems of `scenarios/*.toml` in the given mod folders
+/// (a variant plays its base's scenarios too), sorted, each once.
+#[must_use]
+pub fn scenario_ids(dirs: &[std::path::PathBuf]) -> Vec<String> {
+    let mut ids: Vec<String> = dirs
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d.join("scenarios")).ok())
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
 /// Finds and parses `scenarios/<id>.toml` in the rule set's mods (the variant first).
 ///
 /// # Errors
