@@ -2,8 +2,8 @@
 //!
 //! Panels never change the app state themselves: they return [`Command`]s, and
 //! [`crate::app::EditorApp::apply`] runs them, one place per frame. That is where the Lua runtime
-//! will plug in (a [`Command::Saved`] triggers a hot reload, play commands go to the engine), and
-//! where undo and replay will see every change.
+//! plugs in (a [`Command::Saved`] triggers a hot reload, play commands go to the engine through
+//! [`crate::session::Session`]), and where undo and replay see every change.
 //!
 //! This module deliberately holds no logic: it is the vocabulary between panels and the app.
 //!
@@ -15,6 +15,7 @@
 //! ```
 
 use crate::demo::DemoKind;
+use hexforge_game::{Action, PieceId};
 use hexforge_core::hex::Hex;
 use hexforge_core::hex::layout::Orientation;
 use serde::{Deserialize, Serialize};
@@ -64,4 +65,38 @@ pub enum Command {
     RescanMods,
     /// Reset the board camera (pan and zoom).
     ResetView,
+    /// Select a piece (its legal actions are listed and shown on the board), or none.
+    SelectPiece(Option<PieceId>),
+    /// Perform an action in the running game.
+    Perform(Action),
+    /// Show these actions to pick one (several choices end on one hex or target), or none.
+    Pick(Vec<Action>),
+    /// End the current phase for every side that may act.
+    EndPhase,
+    /// End phases until the round changes.
+    EndTurn,
+    /// Undo the last action.
+    Undo,
+    /// Redo the last undone action.
+    Redo,
+    /// Start a new game of the open mod.
+    NewGame {
+        /// The scenario id.
+        scenario: String,
+        /// The seed.
+        seed: u64,
+    },
+    /// Choose who plays a side: `human`, `random` or a bot of the mod.
+    SetBot {
+        /// The side id.
+        side: String,
+        /// The bot name.
+        bot: String,
+    },
+    /// One bot action (human sides are played by `random` for this step).
+    BotStep,
+    /// Let the bots play to the end, a slice per frame.
+    PlayToEnd,
+    /// Stop the bots playing to the end.
+    CancelBots,
 }

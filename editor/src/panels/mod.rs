@@ -4,4 +4,5 @@
 pub mod code_editor;
 pub mod inspector;
 pub mod mod_browser;
+pub mod play;
 pub mod problems;
