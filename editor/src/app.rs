@@ -354,9 +354,12 @@ impl EditorApp {
             Command::Undo => self.history(Session::undo, "undone", "nothing to undo"),
             Command::Redo => self.history(Session::redo, "redone", "nothing to redo"),
             Command::NewGame { scenario, seed } => {
-                if let Some(dir) = self.open.as_ref().map(|s| s.dir.clone()).or_else(|| {
-                    self.persisted.last_mod.clone()
-                }) {
+                if let Some(dir) = self
+                    .open
+                    .as_ref()
+                    .map(|s| s.dir.clone())
+                    .or_else(|| self.persisted.last_mod.clone())
+                {
                     self.open_mod(dir, Some(scenario), seed);
                 }
             }
@@ -486,7 +489,8 @@ impl EditorApp {
                 let ms = u64::try_from(t.elapsed().as_millis()).unwrap_or(u64::MAX);
                 self.rules = RulesStatus::Reloaded(ms);
                 self.problems.clear();
-                self.status = format!("reloaded in {ms} ms; {}", reload_summary(&r));
+                // The replay summary has its own place in the status line.
+                self.status = format!("reloaded in {ms} ms");
                 self.last_reload = Some(r);
                 self.after_change();
             }
@@ -576,7 +580,11 @@ impl EditorApp {
             .collect();
         if let Some(first) = changed.first() {
             let n = changed.len();
-            let what = format!("{}{}", first.display(), if n > 1 { " and more" } else { "" });
+            let what = format!(
+                "{}{}",
+                first.display(),
+                if n > 1 { " and more" } else { "" }
+            );
             self.hot_reload();
             self.status = format!("{what} changed: {}", self.status);
         }
@@ -608,9 +616,7 @@ impl EditorApp {
         self.selected_piece = p;
         self.pending.clear();
         self.choices = match (&self.open, p) {
-            (Some(s), Some(p)) => {
-                session::piece_choices(s.decls(), s.game.state(), &s.legal, p)
-            }
+            (Some(s), Some(p)) => session::piece_choices(s.decls(), s.game.state(), &s.legal, p),
             _ => PieceChoices::default(),
         };
     }
@@ -668,7 +674,11 @@ impl EditorApp {
             .iter()
             .find(|p| p.id == id)
             .map(|p| {
-                let offs = self.scene.footprints.get(&p.kind).map_or(&[][..], Vec::as_slice);
+                let offs = self
+                    .scene
+                    .footprints
+                    .get(&p.kind)
+                    .map_or(&[][..], Vec::as_slice);
                 p.hexes(offs)
             })
             .unwrap_or_default()
@@ -709,7 +719,9 @@ impl EditorApp {
             let text = if actor.is_some() {
                 words
             } else {
-                format!("{} ({}) {words}", a.id, a.side).trim_end().to_owned()
+                format!("{} ({}) {words}", a.id, a.side)
+                    .trim_end()
+                    .to_owned()
             };
             (text, a.clone())
         };

@@ -15,9 +15,9 @@
 //! ```
 
 use crate::demo::DemoKind;
-use hexforge_game::{Action, PieceId};
 use hexforge_core::hex::Hex;
 use hexforge_core::hex::layout::Orientation;
+use hexforge_game::{Action, PieceId};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 

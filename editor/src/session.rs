@@ -118,7 +118,10 @@ pub fn problem_from_text(base: &Path, fallback: &Path, text: &str) -> Problem {
 /// attack): `blocks_movement`, `blocks_fire` or `blocks_los` set to anything but `false`, or
 /// `enterable = false`.
 fn terrain_blocks(data: &BTreeMap<String, Json>) -> bool {
-    let set = |k: &str| data.get(k).is_some_and(|v| !matches!(v, Json::Bool(false) | Json::Null));
+    let set = |k: &str| {
+        data.get(k)
+            .is_some_and(|v| !matches!(v, Json::Bool(false) | Json::Null))
+    };
     set("blocks_movement")
         || set("blocks_fire")
         || set("blocks_los")
@@ -556,8 +559,7 @@ impl Session {
         self.bot_names = hexforge_script::bots::bot_names(&rules);
         let old = self.game.set_rules(rules);
         let record = self.game.record();
-        let replay =
-            replay_report(&old, self.game.rules(), &record).map_err(|e| e.message.clone());
+        let replay = replay_report(&old, self.game.rules(), &record).map_err(|e| e.message.clone());
         drop(old);
         self.refresh_legal().map_err(|e| vec![self.problem(&e)])?;
         Ok(Reloaded { report, replay })
@@ -581,9 +583,7 @@ pub fn hex_of(v: &Json) -> Option<Hex> {
 /// A piece id from a param value.
 #[must_use]
 pub fn piece_of(v: &Json) -> Option<PieceId> {
-    v.as_u64()
-        .and_then(|i| u32::try_from(i).ok())
-        .map(PieceId)
+    v.as_u64().and_then(|i| u32::try_from(i).ok()).map(PieceId)
 }
 
 /// A path from a param value: a list of hexes, or an object with a `hexes` list.
