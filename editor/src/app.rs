@@ -840,7 +840,7 @@ impl EditorApp {
 
     fn board_toolbar(&self, ui: &mut egui::Ui) -> Vec<Command> {
         let mut cmds = Vec::new();
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("Demo:");
             for kind in DemoKind::ALL {
                 if ui
@@ -897,7 +897,7 @@ impl EditorApp {
         if self.persisted.show_browser {
             egui::Panel::left("mod_browser")
                 .resizable(true)
-                .default_size(220.0)
+                .default_size(190.0)
                 .show(ui, |ui| {
                     let scenario = self.open.as_ref().map(|o| o.scenario.as_str());
                     cmds.extend(mod_browser::show(
@@ -911,7 +911,7 @@ impl EditorApp {
         if self.persisted.show_inspector {
             egui::Panel::right("inspector")
                 .resizable(true)
-                .default_size(220.0)
+                .default_size(190.0)
                 .show(ui, |ui| {
                     inspector::show(ui, &self.scene, self.hovered, self.selected);
                 });
@@ -919,7 +919,7 @@ impl EditorApp {
         if self.persisted.show_play && self.open.is_some() {
             egui::Panel::right("play")
                 .resizable(true)
-                .default_size(280.0)
+                .default_size(270.0)
                 .show(ui, |ui| {
                     cmds.extend(play::show(ui, &self.play, &mut self.play_form));
                 });

@@ -423,3 +423,90 @@ fn the_user_mods_folder_is_the_clis() {
     );
     assert_eq!(user_mods_dir_from(env(&[])), None);
 }
+
+#[test]
+fn a_lua_error_while_playing_is_a_problem_and_the_game_goes_on() {
+    let (root, dir) = copied_tutorial();
+    let main = dir.join("main.lua");
+    let text = std::fs::read_to_string(&main).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.trim() == "ctx:move(p.id, a.to)")
+        .unwrap()
+        + 1;
+    let broken = text.replacen(
+        "    ctx:move(p.id, a.to)\n",
+        "    error(\"the engine room is on fire\")\n",
+        1,
+    );
+    std::fs::write(&main, broken).unwrap();
+    let mut h = harness(EditorApp::new(
+        Persisted::default(),
+        root.path().to_path_buf(),
+    ));
+    open_tutorial(&mut h);
+    let frigate = PieceId(1);
+    click_hex(&mut h, Hex::new(0, 3));
+    assert_eq!(h.state().selected_piece, Some(frigate));
+    click_hex(&mut h, Hex::new(0, 1));
+    let app = h.state();
+    let p = app.problems.first().expect("the error is listed");
+    assert_eq!((p.file.clone(), p.line), (main, line), "{p}");
+    assert!(p.message.contains("the engine room is on fire"), "{p}");
+    // Nothing changed and the game goes on: blue may still act.
+    assert_eq!(piece_at(app, frigate), Hex::new(0, 3));
+    assert!(!app.open.as_ref().unwrap().legal.is_empty());
+    assert!(
+        h.query_all_by_label_contains("the engine room is on fire")
+            .count()
+            >= 2
+    );
+}
+
+#[test]
+fn several_actions_ending_on_one_hex_are_offered_to_pick() {
+    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
+    h.run();
+    h.state_mut()
+        .apply(Command::OpenMod(bundled_mods().join("orbital-skirmish")));
+    h.run();
+    assert!(h.state().open.is_some(), "{:?}", h.state().problems);
+    // Step bots until some piece has two actions naming the same hex (a move ending there
+    // with different facings, say), then click that piece and that hex.
+    let mut found = None;
+    for _ in 0..300 {
+        let pieces: Vec<PieceId> = h.state().play.pieces.iter().map(|(p, _)| *p).collect();
+        for p in pieces {
+            h.state_mut().apply(Command::SelectPiece(Some(p)));
+            let c = &h.state().choices;
+            if let Some((hex, _)) = c.by_hex.iter().find(|(_, v)| v.len() >= 2) {
+                found = Some((p, *hex));
+                break;
+            }
+        }
+        if found.is_some() || h.state().play.status.outcome.is_some() {
+            break;
+        }
+        h.state_mut().apply(Command::BotStep);
+    }
+    let (piece, hex) = found.expect("two actions end on one hex within 300 bot moves");
+    h.state_mut().apply(Command::SelectPiece(Some(piece)));
+    h.run();
+    let before = h.state().open.as_ref().unwrap().status().actions;
+    click_hex(&mut h, hex);
+    let n = h.state().pending.len();
+    assert!(n >= 2, "{}", h.state().status);
+    assert_eq!(h.state().open.as_ref().unwrap().status().actions, before);
+    h.get_by_label("Choose one:");
+    // Pick the first offered.
+    let first = h.state().play.pending[0].0.clone();
+    h.get_all_by_label(&first).next().unwrap().click();
+    h.run();
+    assert_eq!(
+        h.state().open.as_ref().unwrap().status().actions,
+        before + 1,
+        "{}",
+        h.state().status
+    );
+    assert!(h.state().pending.is_empty());
+}

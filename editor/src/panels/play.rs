@@ -261,7 +261,24 @@ pub fn show(ui: &mut egui::Ui, view: &PlayView, form: &mut PlayForm) -> Vec<Comm
             if !view.free.is_empty() {
                 ui.separator();
                 ui.strong("Other actions");
-                action_buttons(ui, &view.free, &mut cmds);
+                // Grouped by action id like the piece's; a long group starts folded.
+                let mut groups: Vec<(&str, Vec<Listed>)> = Vec::new();
+                for l in &view.free {
+                    match groups.last_mut() {
+                        Some((id, list)) if *id == l.1.id => list.push(l.clone()),
+                        _ => groups.push((l.1.id.as_str(), vec![l.clone()])),
+                    }
+                }
+                for (id, list) in &groups {
+                    if list.len() == 1 {
+                        action_buttons(ui, list, &mut cmds);
+                        continue;
+                    }
+                    egui::CollapsingHeader::new(format!("{id} ({})", list.len()))
+                        .id_salt(("free", id))
+                        .default_open(list.len() <= 8)
+                        .show(ui, |ui| action_buttons(ui, list, &mut cmds));
+                }
             }
         });
     cmds
