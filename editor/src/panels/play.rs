@@ -115,7 +115,7 @@ pub fn show(ui: &mut egui::Ui, view: &PlayView, form: &mut PlayForm) -> Vec<Comm
     ui.heading("Play");
     status_lines(ui, &view.status);
     let running = view.progress.is_some();
-    ui.horizontal_wrapped(|ui| {
+    ui.horizontal(|ui| {
         ui.add_enabled_ui(!running && view.status.outcome.is_none(), |ui| {
             if ui.button("End phase").clicked() {
                 cmds.push(Command::EndPhase);
@@ -124,6 +124,8 @@ pub fn show(ui: &mut egui::Ui, view: &PlayView, form: &mut PlayForm) -> Vec<Comm
                 cmds.push(Command::EndTurn);
             }
         });
+    });
+    ui.horizontal(|ui| {
         ui.add_enabled_ui(!running && view.status.can_undo, |ui| {
             if ui.button("Undo").clicked() {
                 cmds.push(Command::Undo);
@@ -136,7 +138,14 @@ pub fn show(ui: &mut egui::Ui, view: &PlayView, form: &mut PlayForm) -> Vec<Comm
         });
     });
     if !view.message.is_empty() {
-        ui.label(egui::RichText::new(&view.message).color(ui.visuals().warn_fg_color));
+        // Refusals and faults stand out; ordinary results do not.
+        let m = egui::RichText::new(&view.message);
+        let bad = view.message.starts_with("illegal") || view.message.contains("error");
+        ui.label(if bad {
+            m.color(ui.visuals().warn_fg_color)
+        } else {
+            m
+        });
     }
     ui.separator();
 
