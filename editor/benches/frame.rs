@@ -7,6 +7,9 @@
 //!
 //! Run: `cargo bench -p hexforge-editor --bench frame`.
 
+// criterion's macros generate undocumented functions.
+#![allow(missing_docs)]
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use egui::{Pos2, vec2};
 use egui_kittest::Harness;
@@ -63,7 +66,7 @@ fn solar_flare_in_progress() -> Harness<'static, EditorApp> {
 fn big_board() -> Harness<'static, EditorApp> {
     let mut app = EditorApp::new(Persisted::default(), std::env::temp_dir().join("no-mods"));
     let board = Board::offset_rect(100, 100).expect("a 100 x 100 board");
-    let hexes: Vec<Hex> = board.hexes().collect();
+    let hexes: Vec<Hex> = board.hexes();
     let mut state = BoardState {
         shape: Some(board),
         ..BoardState::default()
