@@ -137,11 +137,19 @@ pub fn tree_rows(
 ) {
     let (text, children) = match value {
         Value::Object(m) => (
-            format!("{{{} {}}}", m.len(), if m.len() == 1 { "key" } else { "keys" }),
+            format!(
+                "{{{} {}}}",
+                m.len(),
+                if m.len() == 1 { "key" } else { "keys" }
+            ),
             m.len(),
         ),
         Value::Array(a) => (
-            format!("[{} {}]", a.len(), if a.len() == 1 { "item" } else { "items" }),
+            format!(
+                "[{} {}]",
+                a.len(),
+                if a.len() == 1 { "item" } else { "items" }
+            ),
             a.len(),
         ),
         leaf => (short_value(leaf), 0),
@@ -348,7 +356,10 @@ fn clock(ui: &mut egui::Ui, state: &GameState, decls: &ModDecls) {
         return;
     }
     let mut round = format!("round {}", c.round);
-    if let Some(limit) = state.turn_limit.or(decls.turns.as_ref().and_then(|t| t.turn_limit)) {
+    if let Some(limit) = state
+        .turn_limit
+        .or(decls.turns.as_ref().and_then(|t| t.turn_limit))
+    {
         round.push_str(&format!(" of {limit}"));
     }
     if decls.turns.as_ref().is_some_and(|t| t.segments > 1) {
@@ -509,7 +520,10 @@ mod tests {
 
     #[test]
     fn positions_read_as_words() {
-        assert_eq!(describe_position(&Position::Hex(Hex::new(1, -2))), "hex (1, -2)");
+        assert_eq!(
+            describe_position(&Position::Hex(Hex::new(1, -2))),
+            "hex (1, -2)"
+        );
         assert_eq!(
             describe_position(&Position::Node {
                 location: "sol".into(),
@@ -542,7 +556,10 @@ mod tests {
                 source: Default::default(),
             },
         );
-        assert_eq!(pieces_covering(&s, &decls, Hex::new(0, 1)), vec![big, small]);
+        assert_eq!(
+            pieces_covering(&s, &decls, Hex::new(0, 1)),
+            vec![big, small]
+        );
         assert_eq!(pieces_covering(&s, &decls, Hex::new(0, 0)), vec![big]);
         assert!(pieces_covering(&s, &decls, Hex::new(0, -1)).is_empty());
     }

@@ -157,11 +157,7 @@ pub fn format_roll(r: &Roll) -> String {
             faces.push_str(&format!("[{face}]"));
         }
     }
-    let label = if r.label.is_empty() {
-        "roll"
-    } else {
-        &r.label
-    };
+    let label = if r.label.is_empty() { "roll" } else { &r.label };
     if named {
         format!("{label} {}: {faces}", r.expr)
     } else {
@@ -174,7 +170,10 @@ pub fn format_roll(r: &Roll) -> String {
 pub fn event_rows(e: &LogEntry) -> Vec<LogRow> {
     let mut rows = Vec::with_capacity(1 + e.events.len());
     let (text, hex) = match &e.action {
-        Some(a) => (format!("#{} {}", e.index, describe_action(a)), action_hex(a)),
+        Some(a) => (
+            format!("#{} {}", e.index, describe_action(a)),
+            action_hex(a),
+        ),
         None => (format!("#{} game start", e.index), None),
     };
     rows.push(LogRow::new(e.index, RowKind::Action, text, hex));
@@ -359,7 +358,8 @@ pub fn show(ui: &mut egui::Ui, panel: &mut LogsPanel, state: &GameState) -> Vec<
         );
     }
     ui.separator();
-    let row_height = ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
+    let row_height =
+        ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
     let salt = match panel.tab {
         LogTab::Events => "log-events",
         LogTab::Dice => "log-dice",
@@ -380,11 +380,7 @@ pub fn show(ui: &mut egui::Ui, panel: &mut LogsPanel, state: &GameState) -> Vec<
                 }
                 match row.hex {
                     Some(h) => {
-                        if ui
-                            .link(text)
-                            .on_hover_text(format!("select {h}"))
-                            .clicked()
-                        {
+                        if ui.link(text).on_hover_text(format!("select {h}")).clicked() {
                             cmds.push(Command::SelectHex(h));
                         }
                     }

@@ -121,10 +121,10 @@ pub fn show(ui: &mut egui::Ui, report: Option<&ReplayReport>) -> Vec<Command> {
                         ui.end_row();
                     }
                 });
-            if let Some(h) = d.action.as_ref().and_then(action_hex) {
-                if ui.link(format!("show {h} on the board")).clicked() {
-                    cmds.push(Command::SelectHex(h));
-                }
+            if let Some(h) = d.action.as_ref().and_then(action_hex)
+                && ui.link(format!("show {h} on the board")).clicked()
+            {
+                cmds.push(Command::SelectHex(h));
             }
         }
     }
@@ -194,7 +194,10 @@ mod tests {
             lines[0],
             ("action", "blue: move piece=2 to=(0, 1) (#5)".to_owned())
         );
-        assert_eq!(lines[2], ("new rules", "refused: illegal: too far".to_owned()));
+        assert_eq!(
+            lines[2],
+            ("new rules", "refused: illegal: too far".to_owned())
+        );
         assert_eq!(
             summary(&ReplayReport {
                 compared: 1,

@@ -96,9 +96,11 @@ fn zero() -> Ratio {
 fn first_probe(first: &Key) -> Option<Probe<'_>> {
     match first {
         Key::Exact(v) => Some(Probe::Value(*v)),
-        Key::Range { lo: Some(v), .. } | Key::Range { lo: None, hi: Some(v) } => {
-            Some(Probe::Value(*v))
-        }
+        Key::Range { lo: Some(v), .. }
+        | Key::Range {
+            lo: None,
+            hi: Some(v),
+        } => Some(Probe::Value(*v)),
         Key::Range { lo: None, hi: None } => None,
         Key::Name(n) => Some(Probe::Name(n)),
     }
@@ -205,12 +207,20 @@ fn row_span(table: &Table) -> Option<(i64, i64)> {
     let keys = &table.rows().keys;
     let lo = match keys.first()? {
         Key::Exact(v) => *v,
-        Key::Range { lo: Some(v), .. } | Key::Range { lo: None, hi: Some(v) } => *v,
+        Key::Range { lo: Some(v), .. }
+        | Key::Range {
+            lo: None,
+            hi: Some(v),
+        } => *v,
         _ => return None,
     };
     let hi = match keys.last()? {
         Key::Exact(v) => *v,
-        Key::Range { hi: Some(v), .. } | Key::Range { hi: None, lo: Some(v) } => *v,
+        Key::Range { hi: Some(v), .. }
+        | Key::Range {
+            hi: None,
+            lo: Some(v),
+        } => *v,
         _ => return None,
     };
     Some((lo, hi))
@@ -482,7 +492,11 @@ mod tests {
         let r = Axis::parse("roll", rows, OutOfRange::Error).unwrap();
         let c = Axis::parse("col", cols, policy).unwrap();
         let cells = (0..rows.len())
-            .map(|i| (0..cols.len()).map(|j| Cell::Value((i * 10 + j) as i64)).collect())
+            .map(|i| {
+                (0..cols.len())
+                    .map(|j| Cell::Value((i * 10 + j) as i64))
+                    .collect()
+            })
             .collect();
         Table::new("t", r, c, cells).unwrap()
     }
@@ -527,7 +541,11 @@ mod tests {
     #[test]
     fn shift_roll_columns_raise_the_roll_past_the_last_column() {
         // Rows 1..6 on a d6; past column 2 the roll goes up one per step, clamped into "6+".
-        let t = table(&["1", "2", "3", "4", "5", "6+"], &["1", "2"], OutOfRange::ShiftRoll);
+        let t = table(
+            &["1", "2", "3", "4", "5", "6+"],
+            &["1", "2"],
+            OutOfRange::ShiftRoll,
+        );
         let o = table_odds(&t, &"1d6".parse().unwrap(), 2).unwrap();
         assert_eq!(o.columns.len(), 4);
         assert_eq!(o.columns[2].heading, "2 +1");
@@ -545,8 +563,13 @@ mod tests {
     fn named_rows_have_no_odds() {
         let rows = Axis::parse("class", &["fighter", "cruiser"], OutOfRange::Error).unwrap();
         let cols = Axis::parse("range", &["1"], OutOfRange::Clamp).unwrap();
-        let t = Table::new("n", rows, cols, vec![vec![Cell::Value(4)], vec![Cell::Value(5)]])
-            .unwrap();
+        let t = Table::new(
+            "n",
+            rows,
+            cols,
+            vec![vec![Cell::Value(4)], vec![Cell::Value(5)]],
+        )
+        .unwrap();
         assert!(matches!(
             table_odds(&t, &"1d6".parse().unwrap(), 0),
             Err(TableError::WrongKind { .. })
