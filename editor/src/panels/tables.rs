@@ -427,11 +427,12 @@ fn one_table(
             }
         });
     }
+    // Borrowed from the cache, not cloned: a frame costs no allocation proportional to the table.
     let odds = if named_rows {
         None
     } else {
         match panel.odds(decl) {
-            Some(Ok(o)) => Some(o.clone()),
+            Some(Ok(o)) => Some(o),
             Some(Err(e)) => {
                 ui.colored_label(ui.visuals().warn_fg_color, format!("no odds: {e}"));
                 None
@@ -444,7 +445,7 @@ fn one_table(
     };
     egui::ScrollArea::horizontal()
         .id_salt(("table-scroll", &decl.id))
-        .show(ui, |ui| grid(ui, decl, table, odds.as_ref()));
+        .show(ui, |ui| grid(ui, decl, table, odds));
     ui.weak(policy_note(table.columns().policy));
 }
 
