@@ -1,9 +1,9 @@
 //! The tables panel: every rule table a mod declares, drawn as a grid of rows x columns, each
 //! cell with its result and the exact probability of landing in it when the row is rolled.
 //!
-//! A table's declaration does not say which dice roll its rows, so the panel keeps a roll
-//! expression per table: it starts with [`guess_roll`] (a declared `game.dice` notation, else
-//! the `NdS` whose totals span the row keys, e.g. `2d6` for rows `2 .. 12+`) and the user can
+//! The panel keeps a roll expression per table: it starts with the declaration's `roll` (e.g.
+//! `roll = "2d6"` in `game.table`), else [`guess_roll`] (a declared `game.dice` notation, else
+//! the `NdS` whose totals span the row keys, e.g. `2d6` for rows `2 .. 12+`), and the user can
 //! type another. Odds are exact ([`hexforge_core::dice::distribution`], fractions of `i128`):
 //! each cell shows a percentage and, on hover, the exact fraction and roll count. Tables whose
 //! rows are names (a target class) are not rolled and show results only. Column shifts:
@@ -226,12 +226,16 @@ fn row_span(table: &Table) -> Option<(i64, i64)> {
     Some((lo, hi))
 }
 
-/// The roll expression that most likely rolls a table's rows: a declared numeric `game.dice`
+/// The roll expression that most likely rolls a table's rows: the declaration's own `roll` when
+/// it has one; else a declared numeric `game.dice`
 /// (in id order) whose totals run exactly from the first row to the last, else the first `NdS`
 /// (N = 1..3; S = 4, 6, 8, 10, 12, 20, 100) that does. `None` for named rows or when nothing
 /// fits (e.g. rows that count guns, not a roll).
 #[must_use]
 pub fn guess_roll(decl: &TableDecl, dice: &BTreeMap<String, DiceDecl>) -> Option<String> {
+    if let Some(roll) = &decl.roll {
+        return Some(roll.clone());
+    }
     let (lo, hi) = row_span(decl.table.as_ref()?)?;
     let fits = |text: &str| {
         text.parse::<DiceExpr>()
@@ -585,9 +589,17 @@ mod tests {
             cells: vec![],
             row_policy: "error".into(),
             column_policy: "clamp".into(),
+            roll: None,
             table: Some(t),
             source: Default::default(),
         }
+    }
+
+    #[test]
+    fn a_declared_roll_wins_over_the_guess() {
+        let mut d = decl(table(&["2", "3-11", "12+"], &["1"], OutOfRange::Clamp));
+        d.roll = Some("1d6+1d6".into());
+        assert_eq!(guess_roll(&d, &BTreeMap::new()).as_deref(), Some("1d6+1d6"));
     }
 
     #[test]
