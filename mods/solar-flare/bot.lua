@@ -27,7 +27,7 @@ local DESIGN_PRIORITY = { beam = 7, shield = 6, engine = 5, thruster = 4, genera
 
 local function enemy_ships(ctx, side)
   local out = {}
-  for _, p in ipairs(R.ships(ctx)) do
+  for _, p in ipairs(R.ship_spots(ctx)) do
     if R.on_board(p) and R.enemies(ctx, side, p.owner) then out[#out + 1] = p end
   end
   return out
@@ -58,7 +58,7 @@ end
 -- Net blast value of torpedo `t` detonating now: enemy dice minus own dice.
 local function blast_value(ctx, side, t)
   local c, lvl, v = R.hex_of(t), t.values.level or 1, 0
-  for _, p in ipairs(R.ships(ctx)) do
+  for _, p in ipairs(R.ship_spots(ctx)) do
     local h = R.hex_of(p)
     if h then
       local n = lvl - G.distance(c, h)
