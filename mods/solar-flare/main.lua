@@ -539,6 +539,24 @@ local function launch_hex(p, c)
   return G.neighbor(R.hex_of(p), G.side_of_section(R.facing_of(p), c.section)), G.side_of_section(R.facing_of(p), c.section)
 end
 
+local function launch_check(ctx, a)
+  if not battle(ctx) then return false, "the battle has not begun" end
+  if pending(ctx) then return false, "confirm or cancel the attack already declared" end
+  local p, why = R.own_ship(ctx, a.side, P(a, "ship"))
+  if not p then return false, why end
+  if not R.on_board(p) then return false, "ship " .. p.id .. " is not on the board" end
+  local c = p.values.comps[P(a, "weapon")]
+  if not c or c.kind ~= "torpedo" then return false, "that is not a torpedo weapon" end
+  if c.dead then return false, "that torpedo weapon is destroyed" end
+  if c.charge < D.torpedo.charges_to_fire then
+    return false, ("a torpedo needs %d charges to fire"):format(D.torpedo.charges_to_fire)
+  end
+  local h = launch_hex(p, c)
+  if not R.board(ctx).play[G.key(h)] then return false, "the launch hex is off the board" end
+  if R.is_solid(R.terrain_map(ctx), h) then return false, "a planet or moon fills the launch hex" end
+  return true
+end
+
 action {
   id = "launch",
   phases = { "weapons" },
@@ -549,7 +567,8 @@ action {
     for _, p in ipairs(R.ships(ctx, side)) do
       if R.on_board(p) then
         for wi, c in ipairs(p.values.comps) do
-          if c.kind == "torpedo" and ctx:legal { id = "launch", side = side, ship = p.id, weapon = wi } then
+          -- The action's own check, called directly (ctx:legal would start a nested callback).
+          if c.kind == "torpedo" and launch_check(ctx, { side = side, ship = p.id, weapon = wi }) then
             out[#out + 1] = { ship = p.id, weapon = wi }
           end
         end
@@ -557,23 +576,7 @@ action {
     end
     return out
   end,
-  check = function(ctx, a)
-    if not battle(ctx) then return false, "the battle has not begun" end
-    if pending(ctx) then return false, "confirm or cancel the attack already declared" end
-    local p, why = R.own_ship(ctx, a.side, P(a, "ship"))
-    if not p then return false, why end
-    if not R.on_board(p) then return false, "ship " .. p.id .. " is not on the board" end
-    local c = p.values.comps[P(a, "weapon")]
-    if not c or c.kind ~= "torpedo" then return false, "that is not a torpedo weapon" end
-    if c.dead then return false, "that torpedo weapon is destroyed" end
-    if c.charge < D.torpedo.charges_to_fire then
-      return false, ("a torpedo needs %d charges to fire"):format(D.torpedo.charges_to_fire)
-    end
-    local h = launch_hex(p, c)
-    if not R.board(ctx).play[G.key(h)] then return false, "the launch hex is off the board" end
-    if R.is_solid(R.terrain_map(ctx), h) then return false, "a planet or moon fills the launch hex" end
-    return true
-  end,
+  check = function(ctx, a) return launch_check(ctx, a) end,
   apply = function(ctx, a)
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
@@ -955,13 +958,21 @@ action {
     for _, p in ipairs(R.ships(ctx, side)) do
       if R.on_board(p) then
         local s = p.values
+        -- Why computed once per ship: the power and the room in each component do not depend on
+        -- the crew team, and this listing runs on every step of the power phase.
+        local pool, battery = R.pool(ctx, s), R.battery_charge(s)
+        local room = {}
+        for ki, comp in ipairs(s.comps) do
+          if comp.kind ~= "generator" and not comp.dead and comp.charged_round ~= ctx.round then
+            local avail = (comp.kind == "battery") and pool or (pool + battery)
+            room[ki] = math.min(avail, PW.useful(comp))
+          end
+        end
         for ci, cr in ipairs(s.crew) do
           if cr.used_round ~= ctx.round then
-            for ki, comp in ipairs(s.comps) do
-              if comp.kind ~= "generator" and not comp.dead and comp.charged_round ~= ctx.round then
-                local top = math.min(cr.level, available_for(ctx, s, comp), PW.useful(comp))
-                for n = 1, top do out[#out + 1] = { ship = p.id, crew = ci, comp = ki, amount = n } end
-              end
+            for ki = 1, #s.comps do
+              local top = room[ki] and math.min(cr.level, room[ki]) or 0
+              for n = 1, top do out[#out + 1] = { ship = p.id, crew = ci, comp = ki, amount = n } end
             end
           end
         end

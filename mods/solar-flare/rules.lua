@@ -196,15 +196,21 @@ function R.occupancy(ctx)
   end)
 end
 
+---A piece snapshot (memoised in read-only callbacks); nil when there is none.
+function R.piece(ctx, id)
+  local v = memo(ctx, "piece:" .. tostring(id), function() return ctx:piece(id) or false end)
+  return v or nil
+end
+
 function R.own_ship(ctx, side, id)
-  local p = ctx:piece(id)
+  local p = R.piece(ctx, id)
   if not p or R.type_of(p) ~= "ship" then return nil, "there is no ship " .. tostring(id) end
   if p.owner ~= side then return nil, "ship " .. id .. " is not yours" end
   return p
 end
 
 function R.own_torpedo(ctx, side, id)
-  local p = ctx:piece(id)
+  local p = R.piece(ctx, id)
   if not p or R.type_of(p) ~= "torpedo" then return nil, "there is no torpedo " .. tostring(id) end
   if p.owner ~= side then return nil, "torpedo " .. id .. " is not yours" end
   return p
