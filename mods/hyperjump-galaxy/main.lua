@@ -20,6 +20,7 @@ game.table {
   row_policy = data.hyperjump.row_policy,
   column_policy = data.hyperjump.column_policy,
   cells = data.hyperjump.cells,
+  roll = data.jump_dice,           -- the editor's tables panel shows each cell's exact odds
 }
 
 -- T1: a player turn is three segments; the scenario sets the side order and the turn limit.

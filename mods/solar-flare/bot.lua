@@ -27,7 +27,7 @@ local DESIGN_PRIORITY = { beam = 7, shield = 6, engine = 5, thruster = 4, genera
 
 local function enemy_ships(ctx, side)
   local out = {}
-  for _, p in ipairs(R.ships(ctx)) do
+  for _, p in ipairs(R.ship_spots(ctx)) do
     if R.on_board(p) and R.enemies(ctx, side, p.owner) then out[#out + 1] = p end
   end
   return out
@@ -58,7 +58,7 @@ end
 -- Net blast value of torpedo `t` detonating now: enemy dice minus own dice.
 local function blast_value(ctx, side, t)
   local c, lvl, v = R.hex_of(t), t.values.level or 1, 0
-  for _, p in ipairs(R.ships(ctx)) do
+  for _, p in ipairs(R.ship_spots(ctx)) do
     local h = R.hex_of(p)
     if h then
       local n = lvl - G.distance(c, h)
@@ -74,7 +74,7 @@ local function score(ctx, side, a, foes)
   if id == "confirm" then return 1000 end
   if id == "cancel" then return -10 end
   if id == "detonate" then
-    local t = ctx:piece(a.torpedo)
+    local t = R.piece(ctx, a.torpedo)
     local v = blast_value(ctx, side, t)
     local overdue = (t.values.launched_round or ctx.round) < ctx.round
     if v > 0 then return 900 + v end
@@ -82,23 +82,23 @@ local function score(ctx, side, a, foes)
     return -50
   end
   if id == "disarm" then
-    local t = ctx:piece(a.torpedo)
+    local t = R.piece(ctx, a.torpedo)
     return ((t.values.launched_round or ctx.round) < ctx.round) and 1 or -60
   end
   if id == "aim" then
-    local t = ctx:piece(a.target)
+    local t = R.piece(ctx, a.target)
     if R.type_of(t) ~= "ship" then return -20 end
     local sec = G.section_of_side(R.facing_of(t), a.hexside)
     local first = C.ship_layers(t.values, sec)[1]
     return 500 + 10 * a.strength - 3 * first.defence
   end
   if id == "launch" then
-    local p = ctx:piece(a.ship)
+    local p = R.piece(ctx, a.ship)
     local _, d = nearest(R.hex_of(p), foes)
     return (d <= 8) and 400 or -5
   end
   if id == "torpedo_move" or id == "torpedo_turn" then
-    local t = ctx:piece(a.torpedo)
+    local t = R.piece(ctx, a.torpedo)
     local h, f = R.hex_of(t), R.facing_of(t)
     local target, d0 = nearest(h, foes)
     if not target then return -5 end
@@ -111,7 +111,7 @@ local function score(ctx, side, a, foes)
     return gain > 0 and (300 + 15 * gain) or -5
   end
   if id == "forward" or id == "slide" or id == "turn" then
-    local p = ctx:piece(a.ship)
+    local p = R.piece(ctx, a.ship)
     local h, f = R.hex_of(p), R.facing_of(p)
     local target, d0 = nearest(h, foes)
     if not target then return -5 end
@@ -126,7 +126,7 @@ local function score(ctx, side, a, foes)
   end
   if id == "buy_manoeuvre" or id == "buy_movement" then return -5 end
   if id == "transfer" then
-    local p = ctx:piece(a.ship)
+    local p = R.piece(ctx, a.ship)
     local comp = p.values.comps[a.comp]
     local room = PW.useful(comp)
     if comp.kind == "beam" then room = math.max(0, comp.level - comp.charge) end
@@ -136,7 +136,7 @@ local function score(ctx, side, a, foes)
   if id == "install" then return 50 + (DESIGN_PRIORITY[a.kind] or 0) end
   if id == "adjust" then
     if a.delta < 0 then return -5 end
-    local p = ctx:piece(a.ship)
+    local p = R.piece(ctx, a.ship)
     local kind = (a.what == "crew") and "crew" or p.values.comps[a.index].kind
     return 20 + (DESIGN_PRIORITY[kind] or 0)
   end

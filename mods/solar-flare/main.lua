@@ -15,6 +15,14 @@ local BOT = require("bot")
 
 local P = R.param
 
+-- Every action's choices and check run read-only: their ctx memoises snapshots (R.readonly).
+-- The tail call keeps the declaration's own file:line for the engine's messages.
+local function action(decl)
+  if decl.choices then decl.choices = R.readonly(decl.choices) end
+  if decl.check then decl.check = R.readonly(decl.check) end
+  return game.action(decl)
+end
+
 game.piece_type { id = "ship", name = "Capital ship", values = { design = "lancer" } }
 game.piece_type { id = "torpedo", name = "Torpedo", values = { level = 1, integrity = 1 } }
 
@@ -26,6 +34,8 @@ game.terrain { id = "asteroid", name = "Asteroid field", color = "#864" }
 game.turns {
   order = "rolled",
   die = "1d6",
+  -- The document rolls once for the play order, then play goes round in that order all game.
+  every_round = false,
   teams = true,
   phases = {
     { id = "deploy" },
@@ -60,7 +70,7 @@ local function may_deploy_ship(ctx, side)
   return R.all_anomalies_placed(ctx)
 end
 
-game.action {
+action {
   id = "place_anomaly",
   phases = { "deploy" },
   params = { kind = "string", at = "hex" },
@@ -93,7 +103,7 @@ game.action {
   end,
 }
 
-game.action {
+action {
   id = "deploy",
   phases = { "deploy" },
   params = { ship = "piece", at = "hex", facing = "direction" },
@@ -101,7 +111,7 @@ game.action {
     if not may_deploy_ship(ctx, side) then return {} end
     local p = R.reserve_ships(ctx, side)[1]
     local map, occ, out = R.terrain_map(ctx), R.occupancy(ctx), {}
-    local ships = R.ships(ctx)
+    local ships = R.ship_spots(ctx)
     for _, h in ipairs(R.board(ctx).hexes) do
       if R.deploy_ok(ctx, side, map, occ, h, ships) then
         for f = 0, 5 do out[#out + 1] = { ship = p.id, at = h, facing = f } end
@@ -161,7 +171,7 @@ local function try_level(s, what, index, delta)
   return true
 end
 
-game.action {
+action {
   id = "adjust",
   phases = { "deploy" },
   params = { ship = "piece", what = "string", index = "integer", delta = "integer" },
@@ -199,7 +209,7 @@ game.action {
   end,
 }
 
-game.action {
+action {
   id = "install",
   phases = { "deploy" },
   params = { ship = "piece", kind = "string", section = "integer" },
@@ -246,7 +256,7 @@ game.action {
   end,
 }
 
-game.action {
+action {
   id = "remove",
   phases = { "deploy" },
   params = { ship = "piece", what = "string", index = "integer" },
@@ -292,13 +302,11 @@ local function beam_aims(ctx, p, map, occ, only)
   local h, f = R.hex_of(p), R.facing_of(p)
   if not h then return out end
   local targets = {}
-  for _, t in ipairs(ctx:pieces {}) do
-    local th = R.hex_of(t)
-    if th and t.id ~= p.id and not (R.type_of(t) == "ship" and not R.enemies(ctx, p.owner, t.owner)) then
+  for _, t in ipairs(R.board_pieces(ctx)) do
+    if t.id ~= p.id and not (R.type_of(t) == "ship" and not R.enemies(ctx, p.owner, t.owner)) then
       targets[#targets + 1] = t
     end
   end
-  table.sort(targets, function(x, y) return x.id < y.id end)
   for wi, c in ipairs(s.comps) do
     if c.kind == "beam" and not c.dead and c.charge + c.over > 0 and c.fired_round ~= ctx.round and (only == nil or only == wi) then
       local side_dir = G.side_of_section(f, c.section)
@@ -325,7 +333,7 @@ local function weapons_open(ctx, side)
   return battle(ctx) and acting(ctx, side)
 end
 
-game.action {
+action {
   id = "aim",
   phases = { "weapons" },
   params = { ship = "piece", weapon = "integer", target = "piece", hexside = "integer", strength = "integer" },
@@ -384,7 +392,7 @@ game.action {
   end,
 }
 
-game.action {
+action {
   id = "cancel",
   phases = { "weapons" },
   params = {},
@@ -432,7 +440,7 @@ local function hit_torpedo(ctx, id, dice, what, queue)
   end
 end
 
-game.action {
+action {
   id = "confirm",
   phases = { "weapons" },
   params = {},
@@ -531,7 +539,25 @@ local function launch_hex(p, c)
   return G.neighbor(R.hex_of(p), G.side_of_section(R.facing_of(p), c.section)), G.side_of_section(R.facing_of(p), c.section)
 end
 
-game.action {
+local function launch_check(ctx, a)
+  if not battle(ctx) then return false, "the battle has not begun" end
+  if pending(ctx) then return false, "confirm or cancel the attack already declared" end
+  local p, why = R.own_ship(ctx, a.side, P(a, "ship"))
+  if not p then return false, why end
+  if not R.on_board(p) then return false, "ship " .. p.id .. " is not on the board" end
+  local c = p.values.comps[P(a, "weapon")]
+  if not c or c.kind ~= "torpedo" then return false, "that is not a torpedo weapon" end
+  if c.dead then return false, "that torpedo weapon is destroyed" end
+  if c.charge < D.torpedo.charges_to_fire then
+    return false, ("a torpedo needs %d charges to fire"):format(D.torpedo.charges_to_fire)
+  end
+  local h = launch_hex(p, c)
+  if not R.board(ctx).play[G.key(h)] then return false, "the launch hex is off the board" end
+  if R.is_solid(R.terrain_map(ctx), h) then return false, "a planet or moon fills the launch hex" end
+  return true
+end
+
+action {
   id = "launch",
   phases = { "weapons" },
   params = { ship = "piece", weapon = "integer" },
@@ -541,7 +567,8 @@ game.action {
     for _, p in ipairs(R.ships(ctx, side)) do
       if R.on_board(p) then
         for wi, c in ipairs(p.values.comps) do
-          if c.kind == "torpedo" and ctx:legal { id = "launch", side = side, ship = p.id, weapon = wi } then
+          -- The action's own check, called directly (ctx:legal would start a nested callback).
+          if c.kind == "torpedo" and launch_check(ctx, { side = side, ship = p.id, weapon = wi }) then
             out[#out + 1] = { ship = p.id, weapon = wi }
           end
         end
@@ -549,23 +576,7 @@ game.action {
     end
     return out
   end,
-  check = function(ctx, a)
-    if not battle(ctx) then return false, "the battle has not begun" end
-    if pending(ctx) then return false, "confirm or cancel the attack already declared" end
-    local p, why = R.own_ship(ctx, a.side, P(a, "ship"))
-    if not p then return false, why end
-    if not R.on_board(p) then return false, "ship " .. p.id .. " is not on the board" end
-    local c = p.values.comps[P(a, "weapon")]
-    if not c or c.kind ~= "torpedo" then return false, "that is not a torpedo weapon" end
-    if c.dead then return false, "that torpedo weapon is destroyed" end
-    if c.charge < D.torpedo.charges_to_fire then
-      return false, ("a torpedo needs %d charges to fire"):format(D.torpedo.charges_to_fire)
-    end
-    local h = launch_hex(p, c)
-    if not R.board(ctx).play[G.key(h)] then return false, "the launch hex is off the board" end
-    if R.is_solid(R.terrain_map(ctx), h) then return false, "a planet or moon fills the launch hex" end
-    return true
-  end,
+  check = function(ctx, a) return launch_check(ctx, a) end,
   apply = function(ctx, a)
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
@@ -581,7 +592,7 @@ game.action {
   end,
 }
 
-game.action {
+action {
   id = "torpedo_move",
   phases = { "weapons" },
   params = { torpedo = "piece", evade = "integer" },
@@ -634,7 +645,7 @@ game.action {
   end,
 }
 
-game.action {
+action {
   id = "torpedo_turn",
   phases = { "weapons" },
   params = { torpedo = "piece", turn = "integer" },
@@ -678,7 +689,7 @@ local function own_torpedo_now(ctx, a)
   return R.own_torpedo(ctx, a.side, P(a, "torpedo"))
 end
 
-game.action {
+action {
   id = "detonate",
   phases = { "weapons" },
   params = { torpedo = "piece" },
@@ -696,7 +707,7 @@ game.action {
   apply = function(ctx, a) detonate(ctx, P(a, "torpedo")) end,
 }
 
-game.action {
+action {
   id = "disarm",
   phases = { "weapons" },
   params = { torpedo = "piece" },
@@ -760,7 +771,7 @@ local function check_evade(ctx, s, nh, evade, mn_cost)
   return true
 end
 
-game.action {
+action {
   id = "forward",
   phases = { "movement" },
   params = { ship = "piece", evade = "integer" },
@@ -798,7 +809,7 @@ game.action {
   end,
 }
 
-game.action {
+action {
   id = "slide",
   phases = { "movement" },
   params = { ship = "piece", direction = "direction", evade = "integer" },
@@ -841,7 +852,7 @@ game.action {
   end,
 }
 
-game.action {
+action {
   id = "turn",
   phases = { "movement" },
   params = { ship = "piece", turn = "integer" },
@@ -873,7 +884,7 @@ game.action {
   end,
 }
 
-game.action {
+action {
   id = "buy_manoeuvre",
   phases = { "movement" },
   params = { ship = "piece" },
@@ -901,7 +912,7 @@ game.action {
   end,
 }
 
-game.action {
+action {
   id = "buy_movement",
   phases = { "movement" },
   params = { ship = "piece" },
@@ -937,7 +948,7 @@ local function available_for(ctx, s, comp)
   return pool + R.battery_charge(s)
 end
 
-game.action {
+action {
   id = "transfer",
   phases = { "power" },
   params = { ship = "piece", crew = "integer", comp = "integer", amount = "integer" },
@@ -947,13 +958,21 @@ game.action {
     for _, p in ipairs(R.ships(ctx, side)) do
       if R.on_board(p) then
         local s = p.values
+        -- Why computed once per ship: the power and the room in each component do not depend on
+        -- the crew team, and this listing runs on every step of the power phase.
+        local pool, battery = R.pool(ctx, s), R.battery_charge(s)
+        local room = {}
+        for ki, comp in ipairs(s.comps) do
+          if comp.kind ~= "generator" and not comp.dead and comp.charged_round ~= ctx.round then
+            local avail = (comp.kind == "battery") and pool or (pool + battery)
+            room[ki] = math.min(avail, PW.useful(comp))
+          end
+        end
         for ci, cr in ipairs(s.crew) do
           if cr.used_round ~= ctx.round then
-            for ki, comp in ipairs(s.comps) do
-              if comp.kind ~= "generator" and not comp.dead and comp.charged_round ~= ctx.round then
-                local top = math.min(cr.level, available_for(ctx, s, comp), PW.useful(comp))
-                for n = 1, top do out[#out + 1] = { ship = p.id, crew = ci, comp = ki, amount = n } end
-              end
+            for ki = 1, #s.comps do
+              local top = room[ki] and math.min(cr.level, room[ki]) or 0
+              for n = 1, top do out[#out + 1] = { ship = p.id, crew = ci, comp = ki, amount = n } end
             end
           end
         end
@@ -1002,7 +1021,7 @@ game.action {
 ---------------------------------------------------------------------------------------------
 -- Phase ends, hooks, setup, victory.
 ---------------------------------------------------------------------------------------------
-game.action {
+action {
   id = "end_phase",
   check = function(ctx, a)
     local side = a.side
@@ -1077,7 +1096,7 @@ end)
 
 local function alive_teams(ctx)
   local teams, order, has = {}, {}, {}
-  for _, p in ipairs(R.ships(ctx)) do has[p.owner] = true end
+  for _, p in ipairs(R.ship_spots(ctx)) do has[p.owner] = true end
   for _, s in ipairs(ctx:sides()) do
     if not s.eliminated and has[s.id] then
       local t = R.team_of(ctx, s.id)
@@ -1090,7 +1109,7 @@ end
 
 game.on("after_action", function(ctx)
   local has = {}
-  for _, p in ipairs(R.ships(ctx)) do has[p.owner] = true end
+  for _, p in ipairs(R.ship_spots(ctx)) do has[p.owner] = true end
   for _, s in ipairs(ctx:sides()) do
     if not s.eliminated and not has[s.id] then ctx:eliminate(s.id) end
   end
@@ -1106,6 +1125,7 @@ game.setup(function(ctx)
   end
   ctx:set_global("terrain", map)
   ctx:set_global("pending", false)
+  ctx:set_global("fleet", R.fleet_of(ctx))
   for _, p in ipairs(R.ships(ctx)) do
     if p.values.comps == nil or next(p.values.comps) == nil and (ctx.options or {}).setup ~= "advanced" then
       local rec = R.record_for(ctx, p.values.design)
@@ -1126,7 +1146,7 @@ game.setup(function(ctx)
   ctx:set_global("battle", ready)
 end)
 
-game.victory(function(ctx)
+game.victory(R.readonly(function(ctx)
   local teams, order = alive_teams(ctx)
   if #order == 1 then
     -- The whole team wins, including members whose own ships are gone.
@@ -1139,7 +1159,7 @@ game.victory(function(ctx)
     return { winners = {}, reason = "every ship is destroyed" }
   end
   return nil
-end)
+end))
 
 -- Bots: `hexforge play mods/solar-flare --bots blue=greedy,red=random` (see bot.lua).
-game.bots.greedy = BOT.greedy
+game.bots.greedy = R.readonly(BOT.greedy)

@@ -16,6 +16,35 @@ local DESIGNS = require("designs")
 
 local R = {}
 
+-- Read-only memo ------------------------------------------------------------------------------
+-- Why: in choices, check, victory and bots the state can not change during the call, yet the
+-- same snapshots (own ships, the terrain map, occupancy, a side's team) were fetched from the
+-- engine many times per call, and converting a ship record is the costliest thing a callback
+-- does. `R.readonly(fn)` marks the ctx of one such call; `memo` then keeps each result for the
+-- rest of that call only (weak keys: it goes with the ctx). Writable ctxs (apply, setup, hooks)
+-- are never marked, so they always read fresh state.
+local RO = setmetatable({}, { __mode = "k" })
+
+---Wraps a read-only callback (choices, check, victory, bot) so its ctx memoises snapshots.
+function R.readonly(fn)
+  return function(ctx, ...)
+    if type(ctx) == "table" and RO[ctx] == nil then RO[ctx] = {} end
+    return fn(ctx, ...)
+  end
+end
+
+local function memo(ctx, key, make)
+  local m = RO[ctx]
+  if not m then return make() end
+  local v = m[key]
+  if v == nil then
+    v = make()
+    m[key] = v
+  end
+  return v
+end
+R.memo = memo
+
 -- Engine adapters (the few places that know the snapshot's field names) -------------------
 function R.param(a, k)
   local v = a[k]
@@ -53,17 +82,23 @@ end
 function R.board(ctx) return SEC.board(R.tile_radius(ctx)) end
 
 function R.global(ctx, k, default)
-  local v = ctx:global(k)
-  if v == nil then return default end
-  return v
+  local v = memo(ctx, "global:" .. k, function()
+    local x = ctx:global(k)
+    if x == nil then return false end -- memo keeps false, not nil
+    return { x }
+  end)
+  if v == false then return default end
+  return v[1]
 end
 
 function R.terrain_map(ctx) return R.global(ctx, "terrain", {}) end
 
 function R.team_of(ctx, side)
-  local s = ctx:side(side)
-  if s and s.team and s.team ~= "" then return s.team end
-  return side
+  return memo(ctx, "team:" .. tostring(side), function()
+    local s = ctx:side(side)
+    if s and s.team and s.team ~= "" then return s.team end
+    return side
+  end)
 end
 
 function R.enemies(ctx, a, b) return R.team_of(ctx, a) ~= R.team_of(ctx, b) end
@@ -72,48 +107,110 @@ function R.enemies(ctx, a, b) return R.team_of(ctx, a) ~= R.team_of(ctx, b) end
 -- Why the type filter: the engine converts every matching snapshot into Lua, and ship records
 -- are large; filtering in the engine keeps torpedo and ship listings from converting the other.
 function R.ships(ctx, owner)
+  return memo(ctx, "ships:" .. tostring(owner), function()
+    local out = {}
+    for _, p in ipairs(ctx:pieces { owner = owner, type = "ship" }) do
+      if R.type_of(p) == "ship" then out[#out + 1] = p end
+    end
+    table.sort(out, function(x, y) return x.id < y.id end)
+    return out
+  end)
+end
+
+---The ids and owners of every ship of the game, stored once by setup (ships are only ever
+---created by the scenario; torpedoes are not ships). `nil` in a state set up without it.
+function R.fleet(ctx)
+  return R.global(ctx, "fleet", nil)
+end
+
+---Every ship still in the game as `{ id, owner, type = "ship", hex = hex or nil }` (hex nil in
+---reserve), sorted by id, without its record. Why: who is where and whose it is is all that
+---occupancy, lines of attack, victory and eliminations need, and the full record is by far the
+---most expensive snapshot to convert; `ctx:footprint` gives the hex alone (and fails for a
+---destroyed piece).
+function R.ship_spots(ctx)
+  return memo(ctx, "spots", function()
+    local out = {}
+    local fleet = R.fleet(ctx)
+    if fleet == nil then
+      for _, p in ipairs(R.ships(ctx)) do
+        out[#out + 1] = { id = p.id, owner = p.owner, type = "ship", hex = R.hex_of(p) }
+      end
+      return out
+    end
+    for _, e in ipairs(fleet) do
+      local ok, fp = pcall(ctx.footprint, ctx, e.id)
+      if ok then
+        local h = fp[1]
+        out[#out + 1] = { id = e.id, owner = e.owner, type = "ship", hex = h and { q = h.q, r = h.r } or nil }
+      end
+    end
+    return out
+  end)
+end
+
+---The fleet record for setup: every ship's id and owner, by id.
+function R.fleet_of(ctx)
   local out = {}
-  for _, p in ipairs(ctx:pieces { owner = owner, type = "ship" }) do
-    if R.type_of(p) == "ship" then out[#out + 1] = p end
-  end
-  table.sort(out, function(x, y) return x.id < y.id end)
+  for _, p in ipairs(R.ships(ctx)) do out[#out + 1] = { id = p.id, owner = p.owner } end
   return out
 end
 
 function R.on_board(p) return R.hex_of(p) ~= nil end
 
 function R.torpedoes(ctx, owner)
-  local out = {}
-  for _, p in ipairs(ctx:pieces { owner = owner, type = "torpedo" }) do
-    if R.type_of(p) == "torpedo" and R.on_board(p) then out[#out + 1] = p end
-  end
-  table.sort(out, function(x, y) return x.id < y.id end)
-  return out
+  return memo(ctx, "torps:" .. tostring(owner), function()
+    local out = {}
+    for _, p in ipairs(ctx:pieces { owner = owner, type = "torpedo" }) do
+      if R.type_of(p) == "torpedo" and R.on_board(p) then out[#out + 1] = p end
+    end
+    table.sort(out, function(x, y) return x.id < y.id end)
+    return out
+  end)
+end
+
+---Ships (as spots) and torpedoes on the board, sorted by id: what a beam can target and what
+---blocks a line of attack.
+function R.board_pieces(ctx)
+  return memo(ctx, "board_pieces", function()
+    local out = {}
+    for _, s in ipairs(R.ship_spots(ctx)) do
+      if s.hex then out[#out + 1] = s end
+    end
+    for _, t in ipairs(R.torpedoes(ctx)) do out[#out + 1] = t end
+    table.sort(out, function(x, y) return x.id < y.id end)
+    return out
+  end)
 end
 
 -- hex key -> { ship = id or nil, torps = n }
 function R.occupancy(ctx)
-  local occ = {}
-  for _, p in ipairs(ctx:pieces {}) do
-    local h = R.hex_of(p)
-    if h then
-      local k = G.key(h)
+  return memo(ctx, "occupancy", function()
+    local occ = {}
+    for _, p in ipairs(R.board_pieces(ctx)) do
+      local k = G.key(R.hex_of(p))
       occ[k] = occ[k] or { torps = 0 }
       if R.type_of(p) == "ship" then occ[k].ship = p.id else occ[k].torps = occ[k].torps + 1 end
     end
-  end
-  return occ
+    return occ
+  end)
+end
+
+---A piece snapshot (memoised in read-only callbacks); nil when there is none.
+function R.piece(ctx, id)
+  local v = memo(ctx, "piece:" .. tostring(id), function() return ctx:piece(id) or false end)
+  return v or nil
 end
 
 function R.own_ship(ctx, side, id)
-  local p = ctx:piece(id)
+  local p = R.piece(ctx, id)
   if not p or R.type_of(p) ~= "ship" then return nil, "there is no ship " .. tostring(id) end
   if p.owner ~= side then return nil, "ship " .. id .. " is not yours" end
   return p
 end
 
 function R.own_torpedo(ctx, side, id)
-  local p = ctx:piece(id)
+  local p = R.piece(ctx, id)
   if not p or R.type_of(p) ~= "torpedo" then return nil, "there is no torpedo " .. tostring(id) end
   if p.owner ~= side then return nil, "torpedo " .. id .. " is not yours" end
   return p
@@ -266,6 +363,24 @@ function R.anomaly_hexes(kind, h)
   return out
 end
 
+-- Keys of the hexes within the anomaly gap of hex x (key k), x excluded; cached per board.
+-- Why: listing anomaly placements checks every board hex's neighbourhood for every kind, and
+-- building those hexes and their keys again each time was most of the setup's cost.
+local NEAR = setmetatable({}, { __mode = "k" })
+local function near_keys(b, x, k)
+  local per = NEAR[b]
+  if not per then per = {}; NEAR[b] = per end
+  local list = per[k]
+  if not list then
+    list = {}
+    for _, y in ipairs(G.range(x, D.solid_gap)) do
+      if not G.eq(x, y) then list[#list + 1] = G.key(y) end
+    end
+    per[k] = list
+  end
+  return list
+end
+
 ---Whether an anomaly of `kind` can be centred at h: every hex in play and free of anomalies and
 ---ships; a planet or moon keeps a gap of one hex to any other anomaly, and no anomaly comes
 ---within one hex of a planet or moon.
@@ -279,13 +394,10 @@ function R.anomaly_ok(ctx, map, occ, kind, h, used, b)
     if not b.play[k] then return false, "an anomaly may not reach over the board's edge" end
     if map[k] then return false, "another anomaly is there" end
     if occ[k] and occ[k].ship then return false, "a ship is there" end
-    for _, y in ipairs(G.range(x, D.solid_gap)) do
-      local t = map[G.key(y)]
-      if t and not G.eq(x, y) then
-        if D.terrain[t].solid or solid then
-          return false, "planets and moons need a gap of " .. D.solid_gap .. " hex to other anomalies"
-        end
-      elseif t and solid then
+    -- (map[k] is empty here, so only the other hexes within the gap matter.)
+    for _, yk in ipairs(near_keys(b, x, k)) do
+      local t = map[yk]
+      if t and (solid or D.terrain[t].solid) then
         return false, "planets and moons need a gap of " .. D.solid_gap .. " hex to other anomalies"
       end
     end
@@ -327,7 +439,7 @@ function R.deploy_ok(ctx, side, map, occ, h, ships)
   if occ[k] and occ[k].ship then return false, "another ship is there" end
   local mine = {}
   for _, s in ipairs(b.sectors[k]) do mine[s] = true end
-  for _, p in ipairs(ships or R.ships(ctx)) do
+  for _, p in ipairs(ships or R.ship_spots(ctx)) do
     local ph = R.hex_of(p)
     if ph and R.enemies(ctx, side, p.owner) then
       for _, s in ipairs(b.sectors[G.key(ph)] or {}) do

@@ -392,7 +392,7 @@ game = {}
 ---@param t { id: string, name?: string, stats?: table, values?: table, footprint?: Hex[] }
 function game.piece_type(t) end
 
----@param t { id: string, rows: any[], columns: any[], cells: any[][], row_policy?: string, column_policy?: string }
+---@param t { id: string, rows: any[], columns: any[], cells: any[][], row_policy?: string, column_policy?: string, roll?: string }
 function game.table(t) end
 
 ---@param t { id: string, faces?: string[], notation?: string }

@@ -99,6 +99,10 @@ pub struct PlayArgs {
     /// Example: `--max-steps 5000`.
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     pub max_steps: usize,
+    /// Print which of the mod's Lua functions cost the most (sampled every 1000 Lua
+    /// instructions, so the same games give the same profile). Example: `--profile`.
+    #[arg(long)]
+    pub profile: bool,
 }
 
 /// Arguments of `replay`.

@@ -145,6 +145,7 @@ fn args(seed: u64, games: u64) -> PlayArgs {
         log: false,
         json: false,
         max_steps: 10_000,
+        profile: false,
     }
 }
 

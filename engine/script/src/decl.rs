@@ -107,6 +107,10 @@ pub struct TableDecl {
     pub row_policy: String,
     /// Column policy: clamp, error or shift_roll.
     pub column_policy: String,
+    /// The dice that roll this table's rows (`"2d6"`, `"1d10+1"`, `"3d[battle]"`), when the
+    /// table is rolled on; the editor shows each cell's exact odds for it. `None` for tables
+    /// looked up by a count or a name.
+    pub roll: Option<String>,
     /// The core table built from this declaration (what `ctx:lookup` consults); always present
     /// once [`read_decls`] succeeded.
     #[serde(skip)]
@@ -605,6 +609,28 @@ pub fn read_decls(
         };
         let row_policy = policy("row_policy", &POLICIES[..2]);
         let column_policy = policy("column_policy", POLICIES);
+        let roll = match t.raw_get::<Value>("roll") {
+            Ok(Value::Nil) => None,
+            Ok(Value::String(s)) => {
+                let text = s.to_string_lossy();
+                if let Err(e) = hexforge_core::dice::DiceExpr::parse(text.trim()) {
+                    r.err(
+                        &loc,
+                        format!(
+                            "{what}: roll {text:?} is not dice notation ({e}); write e.g. \"2d6\""
+                        ),
+                    );
+                }
+                Some(text.trim().to_owned())
+            }
+            _ => {
+                r.err(
+                    &loc,
+                    format!("{what}: roll must be dice notation text such as \"2d6\""),
+                );
+                None
+            }
+        };
         let table = if r
             .errs
             .iter()
@@ -629,6 +655,7 @@ pub fn read_decls(
                 cells,
                 row_policy,
                 column_policy,
+                roll,
                 table,
                 source: loc,
             },

@@ -335,6 +335,8 @@ fn budget_hook(lua: &Lua, debug: &Debug<'_>) -> mlua::Result<VmState> {
         let left = b.remaining.get() - b.step.get() as i64;
         b.remaining.set(left);
         if left > 0 {
+            // `hexforge play --profile`: one sample per hook step (a no-op when it is off).
+            crate::profile::sample(lua, b.step.get());
             return Ok(VmState::Continue);
         }
         b.exhausted.set(true);

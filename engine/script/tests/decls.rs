@@ -374,3 +374,42 @@ fn declared_tables_answer_lookups_and_exact_odds_from_lua() {
         "{err}"
     );
 }
+
+#[test]
+fn a_table_may_name_the_dice_that_roll_its_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let mods = dir.path().join("mods");
+    let good = r#"game.table { id = "jump", rows = { "2-6", "7+" }, columns = { "0" },
+  cells = { { "safe" }, { "lost" } }, roll = " 2d6 " }
+game.table { id = "guns", rows = { "1", "2" }, columns = { "0" }, cells = { { 4 }, { 3 } } }
+game.turns { order = "fixed", phases = { { id = "move" } } }
+"#;
+    let bad = "game.table { id = \"t\", rows = { \"1\" }, columns = { \"0\" }, cells = { { 1 } },\n  roll = \"2q6\" }\n\
+               game.table { id = \"u\", rows = { \"1\" }, columns = { \"0\" }, cells = { { 1 } }, roll = 6 }\n";
+    write(
+        &mods,
+        &[
+            ("good/mod.toml", &manifest("good", "")),
+            ("good/main.lua", good),
+            ("bad/mod.toml", &manifest("bad", "")),
+            ("bad/main.lua", bad),
+        ],
+    );
+    let loaded =
+        load_mods(&mods, "good", &LoadOptions::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    let rules = hexforge_script::rules::LuaRules::new(loaded).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(rules.decls().tables["jump"].roll.as_deref(), Some("2d6"));
+    assert_eq!(rules.decls().tables["guns"].roll, None);
+    let errs = load_mods(&mods, "bad", &LoadOptions::default()).unwrap_err();
+    let text: Vec<String> = errs.iter().map(ToString::to_string).collect();
+    assert!(
+        text.iter().any(|e| e.starts_with("mods/bad/main.lua:1:")
+            && e.contains("roll \"2q6\" is not dice notation")),
+        "{text:?}"
+    );
+    assert!(
+        text.iter().any(|e| e.starts_with("mods/bad/main.lua:3:")
+            && e.contains("roll must be dice notation text")),
+        "{text:?}"
+    );
+}

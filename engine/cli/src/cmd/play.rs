@@ -15,6 +15,9 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// Functions listed by `--profile` (by self and by inclusive samples).
+const PROFILE_TOP: usize = 15;
+
 /// What every game of a `play` run starts from.
 #[derive(Clone, Debug)]
 pub struct GameSetup {
@@ -87,7 +90,14 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         spec: Some(&args.bots),
         named: Some(&named),
     };
+    let lua = loaded.lua.loaded().sandbox.lua();
+    if args.profile {
+        hexforge_script::profile::enable(lua);
+    }
     play_games(|| Ok(loaded.rules()), &setup, args, bots, out)?;
+    if let Some(profile) = hexforge_script::profile::disable(lua) {
+        write!(out, "{}", profile.render(PROFILE_TOP))?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -265,4 +275,77 @@ fn print_many(
         summary.avg_actions, summary.avg_rounds, summary.ms_per_game
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::BotSpec;
+    use std::path::Path;
+
+    fn copy_dir(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            let target = to.join(entry.file_name());
+            if entry.file_type().unwrap().is_dir() {
+                copy_dir(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).unwrap();
+            }
+        }
+    }
+
+    /// The tutorial with one deliberately hot function called after every action.
+    fn hot_tutorial(tmp: &Path) -> std::path::PathBuf {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods/tutorial");
+        let dir = tmp.join("tutorial");
+        copy_dir(&root, &dir);
+        let main = dir.join("main.lua");
+        let mut text = std::fs::read_to_string(&main).unwrap();
+        text.push_str(
+            "\nlocal function deliberately_hot()\n  local s = 0\n  for i = 1, 20000 do s = s + i % 3 end\n  return s\nend\ngame.on(\"after_action\", function(ctx) deliberately_hot() end)\n",
+        );
+        std::fs::write(&main, text).unwrap();
+        dir
+    }
+
+    fn play(dir: &Path, profile: bool) -> String {
+        let args = PlayArgs {
+            module: dir.display().to_string(),
+            scenario: None,
+            seed: 1,
+            bots: BotSpec::default(),
+            games: 2,
+            save: None,
+            log: false,
+            json: false,
+            max_steps: 10_000,
+            profile,
+        };
+        let mut out = Vec::new();
+        run(&args, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn profile_puts_the_hot_lua_function_on_top_and_repeats_exactly() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = hot_tutorial(tmp.path());
+        let text = play(&dir, true);
+        let profile = &text[text.find("Lua profile").expect(&text)..];
+        let first = profile
+            .lines()
+            .skip_while(|l| !l.starts_with("top 15 by self"))
+            .nth(1)
+            .unwrap();
+        assert!(
+            first.contains("main.lua:") && first.contains("deliberately_hot"),
+            "{profile}"
+        );
+        // Instruction counts, not time: the same games give the same profile.
+        let again = play(&dir, true);
+        assert_eq!(profile, &again[again.find("Lua profile").unwrap()..]);
+        assert!(!play(&dir, false).contains("Lua profile"));
+    }
 }
