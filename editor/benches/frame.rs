@@ -36,6 +36,17 @@ fn solar_flare_in_progress() -> Harness<'static, EditorApp> {
     let mut app = EditorApp::new(Persisted::default(), bundled_mods());
     app.apply(Command::OpenMod(bundled_mods().join("solar-flare")));
     assert!(app.open.is_some(), "{:?}", app.problems);
+    for side in app
+        .open
+        .as_ref()
+        .map(|s| s.status().sides)
+        .unwrap_or_default()
+    {
+        app.apply(Command::SetBot {
+            side: side.as_str().to_owned(),
+            bot: "random".into(),
+        });
+    }
     for _ in 0..40 {
         app.apply(Command::BotStep);
     }

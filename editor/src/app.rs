@@ -25,20 +25,23 @@
 //! ```
 
 use crate::board_view::{self, BoardScene, Camera};
-use crate::command::{Command, Tab};
+use crate::command::{BottomTab, Command, Tab};
 use crate::demo::{self, DemoKind};
 use crate::panels::code_editor::CodeEditor;
-use crate::panels::inspector;
+use crate::panels::inspector::{self, InspectorState};
+use crate::panels::logs::{self, LogsPanel};
 use crate::panels::mod_browser::{self, ModEntry};
 use crate::panels::play::{self, Listed, PlayForm, PlayView};
 use crate::panels::problems::{self, Problem};
+use crate::panels::reload_report;
+use crate::panels::tables::{self, TablesPanel};
 use crate::session::{
     self, BotStep, EDITOR_SEED, HUMAN, PieceChoices, Reloaded, Session, SessionError,
 };
 use hexforge_core::hex::Hex;
 use hexforge_core::hex::layout::{Layout, Orientation};
 use hexforge_core::hex::trace::trace;
-use hexforge_game::{Action, Illegal, PieceId};
+use hexforge_game::{Action, Illegal, PieceId, SideId};
 use hexforge_script::watch::ModWatcher;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -69,6 +72,8 @@ pub struct Persisted {
     pub show_problems: bool,
     /// Whether the play panel is shown.
     pub show_play: bool,
+    /// The bottom panel's tab.
+    pub bottom: BottomTab,
 }
 
 impl Default for Persisted {
@@ -82,6 +87,7 @@ impl Default for Persisted {
             show_browser: true,
             show_inspector: true,
             show_problems: true,
+            bottom: BottomTab::default(),
             show_play: true,
         }
     }
@@ -213,6 +219,12 @@ pub struct EditorApp {
     pub last_reload: Option<Reloaded>,
     /// The new-game form.
     pub play_form: PlayForm,
+    /// The game inspector's picked piece and open rows.
+    pub inspect: InspectorState,
+    /// The event and dice logs' filter, tab and row caches.
+    pub logs: LogsPanel,
+    /// The tables panel's roll expressions and cached odds.
+    pub tables: TablesPanel,
     /// What the play panel shows (rebuilt after every change, not every frame).
     pub play: PlayView,
     /// The board's hex layout last frame (where each hex is on screen).
@@ -247,6 +259,9 @@ impl EditorApp {
             bots: BTreeMap::new(),
             run: None,
             last_reload: None,
+            inspect: InspectorState::default(),
+            logs: LogsPanel::default(),
+            tables: TablesPanel::default(),
             play_form: PlayForm {
                 scenario: String::new(),
                 seed: EDITOR_SEED.to_string(),
@@ -332,6 +347,7 @@ impl EditorApp {
             Command::SetOrientation(o) => self.persisted.camera.orientation = o,
             Command::SelectHex(h) => self.click_hex(h),
             Command::SelectTab(t) => self.persisted.tab = t,
+            Command::SelectBottomTab(t) => self.persisted.bottom = t,
             Command::RescanMods => self.rescan(),
             Command::ResetView => {
                 let orientation = self.persisted.camera.orientation;
@@ -559,6 +575,14 @@ impl EditorApp {
                 self.set_message(format!("bots stopped: {why}"));
                 false
             }
+            Ok(BotStep::Human(sides)) => {
+                let names: Vec<&str> = sides.iter().map(SideId::as_str).collect();
+                self.set_message(format!(
+                    "your move: {} (played by hand; choose a bot for it to let bots play on)",
+                    names.join(", ")
+                ));
+                false
+            }
             Err(e) => {
                 self.rules_fault(&e);
                 false
@@ -614,6 +638,9 @@ impl EditorApp {
     /// Selects a piece (or none) and reads its legal actions.
     fn select_piece(&mut self, p: Option<PieceId>) {
         self.selected_piece = p;
+        if p.is_some() {
+            self.inspect.piece = p;
+        }
         self.pending.clear();
         self.choices = match (&self.open, p) {
             (Some(s), Some(p)) => session::piece_choices(s.decls(), s.game.state(), &s.legal, p),
@@ -816,6 +843,52 @@ impl EditorApp {
         }
     }
 
+    /// The bottom panel: problems, the event and dice logs, the tables with their odds, and
+    /// the last reload's replay report, one tab at a time.
+    fn bottom_panel(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
+        let mut cmds = Vec::new();
+        ui.horizontal(|ui| {
+            for (tab, name) in BottomTab::ALL {
+                let label = match tab {
+                    BottomTab::Problems if !self.problems.is_empty() => {
+                        format!("{name} ({})", self.problems.len())
+                    }
+                    _ => name.to_owned(),
+                };
+                if ui
+                    .selectable_label(self.persisted.bottom == tab, label)
+                    .clicked()
+                {
+                    cmds.push(Command::SelectBottomTab(tab));
+                }
+            }
+        });
+        ui.separator();
+        match (self.persisted.bottom, &self.open) {
+            (BottomTab::Problems, _) => cmds.extend(problems::show(ui, &self.problems)),
+            (BottomTab::Log, Some(s)) => {
+                cmds.extend(logs::show(ui, &mut self.logs, s.game.state()))
+            }
+            (BottomTab::Tables, Some(s)) => {
+                cmds.extend(tables::show(ui, &mut self.tables, s.decls(), &s.base));
+            }
+            (BottomTab::Reload, _) => {
+                let report = self
+                    .last_reload
+                    .as_ref()
+                    .and_then(|r| r.replay.as_ref().ok());
+                if let Some(Err(e)) = self.last_reload.as_ref().map(|r| &r.replay) {
+                    ui.colored_label(ui.visuals().error_fg_color, format!("replay failed: {e}"));
+                }
+                cmds.extend(reload_report::show(ui, report));
+            }
+            (_, None) => {
+                ui.weak("Open a mod to see its game log and tables.");
+            }
+        }
+        cmds
+    }
+
     fn top_bar(&self, ui: &mut egui::Ui) -> Vec<Command> {
         let mut cmds = Vec::new();
         ui.horizontal(|ui| {
@@ -914,6 +987,17 @@ impl EditorApp {
                 .default_size(190.0)
                 .show(ui, |ui| {
                     inspector::show(ui, &self.scene, self.hovered, self.selected);
+                    if let Some(s) = &self.open {
+                        ui.separator();
+                        cmds.extend(inspector::show_game(
+                            ui,
+                            &mut self.inspect,
+                            s.game.state(),
+                            s.decls(),
+                            self.selected,
+                            &s.base,
+                        ));
+                    }
                 });
         }
         if self.persisted.show_play && self.open.is_some() {
@@ -928,7 +1012,7 @@ impl EditorApp {
             egui::Panel::bottom("problems")
                 .resizable(true)
                 .default_size(120.0)
-                .show(ui, |ui| cmds.extend(problems::show(ui, &self.problems)));
+                .show(ui, |ui| cmds.extend(self.bottom_panel(ui)));
         }
         egui::CentralPanel::default().show(ui, |ui| match self.persisted.tab {
             Tab::Board => {

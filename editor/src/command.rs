@@ -31,6 +31,30 @@ pub enum Tab {
     Code,
 }
 
+/// The tab shown in the bottom panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BottomTab {
+    /// Load, check and runtime problems as `file:line: message`.
+    #[default]
+    Problems,
+    /// The event log and the dice log.
+    Log,
+    /// The mod's rule tables with each cell's odds.
+    Tables,
+    /// The last hot reload's "replay under the new rules" report.
+    Reload,
+}
+
+impl BottomTab {
+    /// Every tab with its label, in display order.
+    pub const ALL: [(BottomTab, &'static str); 4] = [
+        (BottomTab::Problems, "Problems"),
+        (BottomTab::Log, "Log"),
+        (BottomTab::Tables, "Tables"),
+        (BottomTab::Reload, "Reload report"),
+    ];
+}
+
 /// One change requested by a panel.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -61,6 +85,8 @@ pub enum Command {
     SelectHex(Hex),
     /// Switch the centre tab.
     SelectTab(Tab),
+    /// Switch the bottom panel's tab.
+    SelectBottomTab(BottomTab),
     /// Rescan the mod folders.
     RescanMods,
     /// Reset the board camera (pan and zoom).
@@ -93,7 +119,7 @@ pub enum Command {
         /// The bot name.
         bot: String,
     },
-    /// One bot action (human sides are played by `random` for this step).
+    /// One bot action by a side a bot plays (sides played by hand are never moved by bots).
     BotStep,
     /// Let the bots play to the end, a slice per frame.
     PlayToEnd,

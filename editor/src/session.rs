@@ -232,6 +232,8 @@ pub enum BotStep {
     Over,
     /// A side must act but has no legal action, or nobody may act and the game is not over.
     Stuck(String),
+    /// Only sides played by hand may act now (the player's move).
+    Human(Vec<SideId>),
 }
 
 /// Why a session call failed: a fault in the rules (a Lua error) or a broken turn structure.
@@ -488,9 +490,11 @@ impl Session {
         done
     }
 
-    /// One bot move, as the CLI's bot games do: a waiting side drawn at random (seeded; if it
-    /// has nothing to do, the next waiting side), then its bot's pick among its legal actions.
-    /// `bots` maps side ids to a bot name; sides not in it (or set to `human`) play `random`.
+    /// One bot move, as the CLI's bot games do: among the waiting sides that a bot plays, one
+    /// drawn at random (seeded; if it has nothing to do, the next one), then its bot's pick among
+    /// its legal actions. `bots` maps side ids to a bot name (`random` or a mod bot); a side not
+    /// in it, or set to `human`, is played by hand: when only such sides may act the answer is
+    /// [`BotStep::Human`] and nothing changes.
     ///
     /// # Errors
     /// A fault in the rules or in a mod bot; the game is unchanged.
@@ -498,7 +502,20 @@ impl Session {
         if self.game.state().outcome.is_some() {
             return Ok(BotStep::Over);
         }
-        let waiting = self.game.waiting();
+        let all_waiting = self.game.waiting();
+        let bot_of = |side: &SideId| {
+            bots.get(side.as_str())
+                .filter(|b| b.as_str() != HUMAN)
+                .cloned()
+        };
+        let waiting: Vec<SideId> = all_waiting
+            .iter()
+            .filter(|s| bot_of(s).is_some())
+            .cloned()
+            .collect();
+        if waiting.is_empty() && !all_waiting.is_empty() {
+            return Ok(BotStep::Human(all_waiting));
+        }
         let Some(first) = self.random.pick(waiting.len()) else {
             return Ok(BotStep::Stuck(
                 "nobody can act and the game is not over".into(),
@@ -519,11 +536,8 @@ impl Session {
                 waiting[first]
             )));
         };
-        let bot = bots
-            .get(side.as_str())
-            .map_or(RANDOM, String::as_str)
-            .to_owned();
-        let i = if bot == RANDOM || bot == HUMAN {
+        let bot = bot_of(&side).unwrap_or_else(|| RANDOM.to_owned());
+        let i = if bot == RANDOM {
             self.random.pick(actions.len()).unwrap_or(0)
         } else {
             hexforge_script::bots::choose(

@@ -9,7 +9,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use hexforge_core::hex::Hex;
 use hexforge_editor::app::{EditorApp, Persisted, RulesStatus, user_mods_dir_from};
-use hexforge_editor::command::Command;
+use hexforge_editor::command::{BottomTab, Command};
 use hexforge_game::{PieceId, Position};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -86,6 +86,17 @@ fn open_tutorial(h: &mut Harness<'_, EditorApp>) {
         "{:?}",
         h.state().problems
     );
+}
+
+/// Lets the random bot play every side of the open game.
+fn all_sides_random(h: &mut Harness<'_, EditorApp>) {
+    let sides = h.state().open.as_ref().unwrap().status().sides;
+    for side in sides {
+        h.state_mut().apply(Command::SetBot {
+            side: side.as_str().to_owned(),
+            bot: "random".into(),
+        });
+    }
 }
 
 #[test]
@@ -259,12 +270,63 @@ fn a_rule_change_saved_elsewhere_is_picked_up_by_the_watcher_and_replayed() {
     let rep = app.last_reload.as_ref().unwrap().replay.as_ref().unwrap();
     let d = rep.first_difference.as_ref().expect("the log line changed");
     assert_eq!(d.index, Some(0));
+    // The reload report tab says which action changed.
+    h.get_by_label("Reload report").click();
+    h.run();
+    assert!(
+        h.query_all_by_label_contains("action 1").next().is_some(),
+        "the report names the first changed action"
+    );
+}
+
+#[test]
+fn the_bottom_tabs_show_the_game_log_and_the_tables_with_odds() {
+    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
+    h.run();
+    h.state_mut()
+        .apply(Command::OpenMod(bundled_mods().join("hyperjump-galaxy")));
+    h.run();
+    assert!(h.state().open.is_some(), "{:?}", h.state().problems);
+    all_sides_random(&mut h);
+    for _ in 0..5 {
+        h.state_mut().apply(Command::BotStep);
+    }
+    h.get_by_label("Log").click();
+    h.run();
+    assert_eq!(h.state().persisted.bottom, BottomTab::Log);
+    h.get_by_label("Events");
+    h.get_by_label("Dice");
+    h.get_by_label("Tables").click();
+    h.run();
+    // The jump table declares its roll: the panel shows it as the dice that roll the rows.
+    h.get_by_label_contains("rows rolled with");
+    assert_eq!(
+        h.state().tables.exprs.get("hyperjump").map(String::as_str),
+        Some("2d6")
+    );
+    assert!(
+        h.query_all_by_label_contains("%").next().is_some(),
+        "cells show their odds"
+    );
+    h.get_by_label("Problems").click();
+    h.run();
+    assert_eq!(h.state().persisted.bottom, BottomTab::Problems);
 }
 
 #[test]
 fn bots_play_a_game_to_the_end_through_the_ui() {
     let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
     open_tutorial(&mut h);
+    // Every side is played by hand at first: the bots do not move it.
+    h.get_by_label("Step").click();
+    h.run();
+    assert_eq!(h.state().open.as_ref().unwrap().status().actions, 0);
+    assert!(
+        h.query_all_by_label_contains("your move: ")
+            .next()
+            .is_some()
+    );
+    all_sides_random(&mut h);
     // One step first: one action.
     h.get_by_label("Step").click();
     h.run();
@@ -298,6 +360,7 @@ fn cancel_stops_the_bots() {
         .apply(Command::OpenMod(bundled_mods().join("solar-flare")));
     h.run();
     assert!(h.state().open.is_some(), "{:?}", h.state().problems);
+    all_sides_random(&mut h);
     h.get_by_label("Play to end").click();
     h.step();
     h.step();
@@ -318,6 +381,7 @@ fn cancel_stops_the_bots() {
 fn hovering_a_target_traces_the_line_of_attack() {
     let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
     open_tutorial(&mut h);
+    all_sides_random(&mut h);
     // Let bots play until some piece may fire at a target.
     let mut found = None;
     for _ in 0..400 {
@@ -471,6 +535,7 @@ fn several_actions_ending_on_one_hex_are_offered_to_pick() {
         .apply(Command::OpenMod(bundled_mods().join("orbital-skirmish")));
     h.run();
     assert!(h.state().open.is_some(), "{:?}", h.state().problems);
+    all_sides_random(&mut h);
     // Step bots until some piece has two actions naming the same hex (a move ending there
     // with different facings, say), then click that piece and that hex.
     let mut found = None;
