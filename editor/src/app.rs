@@ -1,16 +1,20 @@
 //! The app: its state, the window layout, and [`EditorApp::apply`], the one place commands run.
 //!
 //! Layout: a top bar (title, rules status light, tab switch, panel toggles), the mod browser on
-//! the left, the inspector on the right, the problems list at the bottom and the board view or
-//! code editor in the centre. Panel sizes persist through egui's memory; everything else that
-//! persists is in [`Persisted`].
+//! the left, the play panel and the inspector on the right, the problems list and a status line
+//! at the bottom, and the board view or code editor in the centre. Panel sizes persist through
+//! egui's memory; everything else that persists is in [`Persisted`].
 //!
-//! Opening a mod ([`Command::OpenMod`], [`Command::OpenScenario`]) goes through
-//! [`crate::session`]: the mod is loaded, its scenario started and the game's board shown; load
-//! problems fill the problems list and the [`RulesStatus`] light says loaded or failed.
+//! A game is a [`Session`]: opening a mod ([`Command::OpenMod`], [`Command::OpenScenario`])
+//! starts one; play commands ([`Command::Perform`], [`Command::EndPhase`], [`Command::Undo`],
+//! the bots ...) go through it; clicks on the board select pieces and perform the action that
+//! ends on the clicked hex or target. Each frame [`EditorApp::tick`] polls the file watcher
+//! (hot reload: the rules are rebuilt, the game goes on, the replay report is kept in
+//! [`EditorApp::last_reload`]) and runs a slice of a bot game (at most ~8 ms per frame, so the
+//! window never freezes).
 //!
-//! **What it deliberately does not do:** talk to Lua itself, or play moves: the session module
-//! is the only door to the runtime, and the board shows the state right after setup.
+//! **What it deliberately does not do:** talk to Lua itself: [`crate::session`] is the only door
+//! to the runtime. Panels only draw and return commands.
 //!
 //! ```
 //! use hexforge_editor::app::{EditorApp, Persisted};
@@ -21,26 +25,38 @@
 //! ```
 
 use crate::board_view::{self, BoardScene, Camera};
-use crate::command::{Command, Tab};
+use crate::command::{BottomTab, Command, Tab};
 use crate::demo::{self, DemoKind};
 use crate::panels::code_editor::CodeEditor;
-use crate::panels::inspector;
+use crate::panels::inspector::{self, InspectorState};
+use crate::panels::logs::{self, LogsPanel};
 use crate::panels::mod_browser::{self, ModEntry};
+use crate::panels::play::{self, Listed, PlayForm, PlayView};
 use crate::panels::problems::{self, Problem};
-use crate::session::{self, OpenedMod};
+use crate::panels::reload_report;
+use crate::panels::tables::{self, TablesPanel};
+use crate::session::{
+    self, BotStep, EDITOR_SEED, HUMAN, PieceChoices, Reloaded, Session, SessionError,
+};
 use hexforge_core::hex::Hex;
-use hexforge_core::hex::layout::Orientation;
+use hexforge_core::hex::layout::{Layout, Orientation};
+use hexforge_core::hex::trace::trace;
+use hexforge_game::{Action, Illegal, PieceId, SideId};
+use hexforge_script::watch::ModWatcher;
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
 
 /// Everything that persists between runs (eframe storage, key [`eframe::APP_KEY`]). Caches and
 /// loaded files are deliberately not here.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Persisted {
-    /// The last mod opened.
+    /// The last mod opened (opened again at start, see [`EditorApp::restore_commands`]).
     pub last_mod: Option<PathBuf>,
-    /// The user's own mods folder (scanned beside the bundled `mods/`).
+    /// The user's own mods folder (scanned beside the bundled `mods/`); `None`: the default,
+    /// [`default_user_mods_dir`].
     pub user_mods_dir: Option<PathBuf>,
     /// The demo board shown when no game is running.
     pub demo: DemoKind,
@@ -54,6 +70,10 @@ pub struct Persisted {
     pub show_inspector: bool,
     /// Whether the problems list is shown.
     pub show_problems: bool,
+    /// Whether the play panel is shown.
+    pub show_play: bool,
+    /// The bottom panel's tab.
+    pub bottom: BottomTab,
 }
 
 impl Default for Persisted {
@@ -67,8 +87,29 @@ impl Default for Persisted {
             show_browser: true,
             show_inspector: true,
             show_problems: true,
+            bottom: BottomTab::default(),
+            show_play: true,
         }
     }
+}
+
+/// The environment variable naming the user mods folder (the CLI's too).
+pub const USER_MODS_ENV: &str = "HEXFORGE_MODS_DIR";
+
+/// The user mods folder, the same as the CLI's: `$HEXFORGE_MODS_DIR`, else
+/// `$XDG_DATA_HOME/hexforge/mods`, else `~/.local/share/hexforge/mods`.
+#[must_use]
+pub fn default_user_mods_dir() -> Option<PathBuf> {
+    user_mods_dir_from(|k| std::env::var_os(k))
+}
+
+/// [`default_user_mods_dir`] over any environment (tests pass a map).
+#[must_use]
+pub fn user_mods_dir_from(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let var = |k: &str| var(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    var(USER_MODS_ENV)
+        .or_else(|| var("XDG_DATA_HOME").map(|d| d.join("hexforge").join("mods")))
+        .or_else(|| var("HOME").map(|h| h.join(".local/share/hexforge/mods")))
 }
 
 /// The state of the rules runtime, shown as a light in the top bar.
@@ -81,32 +122,60 @@ pub enum RulesStatus {
     Ready,
     /// A reload is under way.
     Reloading,
+    /// Hot reload succeeded in this many milliseconds; the game goes on under the new rules.
+    Reloaded(u64),
     /// Loading failed; the problems list has the details.
     Failed(usize),
+    /// Hot reload failed with this many problems; the old rules are still running.
+    ReloadFailed(usize),
 }
 
 impl RulesStatus {
     /// Light colour and text.
     #[must_use]
     pub fn light(&self) -> (egui::Color32, String) {
+        let green = egui::Color32::from_rgb(0x40, 0xc0, 0x60);
+        let red = egui::Color32::from_rgb(0xe0, 0x40, 0x40);
         match self {
             RulesStatus::NotAvailable => {
                 (egui::Color32::GRAY, "rules: runtime not available".into())
             }
-            RulesStatus::Ready => (
-                egui::Color32::from_rgb(0x40, 0xc0, 0x60),
-                "rules: loaded".into(),
-            ),
+            RulesStatus::Ready => (green, "rules: loaded".into()),
             RulesStatus::Reloading => (
                 egui::Color32::from_rgb(0xe0, 0xc0, 0x30),
                 "rules: reloading".into(),
             ),
-            RulesStatus::Failed(n) => (
-                egui::Color32::from_rgb(0xe0, 0x40, 0x40),
-                format!("rules: failed ({n} problem(s))"),
+            RulesStatus::Reloaded(ms) => (green, format!("rules: reloaded in {ms} ms")),
+            RulesStatus::Failed(n) => (red, format!("rules: failed ({n} problem(s))")),
+            RulesStatus::ReloadFailed(n) => (
+                egui::Color32::from_rgb(0xe0, 0x80, 0x30),
+                format!("rules: failed — old rules still running ({n} problem(s))"),
             ),
         }
     }
+}
+
+/// A bot game running to its end, a slice per frame.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BotRun {
+    /// Bot steps taken.
+    pub steps: usize,
+    /// Picks the rules refused at apply time.
+    pub refused: usize,
+}
+
+/// At most this many bot steps in one "play to end" (a game that does not end is a rules bug).
+pub const MAX_BOT_STEPS: usize = 100_000;
+
+/// CPU time a frame may spend on bot moves.
+pub const BOT_SLICE: Duration = Duration::from_millis(8);
+
+/// What identifies a file's contents without reading it.
+type Stamp = Option<(u64, SystemTime)>;
+
+fn stamp(path: &Path) -> Stamp {
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.len(), m.modified().ok()?))
 }
 
 /// The whole editor.
@@ -130,12 +199,41 @@ pub struct EditorApp {
     pub hovered: Option<Hex>,
     /// The selected hex.
     pub selected: Option<Hex>,
-    /// Files saved this session, in order (the hot reload will consume these).
+    /// Files saved this session, in order.
     pub saved: Vec<PathBuf>,
-    /// The last status message.
+    /// The last status message (the status line).
     pub status: String,
-    /// The mod open now and its started scenario (none: the demo boards show).
-    pub open: Option<OpenedMod>,
+    /// The game running (none: the demo boards show).
+    pub open: Option<Session>,
+    /// The selected piece.
+    pub selected_piece: Option<PieceId>,
+    /// The selected piece's legal actions and what they point at.
+    pub choices: PieceChoices,
+    /// Several actions end on the clicked hex or target: the play panel asks which.
+    pub pending: Vec<Action>,
+    /// Who plays each side: `human`, `random` or a mod bot (absent: human).
+    pub bots: BTreeMap<String, String>,
+    /// A bot game running to the end.
+    pub run: Option<BotRun>,
+    /// The last hot reload's result (the reload report panel draws it).
+    pub last_reload: Option<Reloaded>,
+    /// The new-game form.
+    pub play_form: PlayForm,
+    /// The game inspector's picked piece and open rows.
+    pub inspect: InspectorState,
+    /// The event and dice logs' filter, tab and row caches.
+    pub logs: LogsPanel,
+    /// The tables panel's roll expressions and cached odds.
+    pub tables: TablesPanel,
+    /// What the play panel shows (rebuilt after every change, not every frame).
+    pub play: PlayView,
+    /// The board's hex layout last frame (where each hex is on screen).
+    pub board_layout: Option<Layout>,
+    /// The file watcher (created with the first mod opened; `None` if the OS refused one).
+    pub watcher: Option<ModWatcher>,
+    /// Files this app reloaded for itself (the code editor's saves), with their stamp then: the
+    /// watcher's later event for the same contents is not a second reload.
+    self_saved: BTreeMap<PathBuf, Stamp>,
 }
 
 impl EditorApp {
@@ -155,16 +253,51 @@ impl EditorApp {
             saved: Vec::new(),
             status: String::new(),
             open: None,
+            selected_piece: None,
+            choices: PieceChoices::default(),
+            pending: Vec::new(),
+            bots: BTreeMap::new(),
+            run: None,
+            last_reload: None,
+            inspect: InspectorState::default(),
+            logs: LogsPanel::default(),
+            tables: TablesPanel::default(),
+            play_form: PlayForm {
+                scenario: String::new(),
+                seed: EDITOR_SEED.to_string(),
+            },
+            play: PlayView::default(),
+            board_layout: None,
+            watcher: None,
+            self_saved: BTreeMap::new(),
         };
         app.rescan();
         app
+    }
+
+    /// The commands that restore the last session at start: open the last mod if it is still
+    /// a mod folder.
+    #[must_use]
+    pub fn restore_commands(&self) -> Vec<Command> {
+        self.persisted
+            .last_mod
+            .iter()
+            .filter(|d| d.join("mod.toml").is_file())
+            .map(|d| Command::OpenMod(d.clone()))
+            .collect()
     }
 
     /// The folders scanned for mods: the bundled one, then the user's.
     #[must_use]
     pub fn mod_roots(&self) -> Vec<PathBuf> {
         let mut roots = vec![self.bundled_mods_dir.clone()];
-        roots.extend(self.persisted.user_mods_dir.clone());
+        roots.extend(
+            self.persisted
+                .user_mods_dir
+                .clone()
+                .or_else(default_user_mods_dir)
+                .filter(|d| *d != self.bundled_mods_dir),
+        );
         roots
     }
 
@@ -180,8 +313,10 @@ impl EditorApp {
     /// Runs one command. The only place app state changes in response to the UI.
     pub fn apply(&mut self, cmd: Command) {
         match cmd {
-            Command::OpenMod(dir) => self.open_mod(dir, None),
-            Command::OpenScenario { dir, scenario } => self.open_mod(dir, Some(scenario)),
+            Command::OpenMod(dir) => self.open_mod(dir, None, EDITOR_SEED),
+            Command::OpenScenario { dir, scenario } => {
+                self.open_mod(dir, Some(scenario), EDITOR_SEED);
+            }
             Command::OpenFile { path, line } => match self.editor.open(&path, line) {
                 Ok(()) => {
                     self.persisted.tab = Tab::Code;
@@ -191,21 +326,17 @@ impl EditorApp {
             },
             Command::Saved(path) => {
                 self.status = format!("saved {}", path.display());
-                // A save inside the open mod reopens it on the same scenario (a rebuild takes a
-                // few ms), so problems and the board follow the code.
-                let reopen = self
-                    .open
-                    .as_ref()
-                    .map(|o| (o.dir.clone(), o.scenario.clone()))
-                    .or_else(|| self.persisted.last_mod.clone().map(|d| (d, String::new())))
-                    .filter(|(d, _)| path.starts_with(d));
+                self.self_saved.insert(path.clone(), stamp(&path));
+                let ours = self.in_open_mod(&path);
                 self.saved.push(path);
-                if let Some((dir, scenario)) = reopen {
-                    self.open_mod(dir, (!scenario.is_empty()).then_some(scenario));
+                if ours {
+                    self.hot_reload();
                 }
             }
             Command::ShowDemo(kind) => {
                 self.open = None;
+                self.run = None;
+                self.select_piece(None);
                 self.persisted.demo = kind;
                 self.scene = demo::scene(kind);
                 self.hovered = None;
@@ -214,8 +345,9 @@ impl EditorApp {
                 self.persisted.camera.zoom = 1.0;
             }
             Command::SetOrientation(o) => self.persisted.camera.orientation = o,
-            Command::SelectHex(h) => self.selected = Some(h),
+            Command::SelectHex(h) => self.click_hex(h),
             Command::SelectTab(t) => self.persisted.tab = t,
+            Command::SelectBottomTab(t) => self.persisted.bottom = t,
             Command::RescanMods => self.rescan(),
             Command::ResetView => {
                 let orientation = self.persisted.camera.orientation;
@@ -224,24 +356,111 @@ impl EditorApp {
                     ..Camera::default()
                 };
             }
+            Command::SelectPiece(p) => {
+                self.select_piece(p);
+                self.refresh_play();
+            }
+            Command::Perform(a) => self.perform(&a),
+            Command::Pick(list) => {
+                self.pending = list;
+                self.refresh_play();
+            }
+            Command::EndPhase => self.play_step(Session::end_phase, "phase ended"),
+            Command::EndTurn => self.play_step(Session::end_turn, "turn ended"),
+            Command::Undo => self.history(Session::undo, "undone", "nothing to undo"),
+            Command::Redo => self.history(Session::redo, "redone", "nothing to redo"),
+            Command::NewGame { scenario, seed } => {
+                if let Some(dir) = self
+                    .open
+                    .as_ref()
+                    .map(|s| s.dir.clone())
+                    .or_else(|| self.persisted.last_mod.clone())
+                {
+                    self.open_mod(dir, Some(scenario), seed);
+                }
+            }
+            Command::SetBot { side, bot } => {
+                if bot == HUMAN {
+                    self.bots.remove(&side);
+                } else {
+                    self.bots.insert(side, bot);
+                }
+                self.refresh_play();
+            }
+            Command::BotStep => {
+                let mut run = BotRun::default();
+                self.bot_step(&mut run);
+                self.after_change();
+            }
+            Command::PlayToEnd => {
+                if self.open.is_some() {
+                    self.run = Some(BotRun::default());
+                    self.refresh_play();
+                }
+            }
+            Command::CancelBots => {
+                if let Some(r) = self.run.take() {
+                    self.set_message(format!("bots stopped after {} actions", r.steps));
+                }
+                self.after_change();
+            }
         }
     }
 
-    /// Loads `dir`, starts `scenario` (default: the first) and shows its board; on failure the
-    /// problems list gets every problem and the board keeps what it showed.
-    fn open_mod(&mut self, dir: PathBuf, scenario: Option<String>) {
+    /// Whether `path` is inside the open mod (or one of its bases), or the last mod tried.
+    fn in_open_mod(&self, path: &Path) -> bool {
+        match &self.open {
+            Some(s) => s.mod_dirs.iter().any(|d| path.starts_with(d)) || path.starts_with(&s.dir),
+            None => self
+                .persisted
+                .last_mod
+                .as_ref()
+                .is_some_and(|d| path.starts_with(d)),
+        }
+    }
+
+    fn set_message(&mut self, m: String) {
+        self.status.clone_from(&m);
+        self.play.message = m;
+    }
+
+    /// A rules fault: into the problems list; the game goes on.
+    fn rules_fault(&mut self, e: &SessionError) {
+        if let Some(s) = &self.open {
+            let p = s.problem(e);
+            self.problems.push(p);
+        }
+        self.set_message(format!("{e} (the game goes on)"));
+    }
+
+    /// Loads `dir`, starts `scenario` (default: the first) with `seed` and shows its board; on
+    /// failure the problems list gets every problem and the board keeps what it showed.
+    fn open_mod(&mut self, dir: PathBuf, scenario: Option<String>, seed: u64) {
         self.persisted.last_mod = Some(dir.clone());
         self.hovered = None;
         self.selected = None;
-        match session::open_mod(&dir, scenario.as_deref()) {
-            Ok(opened) => {
-                self.status = format!("{}: scenario {}", dir.display(), opened.scenario);
-                self.scene = opened.scene.clone();
-                self.open = Some(opened);
+        self.run = None;
+        self.watch(std::slice::from_ref(&dir));
+        match Session::open(&dir, scenario.as_deref(), seed) {
+            Ok(s) => {
+                self.status = format!("{}: scenario {}, seed {seed}", dir.display(), s.scenario);
+                self.play_form = PlayForm {
+                    scenario: s.scenario.clone(),
+                    seed: seed.to_string(),
+                };
+                let dirs = s.mod_dirs.clone();
+                let same_board = self.open.as_ref().is_some_and(|o| o.dir == dir);
+                self.open = Some(s);
+                self.watch(&dirs);
                 self.problems.clear();
                 self.rules = RulesStatus::Ready;
-                self.persisted.camera.pan = (0.0, 0.0);
-                self.persisted.camera.zoom = 1.0;
+                self.last_reload = None;
+                self.select_piece(None);
+                if !same_board {
+                    self.persisted.camera.pan = (0.0, 0.0);
+                    self.persisted.camera.zoom = 1.0;
+                }
+                self.after_change();
             }
             Err(problems) => {
                 self.status = format!("{}: failed to load", dir.display());
@@ -249,6 +468,425 @@ impl EditorApp {
                 self.problems = problems;
             }
         }
+    }
+
+    /// Watches these folders (the shared watcher is created on first use).
+    fn watch(&mut self, dirs: &[PathBuf]) {
+        if self.watcher.is_none() {
+            match ModWatcher::new(Duration::from_millis(20)) {
+                Ok(w) => self.watcher = Some(w),
+                Err(e) => {
+                    self.status = format!("{e}: saves from this editor still reload");
+                    return;
+                }
+            }
+        }
+        if let Some(w) = &mut self.watcher {
+            for d in dirs.iter().filter(|d| d.is_dir()) {
+                // A folder that cannot be watched only loses outside edits; saves still reload.
+                let _ = w.watch(d);
+            }
+        }
+    }
+
+    /// Hot reload: rebuild the rules from the files; the game goes on. A mod that failed to load
+    /// is opened again instead.
+    fn hot_reload(&mut self) {
+        let Some(s) = &mut self.open else {
+            if let Some(dir) = self.persisted.last_mod.clone() {
+                self.open_mod(dir, None, EDITOR_SEED);
+            }
+            return;
+        };
+        self.rules = RulesStatus::Reloading;
+        let t = Instant::now();
+        match s.reload() {
+            Ok(r) => {
+                let ms = u64::try_from(t.elapsed().as_millis()).unwrap_or(u64::MAX);
+                self.rules = RulesStatus::Reloaded(ms);
+                self.problems.clear();
+                // The replay summary has its own place in the status line.
+                self.status = format!("reloaded in {ms} ms");
+                self.last_reload = Some(r);
+                self.after_change();
+            }
+            Err(problems) => {
+                self.rules = RulesStatus::ReloadFailed(problems.len());
+                self.status = "reload failed — old rules still running".into();
+                self.problems = problems;
+            }
+        }
+    }
+
+    /// Runs a play step on the session and reports its result.
+    fn play_step(
+        &mut self,
+        f: fn(&mut Session) -> Result<Result<(), Illegal>, SessionError>,
+        done: &str,
+    ) {
+        let Some(s) = &mut self.open else { return };
+        match f(s) {
+            Ok(Ok(())) => self.set_message(done.to_owned()),
+            Ok(Err(ill)) => self.set_message(format!("illegal: {}", ill.reason)),
+            Err(e) => self.rules_fault(&e),
+        }
+        self.after_change();
+    }
+
+    fn history(&mut self, f: fn(&mut Session) -> bool, done: &str, nothing: &str) {
+        let Some(s) = &mut self.open else { return };
+        let m = if f(s) { done } else { nothing };
+        self.set_message(m.to_owned());
+        self.pending.clear();
+        self.after_change();
+    }
+
+    fn perform(&mut self, a: &Action) {
+        let Some(s) = &mut self.open else { return };
+        let words = session::describe(s.decls(), s.game.state(), a, None);
+        match s.perform(a) {
+            Ok(Ok(())) => self.set_message(format!("{} by {}: {words}", a.id, a.side)),
+            Ok(Err(ill)) => self.set_message(format!("illegal: {}", ill.reason)),
+            Err(e) => self.rules_fault(&e),
+        }
+        self.pending.clear();
+        self.after_change();
+    }
+
+    /// One bot move; false when the run should stop.
+    fn bot_step(&mut self, run: &mut BotRun) -> bool {
+        let Some(s) = &mut self.open else {
+            return false;
+        };
+        run.steps += 1;
+        match s.bot_step(&self.bots) {
+            Ok(BotStep::Acted(a)) => {
+                let words = session::describe(s.decls(), s.game.state(), &a, None);
+                self.status = format!("bot: {} by {}: {words}", a.id, a.side);
+                true
+            }
+            Ok(BotStep::Refused(_, ill)) => {
+                run.refused += 1;
+                self.status = format!("bot pick refused: {}", ill.reason);
+                true
+            }
+            Ok(BotStep::Over) => false,
+            Ok(BotStep::Stuck(why)) => {
+                self.set_message(format!("bots stopped: {why}"));
+                false
+            }
+            Ok(BotStep::Human(sides)) => {
+                let names: Vec<&str> = sides.iter().map(SideId::as_str).collect();
+                self.set_message(format!(
+                    "your move: {} (played by hand; choose a bot for it to let bots play on)",
+                    names.join(", ")
+                ));
+                false
+            }
+            Err(e) => {
+                self.rules_fault(&e);
+                false
+            }
+        }
+    }
+
+    /// The per-frame work: poll the file watcher (hot reload), and run a slice of a bot game.
+    pub fn tick(&mut self) {
+        let changed: Vec<PathBuf> = self
+            .watcher
+            .as_ref()
+            .map(ModWatcher::poll)
+            .unwrap_or_default();
+        let changed: Vec<PathBuf> = changed
+            .into_iter()
+            .filter(|p| self.in_open_mod(p))
+            .filter(|p| self.self_saved.get(p) != Some(&stamp(p)))
+            .collect();
+        if let Some(first) = changed.first() {
+            let n = changed.len();
+            let what = format!(
+                "{}{}",
+                first.display(),
+                if n > 1 { " and more" } else { "" }
+            );
+            self.hot_reload();
+            self.status = format!("{what} changed: {}", self.status);
+        }
+        if let Some(mut run) = self.run.take() {
+            let t = Instant::now();
+            let mut going = true;
+            while going && t.elapsed() < BOT_SLICE {
+                going = run.steps < MAX_BOT_STEPS && self.bot_step(&mut run);
+            }
+            if going {
+                self.run = Some(run);
+            } else if let Some(s) = &self.open {
+                let st = s.status();
+                let end = st.outcome.map_or_else(
+                    || format!("stopped in round {}", st.round),
+                    |o| format!("game over: {}", outcome_line(&o)),
+                );
+                self.set_message(format!(
+                    "bots played {} steps ({} refused): {end}",
+                    run.steps, run.refused
+                ));
+            }
+            self.after_change();
+        }
+    }
+
+    /// Selects a piece (or none) and reads its legal actions.
+    fn select_piece(&mut self, p: Option<PieceId>) {
+        self.selected_piece = p;
+        if p.is_some() {
+            self.inspect.piece = p;
+        }
+        self.pending.clear();
+        self.choices = match (&self.open, p) {
+            (Some(s), Some(p)) => session::piece_choices(s.decls(), s.game.state(), &s.legal, p),
+            _ => PieceChoices::default(),
+        };
+    }
+
+    /// A click on the board: with a piece selected, a highlighted hex or a target performs the
+    /// action that ends there (or lists them when there are several); otherwise it selects the
+    /// piece on the hex (one that can act first).
+    fn click_hex(&mut self, h: Hex) {
+        self.selected = Some(h);
+        let Some(s) = &self.open else { return };
+        if self.selected_piece.is_some() {
+            let mut idx: Vec<usize> = self.choices.by_hex.get(&h).cloned().unwrap_or_default();
+            for (t, list) in &self.choices.by_target {
+                if self.scene_piece_hexes(*t).contains(&h) {
+                    idx.extend(list);
+                }
+            }
+            idx.sort_unstable();
+            idx.dedup();
+            let acts: Vec<Action> = idx
+                .iter()
+                .filter_map(|&i| self.choices.actions.get(i).cloned())
+                .collect();
+            match acts.len() {
+                0 => {}
+                1 => return self.perform(&acts[0]),
+                _ => {
+                    self.pending = acts;
+                    self.set_message("several actions end there: pick one".into());
+                    return self.refresh_play();
+                }
+            }
+        }
+        let here: Vec<PieceId> = self
+            .scene
+            .pieces
+            .iter()
+            .filter(|p| self.scene_piece_hexes(p.id).contains(&h))
+            .map(|p| p.id)
+            .collect();
+        let can_act = session::pieces_with_actions(s.decls(), s.game.state(), &s.legal);
+        let pick = here
+            .iter()
+            .find(|p| can_act.contains(p))
+            .or(here.first())
+            .copied();
+        self.select_piece(pick);
+        self.refresh_play();
+    }
+
+    /// The hexes a piece of the scene covers.
+    fn scene_piece_hexes(&self, id: PieceId) -> Vec<Hex> {
+        self.scene
+            .pieces
+            .iter()
+            .find(|p| p.id == id)
+            .map(|p| {
+                let offs = self
+                    .scene
+                    .footprints
+                    .get(&p.kind)
+                    .map_or(&[][..], Vec::as_slice);
+                p.hexes(offs)
+            })
+            .unwrap_or_default()
+    }
+
+    /// After the game changed: the board, the selection's choices and the play panel.
+    fn after_change(&mut self) {
+        let Some(s) = &self.open else { return };
+        self.scene = s.scene();
+        let keep = self
+            .selected_piece
+            .filter(|p| s.game.state().pieces.contains_key(p));
+        let pending = std::mem::take(&mut self.pending);
+        self.select_piece(keep);
+        // Pending picks stay only while every one is still legal.
+        if let Some(s) = &self.open
+            && pending.iter().all(|a| s.legal.contains(a))
+        {
+            self.pending = pending;
+        }
+        self.refresh_play();
+    }
+
+    /// Rebuilds what the play panel shows.
+    fn refresh_play(&mut self) {
+        let Some(s) = &self.open else {
+            self.play = PlayView::default();
+            return;
+        };
+        let (decls, state) = (s.decls(), s.game.state());
+        let label = |id: PieceId| {
+            state.pieces.get(&id).map_or(format!("#{}", id.0), |p| {
+                format!("#{} {} ({})", id.0, p.kind, p.owner.as_str())
+            })
+        };
+        let listed = |a: &Action, actor: Option<PieceId>| -> Listed {
+            let words = session::describe(decls, state, a, actor);
+            let text = if actor.is_some() {
+                words
+            } else {
+                format!("{} ({}) {words}", a.id, a.side)
+                    .trim_end()
+                    .to_owned()
+            };
+            (text, a.clone())
+        };
+        let mut groups: BTreeMap<String, Vec<Listed>> = BTreeMap::new();
+        for a in &self.choices.actions {
+            groups
+                .entry(a.id.clone())
+                .or_default()
+                .push(listed(a, self.selected_piece));
+        }
+        let message = std::mem::take(&mut self.play.message);
+        self.play = PlayView {
+            status: s.status(),
+            scenarios: s.scenarios.clone(),
+            bot_names: s.bot_names.clone(),
+            bots: self.bots.clone(),
+            pieces: session::pieces_with_actions(decls, state, &s.legal)
+                .into_iter()
+                .map(|p| (p, label(p)))
+                .collect(),
+            selected: self.selected_piece.map(|p| (p, label(p))),
+            groups: groups.into_iter().collect(),
+            free: session::free_actions(decls, &s.legal)
+                .iter()
+                .map(|a| listed(a, None))
+                .collect(),
+            pending: self
+                .pending
+                .iter()
+                .map(|a| listed(a, self.selected_piece))
+                .collect(),
+            message,
+            progress: self.run.as_ref().map(|r| {
+                let st = &s.game.state().clock;
+                format!("bots playing: {} steps, round {}", r.steps, st.round)
+            }),
+        };
+    }
+
+    /// Sets the board overlays from the selection and the hovered hex: every hex a legal action
+    /// of the selected piece names, its targets, and under the pointer the path of a move or the
+    /// traced line of attack.
+    fn update_overlays(&mut self) {
+        // Demo boards keep their own overlays.
+        if self.open.is_none() {
+            return;
+        }
+        let scene = &mut self.scene;
+        scene.highlight = self.choices.by_hex.keys().copied().collect();
+        scene.path.clear();
+        scene.lines.clear();
+        scene.targets.clear();
+        scene.selected.clear();
+        let (Some(s), Some(sel)) = (&self.open, self.selected_piece) else {
+            return;
+        };
+        let state = s.game.state();
+        let hexes_of = |id: PieceId| -> Vec<Hex> {
+            state
+                .pieces
+                .get(&id)
+                .map(|p| {
+                    let offs = scene.footprints.get(&p.kind).map_or(&[][..], Vec::as_slice);
+                    p.hexes(offs)
+                })
+                .unwrap_or_default()
+        };
+        scene.selected = hexes_of(sel).into_iter().collect();
+        let from = session::piece_hex(state, sel);
+        let mut target_at: BTreeMap<Hex, PieceId> = BTreeMap::new();
+        for t in self.choices.by_target.keys() {
+            for h in hexes_of(*t) {
+                target_at.insert(h, *t);
+            }
+        }
+        scene.targets = target_at.keys().copied().collect();
+        let Some(h) = self.hovered else { return };
+        if let Some(t) = target_at.get(&h) {
+            if let (Some(a), Some(b)) = (from, session::piece_hex(state, *t)) {
+                scene.lines.push((a, b));
+            }
+        } else if let Some(idx) = self.choices.by_hex.get(&h) {
+            let path = idx
+                .iter()
+                .filter_map(|&i| self.choices.actions.get(i))
+                .find_map(|a| session::action_path(s.decls(), a));
+            scene.path = match (path, from) {
+                (Some(p), _) => p,
+                (None, Some(a)) => straight_path(a, h),
+                (None, None) => Vec::new(),
+            };
+        }
+    }
+
+    /// The bottom panel: problems, the event and dice logs, the tables with their odds, and
+    /// the last reload's replay report, one tab at a time.
+    fn bottom_panel(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
+        let mut cmds = Vec::new();
+        ui.horizontal(|ui| {
+            for (tab, name) in BottomTab::ALL {
+                let label = match tab {
+                    BottomTab::Problems if !self.problems.is_empty() => {
+                        format!("{name} ({})", self.problems.len())
+                    }
+                    _ => name.to_owned(),
+                };
+                if ui
+                    .selectable_label(self.persisted.bottom == tab, label)
+                    .clicked()
+                {
+                    cmds.push(Command::SelectBottomTab(tab));
+                }
+            }
+        });
+        ui.separator();
+        match (self.persisted.bottom, &self.open) {
+            (BottomTab::Problems, _) => cmds.extend(problems::show(ui, &self.problems)),
+            (BottomTab::Log, Some(s)) => {
+                cmds.extend(logs::show(ui, &mut self.logs, s.game.state()))
+            }
+            (BottomTab::Tables, Some(s)) => {
+                cmds.extend(tables::show(ui, &mut self.tables, s.decls(), &s.base));
+            }
+            (BottomTab::Reload, _) => {
+                let report = self
+                    .last_reload
+                    .as_ref()
+                    .and_then(|r| r.replay.as_ref().ok());
+                if let Some(Err(e)) = self.last_reload.as_ref().map(|r| &r.replay) {
+                    ui.colored_label(ui.visuals().error_fg_color, format!("replay failed: {e}"));
+                }
+                cmds.extend(reload_report::show(ui, report));
+            }
+            (_, None) => {
+                ui.weak("Open a mod to see its game log and tables.");
+            }
+        }
+        cmds
     }
 
     fn top_bar(&self, ui: &mut egui::Ui) -> Vec<Command> {
@@ -269,15 +907,13 @@ impl EditorApp {
                     cmds.push(Command::SelectTab(tab));
                 }
             }
-            ui.separator();
-            ui.weak(&self.status);
         });
         cmds
     }
 
     fn board_toolbar(&self, ui: &mut egui::Ui) -> Vec<Command> {
         let mut cmds = Vec::new();
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("Demo:");
             for kind in DemoKind::ALL {
                 if ui
@@ -309,14 +945,32 @@ impl EditorApp {
         cmds
     }
 
-    /// Draws the whole editor into `ui` and applies the commands the panels returned.
+    /// The status line: the last message and, after a reload, the replay summary.
+    fn status_line(&self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.label(&self.status);
+            if let Some(r) = &self.last_reload {
+                ui.separator();
+                ui.weak(reload_summary(r));
+            }
+        });
+    }
+
+    /// Draws the whole editor into `ui`, runs the frame's work ([`EditorApp::tick`]) and applies
+    /// the commands the panels returned.
     pub fn show(&mut self, ui: &mut egui::Ui) {
+        self.tick();
+        if self.run.is_some() {
+            ui.ctx().request_repaint();
+        }
+        self.update_overlays();
         let mut cmds = Vec::new();
         egui::Panel::top("top_bar").show(ui, |ui| cmds.extend(self.top_bar(ui)));
+        egui::Panel::bottom("status_bar").show(ui, |ui| self.status_line(ui));
         if self.persisted.show_browser {
             egui::Panel::left("mod_browser")
                 .resizable(true)
-                .default_size(220.0)
+                .default_size(190.0)
                 .show(ui, |ui| {
                     let scenario = self.open.as_ref().map(|o| o.scenario.as_str());
                     cmds.extend(mod_browser::show(
@@ -330,22 +984,42 @@ impl EditorApp {
         if self.persisted.show_inspector {
             egui::Panel::right("inspector")
                 .resizable(true)
-                .default_size(220.0)
+                .default_size(190.0)
                 .show(ui, |ui| {
                     inspector::show(ui, &self.scene, self.hovered, self.selected);
+                    if let Some(s) = &self.open {
+                        ui.separator();
+                        cmds.extend(inspector::show_game(
+                            ui,
+                            &mut self.inspect,
+                            s.game.state(),
+                            s.decls(),
+                            self.selected,
+                            &s.base,
+                        ));
+                    }
+                });
+        }
+        if self.persisted.show_play && self.open.is_some() {
+            egui::Panel::right("play")
+                .resizable(true)
+                .default_size(270.0)
+                .show(ui, |ui| {
+                    cmds.extend(play::show(ui, &self.play, &mut self.play_form));
                 });
         }
         if self.persisted.show_problems {
             egui::Panel::bottom("problems")
                 .resizable(true)
                 .default_size(120.0)
-                .show(ui, |ui| cmds.extend(problems::show(ui, &self.problems)));
+                .show(ui, |ui| cmds.extend(self.bottom_panel(ui)));
         }
         egui::CentralPanel::default().show(ui, |ui| match self.persisted.tab {
             Tab::Board => {
                 cmds.extend(self.board_toolbar(ui));
                 let out = board_view::show(ui, &self.scene, &mut self.persisted.camera);
                 self.hovered = out.hovered;
+                self.board_layout = out.layout;
                 if let Some(h) = out.clicked {
                     cmds.push(Command::SelectHex(h));
                 }
@@ -355,5 +1029,74 @@ impl EditorApp {
         for c in cmds {
             self.apply(c);
         }
+    }
+}
+
+/// The hexes from `a` to `b` along the exact line trace (a tie takes its left hex): the path
+/// drawn for a move without a path param.
+#[must_use]
+pub fn straight_path(a: Hex, b: Hex) -> Vec<Hex> {
+    let mut out: Vec<Hex> = Vec::new();
+    for step in trace(a, b).steps() {
+        let h = match *step {
+            hexforge_core::hex::trace::TraceStep::Cross(h) => h,
+            hexforge_core::hex::trace::TraceStep::Tie { left, .. } => left,
+            hexforge_core::hex::trace::TraceStep::Vertex { .. } => continue,
+        };
+        if out.last() != Some(&h) {
+            out.push(h);
+        }
+    }
+    if out.first() != Some(&a) {
+        out.insert(0, a);
+    }
+    if out.last() != Some(&b) {
+        out.push(b);
+    }
+    out
+}
+
+fn outcome_line(o: &hexforge_game::Outcome) -> String {
+    let w: Vec<&str> = o.winners.iter().map(|w| w.as_str()).collect();
+    match w.as_slice() {
+        [] => format!("draw: {}", o.reason),
+        _ => format!("{} wins: {}", w.join(", "), o.reason),
+    }
+}
+
+/// One line about a reload: orphaned pieces and the replay's first difference.
+#[must_use]
+pub fn reload_summary(r: &Reloaded) -> String {
+    let replay = match &r.replay {
+        Ok(rep) => match &rep.first_difference {
+            None => format!("replay: all {} actions the same", rep.compared),
+            Some(d) => match (&d.index, &d.action) {
+                (Some(i), Some(a)) => format!(
+                    "replay: action {} ({} by {}) differs: was {}, now {}",
+                    i + 1,
+                    a.id,
+                    a.side,
+                    d.old,
+                    d.new
+                ),
+                _ => format!("replay: the setup differs: was {}, now {}", d.old, d.new),
+            },
+        },
+        Err(e) => format!("replay failed: {e}"),
+    };
+    if r.report.orphaned_pieces.is_empty() {
+        replay
+    } else {
+        let kinds: BTreeSet<&str> = r
+            .report
+            .orphaned_pieces
+            .iter()
+            .map(|(_, k)| k.as_str())
+            .collect();
+        format!(
+            "{replay}; {} piece(s) of undeclared types ({})",
+            r.report.orphaned_pieces.len(),
+            kinds.into_iter().collect::<Vec<_>>().join(", ")
+        )
     }
 }

@@ -13,8 +13,13 @@
 //! Graph maps ([`hexforge_game::GraphMap`]) draw nodes at their `draw_at` positions, routes as
 //! lines and the node's boxes inside it.
 //!
+//! Overlays: highlighted hexes (where a move may end), target outlines, the selected piece, a
+//! path, and lines of attack traced hex by hex (crossed hexes shaded, vertex ties marked on the
+//! shared hexside, blocking hexes on the line crossed out in black).
+//!
 //! **What it deliberately does not do:** decide anything. Which hexes to highlight, which path to
-//! show and which lines of attack to trace come from the caller (the rules, later); the view only
+//! show and which lines of attack to trace come from the caller (the app, from the legal
+//! actions); the view only
 //! computes the exact trace of a line with [`hexforge_core::hex::trace::trace`] to draw it. Floating
 //! point is used for drawing only.
 //!
@@ -57,6 +62,13 @@ pub struct BoardScene {
     pub path: Vec<Hex>,
     /// Lines of attack (or sight), each traced hex by hex.
     pub lines: Vec<(Hex, Hex)>,
+    /// Hexes of pieces that may be targeted (outlined in red).
+    pub targets: BTreeSet<Hex>,
+    /// Hexes of the selected piece (outlined in white).
+    pub selected: BTreeSet<Hex>,
+    /// Hexes that block a line (terrain that is not enterable, pieces): marked where a traced
+    /// line crosses them. Pieces' hexes count as blockers on their own; this set adds terrain.
+    pub blockers: BTreeSet<Hex>,
 }
 
 /// Where the view looks: pan, zoom and orientation. Persisted with the app state.
@@ -82,8 +94,10 @@ impl Default for Camera {
 }
 
 /// What happened in the view this frame.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BoardOutput {
+    /// The hex layout used this frame (hex boards only): where each hex was drawn on screen.
+    pub layout: Option<Layout>,
     /// The board hex under the pointer (hex boards only, and only hexes on the board).
     pub hovered: Option<Hex>,
     /// The board hex clicked this frame.
@@ -318,6 +332,7 @@ pub fn show(ui: &mut egui::Ui, scene: &BoardScene, camera: &mut Camera) -> Board
         draw_graph(&painter, rect, graph, scene, camera);
     } else if let Some(board) = &scene.board.shape {
         let layout = fit_layout(board, rect, camera);
+        out.layout = Some(layout);
         draw_hex_board(&painter, &layout, board, scene);
         if let Some(pos) = response.hover_pos() {
             let h = layout.pixel_to_hex((pos.x, pos.y));
@@ -446,9 +461,32 @@ fn draw_hex_board(painter: &egui::Painter, layout: &Layout, board: &Board, scene
         }
     }
 
+    // Targets and the selected piece.
+    for (set, colour, width) in [
+        (&scene.targets, Color32::from_rgb(0xff, 0x40, 0x40), 2.5),
+        (&scene.selected, Color32::WHITE, 3.0),
+    ] {
+        for &h in set {
+            painter.add(Shape::closed_line(
+                shrink(&hex_points(layout, h), p(layout.hex_to_pixel(h)), 0.92),
+                Stroke::new(width, colour),
+            ));
+        }
+    }
+
     // Lines of attack.
-    for &(a, b) in &scene.lines {
-        draw_trace(painter, layout, a, b);
+    if !scene.lines.is_empty() {
+        let mut blocking = scene.blockers.clone();
+        for piece in &scene.pieces {
+            let offsets = scene
+                .footprints
+                .get(&piece.kind)
+                .map_or(&[][..], Vec::as_slice);
+            blocking.extend(piece.hexes(offsets));
+        }
+        for &(a, b) in &scene.lines {
+            draw_trace(painter, layout, a, b, &blocking);
+        }
     }
 
     // The path.
@@ -487,8 +525,18 @@ fn shrink(points: &[Pos2], centre: Pos2, f: f32) -> Vec<Pos2> {
     points.iter().map(|&q| centre + (q - centre) * f).collect()
 }
 
-fn draw_trace(painter: &egui::Painter, layout: &Layout, a: Hex, b: Hex) {
+fn draw_trace(painter: &egui::Painter, layout: &Layout, a: Hex, b: Hex, blocking: &BTreeSet<Hex>) {
     let t = trace(a, b);
+    // A blocker on the line (not its ends): a black cross over the hex.
+    let block_mark = |h: Hex| {
+        if h != a && h != b && blocking.contains(&h) {
+            let c = p(layout.hex_to_pixel(h));
+            let r = layout.size * 0.45;
+            let s = Stroke::new((layout.size * 0.12).clamp(1.5, 4.0), Color32::BLACK);
+            painter.line_segment([c + vec2(-r, -r), c + vec2(r, r)], s);
+            painter.line_segment([c + vec2(-r, r), c + vec2(r, -r)], s);
+        }
+    };
     let (pa, pb) = (p(layout.hex_to_pixel(a)), p(layout.hex_to_pixel(b)));
     let cross = Color32::from_rgba_unmultiplied(0xff, 0x50, 0x50, 60);
     let tie = Color32::from_rgb(0xff, 0xa0, 0x20);
@@ -500,6 +548,7 @@ fn draw_trace(painter: &egui::Painter, layout: &Layout, a: Hex, b: Hex) {
                     cross,
                     Stroke::NONE,
                 ));
+                block_mark(h);
             }
             TraceStep::Vertex { touched } => {
                 // Mark the corner the line passes through: the touched hex's corner nearest the
@@ -532,6 +581,8 @@ fn draw_trace(painter: &egui::Painter, layout: &Layout, a: Hex, b: Hex) {
                     let i = usize::from(d.index());
                     painter.line_segment([c[(i + 5) % 6], c[i]], Stroke::new(4.0, tie));
                 }
+                block_mark(left);
+                block_mark(right);
             }
         }
     }

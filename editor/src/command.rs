@@ -2,8 +2,8 @@
 //!
 //! Panels never change the app state themselves: they return [`Command`]s, and
 //! [`crate::app::EditorApp::apply`] runs them, one place per frame. That is where the Lua runtime
-//! will plug in (a [`Command::Saved`] triggers a hot reload, play commands go to the engine), and
-//! where undo and replay will see every change.
+//! plugs in (a [`Command::Saved`] triggers a hot reload, play commands go to the engine through
+//! [`crate::session::Session`]), and where undo and replay see every change.
 //!
 //! This module deliberately holds no logic: it is the vocabulary between panels and the app.
 //!
@@ -17,6 +17,7 @@
 use crate::demo::DemoKind;
 use hexforge_core::hex::Hex;
 use hexforge_core::hex::layout::Orientation;
+use hexforge_game::{Action, PieceId};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -28,6 +29,30 @@ pub enum Tab {
     Board,
     /// The code editor.
     Code,
+}
+
+/// The tab shown in the bottom panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BottomTab {
+    /// Load, check and runtime problems as `file:line: message`.
+    #[default]
+    Problems,
+    /// The event log and the dice log.
+    Log,
+    /// The mod's rule tables with each cell's odds.
+    Tables,
+    /// The last hot reload's "replay under the new rules" report.
+    Reload,
+}
+
+impl BottomTab {
+    /// Every tab with its label, in display order.
+    pub const ALL: [(BottomTab, &'static str); 4] = [
+        (BottomTab::Problems, "Problems"),
+        (BottomTab::Log, "Log"),
+        (BottomTab::Tables, "Tables"),
+        (BottomTab::Reload, "Reload report"),
+    ];
 }
 
 /// One change requested by a panel.
@@ -60,8 +85,44 @@ pub enum Command {
     SelectHex(Hex),
     /// Switch the centre tab.
     SelectTab(Tab),
+    /// Switch the bottom panel's tab.
+    SelectBottomTab(BottomTab),
     /// Rescan the mod folders.
     RescanMods,
     /// Reset the board camera (pan and zoom).
     ResetView,
+    /// Select a piece (its legal actions are listed and shown on the board), or none.
+    SelectPiece(Option<PieceId>),
+    /// Perform an action in the running game.
+    Perform(Action),
+    /// Show these actions to pick one (several choices end on one hex or target), or none.
+    Pick(Vec<Action>),
+    /// End the current phase for every side that may act.
+    EndPhase,
+    /// End phases until the round changes.
+    EndTurn,
+    /// Undo the last action.
+    Undo,
+    /// Redo the last undone action.
+    Redo,
+    /// Start a new game of the open mod.
+    NewGame {
+        /// The scenario id.
+        scenario: String,
+        /// The seed.
+        seed: u64,
+    },
+    /// Choose who plays a side: `human`, `random` or a bot of the mod.
+    SetBot {
+        /// The side id.
+        side: String,
+        /// The bot name.
+        bot: String,
+    },
+    /// One bot action by a side a bot plays (sides played by hand are never moved by bots).
+    BotStep,
+    /// Let the bots play to the end, a slice per frame.
+    PlayToEnd,
+    /// Stop the bots playing to the end.
+    CancelBots,
 }

@@ -9,10 +9,12 @@
 //! [`app::Persisted`]; everything else is rebuilt.
 //!
 //! **The runtime has one door:** [`session`] loads a mod with `hexforge-script`, starts a
-//! scenario and turns the game into a board scene; [`app::EditorApp::apply`] calls it for
-//! [`command::Command::OpenMod`], [`command::Command::OpenScenario`] and saves inside the open
-//! mod, and fills the problems list and the [`app::RulesStatus`] light. It does not play moves
-//! (yet).
+//! scenario and keeps the game running (its Lua VM included, owned by the UI thread);
+//! [`app::EditorApp::apply`] sends every play command through it (perform, end phase, undo,
+//! redo, new game, bots) and hot-reloads the rules when a file of the open mod changes (the
+//! file watcher is polled each frame; the code editor's own saves reload at once). Problems go
+//! to the problems list as `file:line: message`, the rules state to the [`app::RulesStatus`]
+//! light.
 //!
 //! ```
 //! use hexforge_editor::app::EditorApp;

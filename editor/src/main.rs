@@ -3,7 +3,11 @@
 //! Usage: `hexforge-editor [--demo hexagon|offset|sectors|explicit|graph] [--pointy]
 //! [--open FILE[:LINE]] [--mods DIR] [--open-mod ID]`. `--open-mod` opens a mod of the mods
 //! folder by id (or a mod folder by path) on its first scenario. The bundled mods folder is `--mods`, else `$HEXFORGE_MODS`,
-//! else `mods/` in the working folder. Layout, camera and the last mod persist between runs.
+//! else `mods/` in the working folder. Layout, camera and the last mod persist between runs (the
+//! last mod is opened again at start unless the command line opens something).
+//!
+//! Without a display (no `DISPLAY` or `WAYLAND_DISPLAY`, or the window cannot be created) it
+//! says so and points to `hexforge play`, which plays mods in a terminal, and exits with 1.
 
 use hexforge_core::hex::layout::Orientation;
 use hexforge_editor::app::{EditorApp, Persisted};
@@ -67,7 +71,33 @@ fn parse_args() -> (Vec<Command>, Option<PathBuf>, Option<String>) {
     (cmds, mods, open_mod)
 }
 
-fn main() -> eframe::Result {
+/// What to tell a user without a display.
+const NO_DISPLAY: &str = "hexforge-editor needs a display (no DISPLAY or WAYLAND_DISPLAY is set).\n\
+     To play a mod without one, use the command line: `hexforge play <mod>` \
+     (e.g. `cargo run -p hexforge -- play mods/tutorial`); \
+     or run the editor under a virtual display: `xvfb-run -a hexforge-editor`.";
+
+fn has_display() -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|k| std::env::var_os(k).is_some_and(|v| !v.is_empty()))
+}
+
+fn main() -> std::process::ExitCode {
+    if !has_display() {
+        eprintln!("{NO_DISPLAY}");
+        return std::process::ExitCode::FAILURE;
+    }
+    match run() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hexforge-editor: could not open a window: {e}\n{NO_DISPLAY}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> eframe::Result {
     let (mut cmds, mods, open_mod) = parse_args();
     let mods = mods
         .or_else(|| std::env::var_os("HEXFORGE_MODS").map(PathBuf::from))
@@ -97,6 +127,12 @@ fn main() -> eframe::Result {
                 .and_then(|s| eframe::get_value(s, eframe::APP_KEY))
                 .unwrap_or_default();
             let mut app = EditorApp::new(persisted, mods);
+            if !cmds
+                .iter()
+                .any(|c| matches!(c, Command::OpenMod(_) | Command::ShowDemo(_)))
+            {
+                cmds.splice(0..0, app.restore_commands());
+            }
             for c in cmds {
                 app.apply(c);
             }

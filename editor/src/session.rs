@@ -1,46 +1,56 @@
-//! Opening a mod: load its rule set with `hexforge_script`, start one of its scenarios and turn
-//! the started game into a [`BoardScene`] for the board view.
+//! The live game: load a mod with `hexforge-script`, start one of its scenarios and keep the
+//! [`Game`] running (its Lua VM included) so the editor can play it, undo it, let bots play it
+//! and hot-reload its rules.
 //!
 //! This is the editor's one boundary with the Lua runtime. It loads exactly as the CLI does
 //! (`load_mods` with the engine's shared `scripts/` folder beside the mods root, then
 //! `LuaRules::new`, then `Game::new`, which runs the scenario's setup), so what the editor shows
-//! is what `hexforge play` would start with.
+//! is what `hexforge play` would start with. The UI thread owns the [`Session`]; every call here
+//! runs Lua under the mod's time budget, so a runaway script returns an error instead of hanging.
 //!
-//! **What it deliberately does not do:** keep a game running or play moves. The started game's
-//! state is copied into the scene and the VM is dropped; reopening is cheap (a few ms).
-//! Problems come back as [`Problem`]s whose file is a path the code editor can open.
+//! It also reads the legal actions of the selected piece ([`piece_choices`]): which hexes a move
+//! may end on, which pieces it may target. That reading is generic: it uses only the param kinds
+//! each action declares (`piece`, `hex`, `path`, `direction`), never an action's name.
+//!
+//! **What it deliberately does not do:** draw, or decide when to reload (the app polls the file
+//! watcher). Problems come back as [`Problem`]s whose file is a path the code editor can open.
 //!
 //! ```no_run
-//! use hexforge_editor::session::open_mod;
-//! let opened = open_mod(std::path::Path::new("mods/hyperjump-galaxy"), None).unwrap();
-//! assert_eq!(opened.scenario, "frontier");
-//! assert!(opened.scene.graph.is_some());
+//! use hexforge_editor::session::Session;
+//! let mut s = Session::open(std::path::Path::new("mods/tutorial"), None, 1).unwrap();
+//! let legal = s.legal.clone();
+//! s.perform(&legal[0]).unwrap();
+//! assert!(s.undo());
 //! ```
 
 use crate::board_view::BoardScene;
 use crate::panels::problems::Problem;
-use hexforge_game::{Game, GameState};
+use hexforge_core::board::HexKind;
+use hexforge_core::dice::{DiceRoller, MAX_SIDES};
+use hexforge_core::hex::{Direction, Hex};
+use hexforge_game::{
+    Action, Game, GameState, Illegal, Outcome, PerformError, PieceId, Position, Rules, RulesError,
+    SideId,
+};
 use hexforge_script::ModError;
+use hexforge_script::decl::ModDecls;
 use hexforge_script::loader::{LoadOptions, load_mods};
 use hexforge_script::rules::LuaRules;
 use hexforge_script::scenario::scenario_ids;
+use hexforge_script::watch::{ReloadReport, ReplayReport, reload, replay_report};
+use serde_json::Value as Json;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The seed every game opened in the editor starts with (so two opens show the same board).
+/// The seed a game opened in the editor starts with unless the user picks another.
 pub const EDITOR_SEED: u64 = 1;
 
-/// A mod opened and one of its scenarios started.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OpenedMod {
-    /// The mod folder.
-    pub dir: PathBuf,
-    /// Its scenario ids (file stems of `scenarios/*.toml` of it and its base), sorted.
-    pub scenarios: Vec<String>,
-    /// The scenario started.
-    pub scenario: String,
-    /// The started game's board and pieces.
-    pub scene: BoardScene,
-}
+/// The built-in bot's name (the same as the CLI's).
+pub const RANDOM: &str = "random";
+
+/// How many undo steps the editor keeps (a bot game of thousands of actions would otherwise
+/// keep a state copy per action).
+pub const UNDO_LIMIT: usize = 1000;
 
 /// The mods root (parent folder) and the mod id (folder name) of a mod folder.
 fn root_and_id(dir: &Path) -> (PathBuf, String) {
@@ -104,8 +114,22 @@ pub fn problem_from_text(base: &Path, fallback: &Path, text: &str) -> Problem {
     Problem::new(fallback, 0, text.trim().to_owned())
 }
 
-/// The scene of a started game: board, pieces, and the declared footprints of its piece types.
-/// A board without a hex grid shows its first graph map (in id order).
+/// Whether a terrain declaration makes its hex block movement or fire (for marking lines of
+/// attack): `blocks_movement`, `blocks_fire` or `blocks_los` set to anything but `false`, or
+/// `enterable = false`.
+fn terrain_blocks(data: &BTreeMap<String, Json>) -> bool {
+    let set = |k: &str| {
+        data.get(k)
+            .is_some_and(|v| !matches!(v, Json::Bool(false) | Json::Null))
+    };
+    set("blocks_movement")
+        || set("blocks_fire")
+        || set("blocks_los")
+        || data.get("enterable") == Some(&Json::Bool(false))
+}
+
+/// The scene of a game: board, pieces, the declared footprints of its piece types and the
+/// hexes that block lines of attack. A board without a hex grid shows its first graph map.
 #[must_use]
 pub fn scene_of(rules: &LuaRules, state: &GameState, title: String) -> BoardScene {
     let graph = if state.board.shape.is_none() {
@@ -113,72 +137,653 @@ pub fn scene_of(rules: &LuaRules, state: &GameState, title: String) -> BoardScen
     } else {
         None
     };
+    let decls = rules.decls();
+    let footprints: BTreeMap<String, Vec<Hex>> = decls
+        .piece_types
+        .iter()
+        .filter(|(_, t)| !t.footprint.is_empty())
+        .map(|(k, t)| (k.clone(), t.footprint.clone()))
+        .collect();
+    let mut blockers = BTreeSet::new();
+    if let Some(board) = &state.board.shape {
+        for h in board.hexes() {
+            let not_enterable = board.kind(h).is_some_and(|k: HexKind| !k.is_enterable());
+            let terrain = state.board.terrain_at(h, None);
+            if not_enterable
+                || terrain.iter().any(|t| {
+                    decls
+                        .terrains
+                        .get(*t)
+                        .is_some_and(|d| terrain_blocks(&d.data))
+                })
+            {
+                blockers.insert(h);
+            }
+        }
+    }
     BoardScene {
         title,
         board: state.board.clone(),
         graph,
         pieces: state.pieces.values().cloned().collect(),
-        footprints: rules
-            .decls()
-            .piece_types
-            .iter()
-            .filter(|(_, t)| !t.footprint.is_empty())
-            .map(|(k, t)| (k.clone(), t.footprint.clone()))
-            .collect(),
+        footprints,
+        blockers,
         ..BoardScene::default()
     }
 }
 
-/// Loads the mod in `dir` and starts `scenario` (default: the first by file name) with seed
-/// [`EDITOR_SEED`].
-///
-/// # Errors
-/// Every problem found, each at its file and line (manifest, Lua, declarations, setup).
-pub fn open_mod(dir: &Path, scenario: Option<&str>) -> Result<OpenedMod, Vec<Problem>> {
-    let (root, id) = root_and_id(dir);
-    let base = error_base(&root);
-    let to_problems = |errs: Vec<ModError>| -> Vec<Problem> {
-        errs.iter().map(|e| problem_from_error(&base, e)).collect()
+/// A bot picking uniformly at random, reproducibly: the same algorithm and salt as the CLI's
+/// `RandomBot` (reimplemented here: the CLI crate is a binary's library, not a dependency of
+/// the editor).
+#[derive(Clone, Debug)]
+pub struct RandomBot {
+    dice: DiceRoller,
+}
+
+/// Mixed into the game seed so the bot's stream is independent of the game's dice.
+const BOT_SALT: u64 = 0xB07_5EED_C0FF_EE00;
+
+impl RandomBot {
+    /// The bot for a game started with `seed`.
+    #[must_use]
+    pub fn for_game(seed: u64) -> Self {
+        RandomBot {
+            dice: DiceRoller::new(seed ^ BOT_SALT),
+        }
+    }
+
+    /// A uniform index in `0..n`, or `None` when `n` is 0.
+    pub fn pick(&mut self, n: usize) -> Option<usize> {
+        if n == 0 {
+            return None;
+        }
+        let max = MAX_SIDES as usize;
+        if n <= max {
+            return Some(self.draw(n));
+        }
+        // Two "digits" in base MAX_SIDES, rejecting the combinations past the end (uniform).
+        loop {
+            let i = self
+                .draw(n.div_ceil(max))
+                .saturating_mul(max)
+                .saturating_add(self.draw(max));
+            if i < n {
+                return Some(i);
+            }
+        }
+    }
+
+    fn draw(&mut self, n: usize) -> usize {
+        let sides = u32::try_from(n).unwrap_or(MAX_SIDES);
+        let value = self.dice.pool(1, sides, "bot").map_or(1, |r| r.total);
+        self.dice.take_rolls();
+        usize::try_from(value - 1).unwrap_or(0)
+    }
+}
+
+/// What one bot step did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BotStep {
+    /// The action was performed.
+    Acted(Action),
+    /// The rules refused the bot's pick when applying it (the state is unchanged).
+    Refused(Action, Illegal),
+    /// The game is over.
+    Over,
+    /// A side must act but has no legal action, or nobody may act and the game is not over.
+    Stuck(String),
+    /// Only sides played by hand may act now (the player's move).
+    Human(Vec<SideId>),
+}
+
+/// Why a session call failed: a fault in the rules (a Lua error) or a broken turn structure.
+/// The game is unchanged and goes on.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SessionError {
+    /// The rules failed.
+    #[error("rules error: {0}")]
+    Rules(#[from] RulesError),
+    /// An action failed with a fault (not an illegal action).
+    #[error("{0}")]
+    Perform(PerformError),
+}
+
+/// A successful hot reload: what it found about the running game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reloaded {
+    /// Pieces whose type the new rules no longer declare.
+    pub report: ReloadReport,
+    /// The game's actions replayed under the old and new rules: the first that differs.
+    pub replay: Result<ReplayReport, String>,
+}
+
+/// Round, phase, who acts and the outcome: the play panel's header.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameStatus {
+    /// The round (0 before the clock starts).
+    pub round: u32,
+    /// The phase id.
+    pub phase: String,
+    /// Sides that may act now.
+    pub waiting: Vec<SideId>,
+    /// All sides, in seating order.
+    pub sides: Vec<SideId>,
+    /// Set when the game is over.
+    pub outcome: Option<Outcome>,
+    /// Accepted actions so far.
+    pub actions: usize,
+    /// Whether undo / redo are possible.
+    pub can_undo: bool,
+    /// Whether redo is possible.
+    pub can_redo: bool,
+}
+
+/// A mod opened and one of its scenarios running.
+pub struct Session {
+    /// The mod folder.
+    pub dir: PathBuf,
+    /// The mods root it was loaded from.
+    pub mods_root: PathBuf,
+    /// The mod id (folder name).
+    pub mod_id: String,
+    /// Folder problems' file names are relative to.
+    pub base: PathBuf,
+    /// The options it was loaded with (used again on reload).
+    pub opts: LoadOptions,
+    /// The folders of every mod of the set (the mod and its bases): what to watch.
+    pub mod_dirs: Vec<PathBuf>,
+    /// Its scenario ids, sorted.
+    pub scenarios: Vec<String>,
+    /// The scenario running.
+    pub scenario: String,
+    /// The game's seed.
+    pub seed: u64,
+    /// The game, rules included.
+    pub game: Game<LuaRules>,
+    /// The mod's bots (`game.bots`), sorted.
+    pub bot_names: Vec<String>,
+    /// The legal actions of every waiting side now (refreshed after every change).
+    pub legal: Vec<Action>,
+    random: RandomBot,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("dir", &self.dir)
+            .field("scenario", &self.scenario)
+            .field("seed", &self.seed)
+            .field("round", &self.game.state().clock.round)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Session {
+    /// Loads the mod in `dir` and starts `scenario` (default: the first by file name).
+    ///
+    /// # Errors
+    /// Every problem found, each at its file and line (manifest, Lua, declarations, setup).
+    pub fn open(dir: &Path, scenario: Option<&str>, seed: u64) -> Result<Session, Vec<Problem>> {
+        let (root, id) = root_and_id(dir);
+        let base = error_base(&root);
+        let to_problems = |errs: Vec<ModError>| -> Vec<Problem> {
+            errs.iter().map(|e| problem_from_error(&base, e)).collect()
+        };
+        let scripts = base.join("scripts");
+        let opts = LoadOptions {
+            scripts_dir: scripts.is_dir().then_some(scripts),
+            ..LoadOptions::default()
+        };
+        let loaded = load_mods(&root, &id, &opts).map_err(to_problems)?;
+        let mod_dirs: Vec<PathBuf> = loaded.mods.iter().map(|m| m.dir.clone()).collect();
+        let scenarios = scenario_ids(&mod_dirs);
+        let rules = LuaRules::new(loaded).map_err(to_problems)?;
+        let scenario = match scenario {
+            Some(s) => s.to_owned(),
+            None => scenarios.first().cloned().ok_or_else(|| {
+                vec![Problem::new(
+                    dir.join("scenarios"),
+                    0,
+                    "no scenarios: add a scenarios/<name>.toml to start a game",
+                )]
+            })?,
+        };
+        let state = GameState::new(rules.mod_locks(), &scenario, Json::Null, seed);
+        let bot_names = hexforge_script::bots::bot_names(&rules);
+        let mut game = Game::new(rules, state)
+            .map_err(|e| vec![problem_from_text(&base, dir, &e.to_string())])?;
+        game.set_undo_limit(UNDO_LIMIT);
+        let mut s = Session {
+            dir: dir.to_path_buf(),
+            mods_root: root,
+            mod_id: id,
+            base,
+            opts,
+            mod_dirs,
+            scenarios,
+            scenario,
+            seed,
+            game,
+            bot_names,
+            legal: Vec::new(),
+            random: RandomBot::for_game(seed),
+        };
+        s.refresh_legal().map_err(|e| vec![s.problem(&e)])?;
+        Ok(s)
+    }
+
+    /// A problem for an error of this session's rules (placed at the file and line the error
+    /// names, else at the mod folder).
+    #[must_use]
+    pub fn problem(&self, e: &dyn std::fmt::Display) -> Problem {
+        problem_from_text(&self.base, &self.dir, &e.to_string())
+    }
+
+    /// The declarations of the running rules.
+    #[must_use]
+    pub fn decls(&self) -> &ModDecls {
+        self.game.rules().decls()
+    }
+
+    /// The board scene of the game now.
+    #[must_use]
+    pub fn scene(&self) -> BoardScene {
+        scene_of(
+            self.game.rules(),
+            self.game.state(),
+            format!("{} / {}", self.mod_id, self.scenario),
+        )
+    }
+
+    /// Round, phase, who acts, outcome.
+    #[must_use]
+    pub fn status(&self) -> GameStatus {
+        let st = self.game.state();
+        GameStatus {
+            round: st.clock.round,
+            phase: st
+                .phase_id(self.game.rules().turn_structure())
+                .unwrap_or("-")
+                .to_owned(),
+            waiting: self.game.waiting(),
+            sides: st.sides.iter().map(|s| s.id.clone()).collect(),
+            outcome: st.outcome.clone(),
+            actions: st.log.len().saturating_sub(1),
+            can_undo: self.game.can_undo(),
+            can_redo: self.game.can_redo(),
+        }
+    }
+
+    /// Lists the legal actions of every waiting side again (after any change).
+    ///
+    /// # Errors
+    /// A fault in the rules; the list is then empty.
+    pub fn refresh_legal(&mut self) -> Result<(), RulesError> {
+        self.legal.clear();
+        for side in self.game.waiting() {
+            let actions = self.game.legal_actions(&side)?;
+            self.legal.extend(actions);
+        }
+        Ok(())
+    }
+
+    /// Performs an action. `Ok(Err(illegal))` when the rules refuse it (with their reason).
+    ///
+    /// # Errors
+    /// A fault in the rules or the turn engine; the game is unchanged.
+    pub fn perform(&mut self, action: &Action) -> Result<Result<(), Illegal>, SessionError> {
+        let r = match self.game.perform(action) {
+            Ok(_) => Ok(()),
+            Err(PerformError::Illegal(ill)) => Err(ill),
+            Err(e) => return Err(SessionError::Perform(e)),
+        };
+        self.refresh_legal()?;
+        Ok(r)
+    }
+
+    /// Ends the current phase for every waiting side (one `end_phase` each).
+    ///
+    /// # Errors
+    /// As [`Session::perform`].
+    pub fn end_phase(&mut self) -> Result<Result<(), Illegal>, SessionError> {
+        let waiting = self.game.waiting();
+        if waiting.is_empty() {
+            return Ok(Err(Illegal::new("nobody may act now")));
+        }
+        for side in waiting {
+            if let Err(ill) = self.perform(&Action::end_phase(side))? {
+                return Ok(Err(ill));
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// Ends phases until the round changes or the game ends (at most 1000 phases).
+    ///
+    /// # Errors
+    /// As [`Session::perform`].
+    pub fn end_turn(&mut self) -> Result<Result<(), Illegal>, SessionError> {
+        let round = self.game.state().clock.round;
+        for _ in 0..1000 {
+            if self.game.state().outcome.is_some() || self.game.state().clock.round != round {
+                return Ok(Ok(()));
+            }
+            if let Err(ill) = self.end_phase()? {
+                return Ok(Err(ill));
+            }
+        }
+        Ok(Err(Illegal::new("the round did not end after 1000 phases")))
+    }
+
+    /// Undoes the last action; false if there is none.
+    pub fn undo(&mut self) -> bool {
+        let done = self.game.undo();
+        // Listing can only fail if it failed before this action too; keep the old list then.
+        let _ = self.refresh_legal();
+        done
+    }
+
+    /// Redoes the last undone action; false if there is none.
+    pub fn redo(&mut self) -> bool {
+        let done = self.game.redo();
+        let _ = self.refresh_legal();
+        done
+    }
+
+    /// One bot move, as the CLI's bot games do: among the waiting sides that a bot plays, one
+    /// drawn at random (seeded; if it has nothing to do, the next one), then its bot's pick among
+    /// its legal actions. `bots` maps side ids to a bot name (`random` or a mod bot); a side not
+    /// in it, or set to `human`, is played by hand: when only such sides may act the answer is
+    /// [`BotStep::Human`] and nothing changes.
+    ///
+    /// # Errors
+    /// A fault in the rules or in a mod bot; the game is unchanged.
+    pub fn bot_step(&mut self, bots: &BTreeMap<String, String>) -> Result<BotStep, SessionError> {
+        if self.game.state().outcome.is_some() {
+            return Ok(BotStep::Over);
+        }
+        let all_waiting = self.game.waiting();
+        let bot_of = |side: &SideId| {
+            bots.get(side.as_str())
+                .filter(|b| b.as_str() != HUMAN)
+                .cloned()
+        };
+        let waiting: Vec<SideId> = all_waiting
+            .iter()
+            .filter(|s| bot_of(s).is_some())
+            .cloned()
+            .collect();
+        if waiting.is_empty() && !all_waiting.is_empty() {
+            return Ok(BotStep::Human(all_waiting));
+        }
+        let Some(first) = self.random.pick(waiting.len()) else {
+            return Ok(BotStep::Stuck(
+                "nobody can act and the game is not over".into(),
+            ));
+        };
+        let mut found = None;
+        for k in 0..waiting.len() {
+            let side = &waiting[(first + k) % waiting.len()];
+            let actions = self.game.legal_actions(side)?;
+            if !actions.is_empty() {
+                found = Some((side.clone(), actions));
+                break;
+            }
+        }
+        let Some((side, actions)) = found else {
+            return Ok(BotStep::Stuck(format!(
+                "{} must act but has no legal action, not even end_phase",
+                waiting[first]
+            )));
+        };
+        let bot = bot_of(&side).unwrap_or_else(|| RANDOM.to_owned());
+        let i = if bot == RANDOM {
+            self.random.pick(actions.len()).unwrap_or(0)
+        } else {
+            hexforge_script::bots::choose(
+                self.game.rules(),
+                self.game.state(),
+                &bot,
+                &side,
+                &actions,
+            )?
+        };
+        let Some(action) = actions.get(i).cloned() else {
+            return Ok(BotStep::Stuck(format!("bot {bot} picked nothing")));
+        };
+        Ok(match self.perform(&action)? {
+            Ok(()) => BotStep::Acted(action),
+            Err(ill) => BotStep::Refused(action, ill),
+        })
+    }
+
+    /// Hot reload: builds the rules again from the files in a fresh VM; on success swaps them in
+    /// (the game, its log and history are kept) and replays the game's actions under old and
+    /// new rules to find the first that differs. On failure the old rules keep running.
+    ///
+    /// # Errors
+    /// Every load problem, at its file and line.
+    pub fn reload(&mut self) -> Result<Reloaded, Vec<Problem>> {
+        let (rules, report) = reload(&self.mods_root, &self.mod_id, &self.opts, self.game.state())
+            .map_err(|errs| {
+                errs.iter()
+                    .map(|e| problem_from_error(&self.base, e))
+                    .collect::<Vec<_>>()
+            })?;
+        self.bot_names = hexforge_script::bots::bot_names(&rules);
+        let old = self.game.set_rules(rules);
+        let record = self.game.record();
+        let replay = replay_report(&old, self.game.rules(), &record).map_err(|e| e.message.clone());
+        drop(old);
+        self.refresh_legal().map_err(|e| vec![self.problem(&e)])?;
+        Ok(Reloaded { report, replay })
+    }
+}
+
+/// The bot-choice name meaning "a person plays this side".
+pub const HUMAN: &str = "human";
+
+/// A hex from a param value: `{ q =, r = }` or `[q, r]`.
+#[must_use]
+pub fn hex_of(v: &Json) -> Option<Hex> {
+    let int = |x: &Json| x.as_i64().and_then(|i| i32::try_from(i).ok());
+    match v {
+        Json::Object(m) => Some(Hex::new(int(m.get("q")?)?, int(m.get("r")?)?)),
+        Json::Array(a) if a.len() == 2 => Some(Hex::new(int(&a[0])?, int(&a[1])?)),
+        _ => None,
+    }
+}
+
+/// A piece id from a param value.
+#[must_use]
+pub fn piece_of(v: &Json) -> Option<PieceId> {
+    v.as_u64().and_then(|i| u32::try_from(i).ok()).map(PieceId)
+}
+
+/// A path from a param value: a list of hexes, or an object with a `hexes` list.
+#[must_use]
+pub fn path_of(v: &Json) -> Option<Vec<Hex>> {
+    let list = match v {
+        Json::Array(a) => a,
+        Json::Object(m) => m.get("hexes")?.as_array()?,
+        _ => return None,
     };
-    let scripts = base.join("scripts");
-    let opts = LoadOptions {
-        scripts_dir: scripts.is_dir().then_some(scripts),
-        ..LoadOptions::default()
+    list.iter().map(hex_of).collect()
+}
+
+/// The declared kind of an action's param (`None` when the action or param is not declared).
+#[must_use]
+pub fn param_kind<'a>(decls: &'a ModDecls, action: &str, param: &str) -> Option<&'a str> {
+    decls
+        .actions
+        .get(action)?
+        .params
+        .get(param)
+        .map(String::as_str)
+}
+
+/// The params of `a` that name pieces, with their ids.
+fn piece_params(decls: &ModDecls, a: &Action) -> Vec<(String, PieceId)> {
+    let Json::Object(m) = &a.params else {
+        return Vec::new();
     };
-    let loaded = load_mods(&root, &id, &opts).map_err(to_problems)?;
-    let dirs: Vec<PathBuf> = loaded.mods.iter().map(|m| m.dir.clone()).collect();
-    let scenarios = scenario_ids(&dirs);
-    let rules = LuaRules::new(loaded).map_err(to_problems)?;
-    let scenario = match scenario {
-        Some(s) => s.to_owned(),
-        None => scenarios.first().cloned().ok_or_else(|| {
-            vec![Problem::new(
-                dir.join("scenarios"),
-                0,
-                "no scenarios: add a scenarios/<name>.toml to start a game",
-            )]
-        })?,
+    m.iter()
+        .filter(|(k, _)| param_kind(decls, &a.id, k) == Some("piece"))
+        .filter_map(|(k, v)| piece_of(v).map(|p| (k.clone(), p)))
+        .collect()
+}
+
+/// The legal actions of one selected piece, and what they point at.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PieceChoices {
+    /// The piece.
+    pub piece: Option<PieceId>,
+    /// Its legal actions: those with a `piece`-typed param naming it, by a side that owns it.
+    pub actions: Vec<Action>,
+    /// Indices into `actions` by every hex a `hex`-typed param names (e.g. a move's `to`).
+    pub by_hex: BTreeMap<Hex, Vec<usize>>,
+    /// Indices into `actions` by target: another piece a `piece`-typed param names.
+    pub by_target: BTreeMap<PieceId, Vec<usize>>,
+}
+
+/// Reads the legal actions of `piece` out of `legal`.
+#[must_use]
+pub fn piece_choices(
+    decls: &ModDecls,
+    state: &GameState,
+    legal: &[Action],
+    piece: PieceId,
+) -> PieceChoices {
+    let mut out = PieceChoices {
+        piece: Some(piece),
+        ..PieceChoices::default()
     };
-    let state = GameState::new(
-        rules.mod_locks(),
-        &scenario,
-        serde_json::Value::Null,
-        EDITOR_SEED,
-    );
-    let game = Game::new(&rules, state)
-        .map_err(|e| vec![problem_from_text(&base, dir, &e.to_string())])?;
-    let scene = scene_of(&rules, game.state(), format!("{id} / {scenario}"));
-    Ok(OpenedMod {
-        dir: dir.to_path_buf(),
-        scenarios,
-        scenario,
-        scene,
+    let Some(p) = state.pieces.get(&piece) else {
+        return out;
+    };
+    for a in legal {
+        if a.side != p.owner {
+            continue;
+        }
+        let pieces = piece_params(decls, a);
+        if !pieces.iter().any(|(_, id)| *id == piece) {
+            continue;
+        }
+        let i = out.actions.len();
+        if let Json::Object(m) = &a.params {
+            for (k, v) in m {
+                if param_kind(decls, &a.id, k) == Some("hex")
+                    && let Some(h) = hex_of(v)
+                {
+                    out.by_hex.entry(h).or_default().push(i);
+                }
+            }
+        }
+        for (_, id) in pieces.iter().filter(|(_, id)| *id != piece) {
+            let list = out.by_target.entry(*id).or_default();
+            if !list.contains(&i) {
+                list.push(i);
+            }
+        }
+        out.actions.push(a.clone());
+    }
+    out
+}
+
+/// The legal actions with no `piece`-typed param (end phase, deployments, ...).
+#[must_use]
+pub fn free_actions(decls: &ModDecls, legal: &[Action]) -> Vec<Action> {
+    legal
+        .iter()
+        .filter(|a| piece_params(decls, a).is_empty())
+        .cloned()
+        .collect()
+}
+
+/// The pieces that have at least one legal action now (as actor), in id order.
+#[must_use]
+pub fn pieces_with_actions(decls: &ModDecls, state: &GameState, legal: &[Action]) -> Vec<PieceId> {
+    let mut out = BTreeSet::new();
+    for a in legal {
+        for (_, id) in piece_params(decls, a) {
+            if state.pieces.get(&id).is_some_and(|p| p.owner == a.side) {
+                out.insert(id);
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// The path to draw for an action: its `path`-typed param if it has one, else `None`.
+#[must_use]
+pub fn action_path(decls: &ModDecls, a: &Action) -> Option<Vec<Hex>> {
+    let Json::Object(m) = &a.params else {
+        return None;
+    };
+    m.iter()
+        .filter(|(k, _)| param_kind(decls, &a.id, k) == Some("path"))
+        .find_map(|(_, v)| path_of(v))
+}
+
+/// The hex a piece stands on (its anchor), if it is on a hex map.
+#[must_use]
+pub fn piece_hex(state: &GameState, id: PieceId) -> Option<Hex> {
+    state.pieces.get(&id).and_then(|p| match p.pos {
+        Position::Hex(h) => Some(h),
+        _ => None,
     })
+}
+
+/// An action in words for the play panel: its params except the actor, e.g.
+/// `to (1, -2), facing SE`; hexes as `(q, r)`, pieces as `#3 frigate`, directions by name.
+#[must_use]
+pub fn describe(decls: &ModDecls, state: &GameState, a: &Action, actor: Option<PieceId>) -> String {
+    let Json::Object(m) = &a.params else {
+        return String::new();
+    };
+    let mut parts = Vec::new();
+    for (k, v) in m {
+        let kind = param_kind(decls, &a.id, k);
+        let text = match kind {
+            Some("piece") => match piece_of(v) {
+                Some(id) if Some(id) == actor => continue,
+                Some(id) => state
+                    .pieces
+                    .get(&id)
+                    .map_or(format!("#{}", id.0), |p| format!("#{} {}", id.0, p.kind)),
+                None => v.to_string(),
+            },
+            Some("hex") => hex_of(v).map_or(v.to_string(), |h| format!("({}, {})", h.q, h.r)),
+            Some("direction") => direction_name(v).unwrap_or_else(|| v.to_string()),
+            Some("path") => path_of(v).map_or(v.to_string(), |p| format!("{} hexes", p.len())),
+            _ => match v {
+                Json::String(s) if s.is_empty() => "\"\"".into(),
+                Json::String(s) => s.clone(),
+                other => other.to_string(),
+            },
+        };
+        parts.push(format!("{k} {text}"));
+    }
+    parts.join(", ")
+}
+
+fn direction_name(v: &Json) -> Option<String> {
+    const NAMES: [&str; 6] = ["N", "NE", "SE", "S", "SW", "NW"];
+    match v {
+        Json::Number(n) => {
+            let i = n.as_u64()?;
+            let d = Direction::ALL.get(usize::try_from(i).ok()?)?;
+            Some(NAMES[usize::from(d.index())].to_owned())
+        }
+        Json::String(s) => Some(s.clone()),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_traceback_gives_its_first_file_and_line() {
@@ -198,5 +803,44 @@ mod tests {
         let (root, id) = root_and_id(Path::new("mods/demo"));
         assert_eq!((root, id.as_str()), (PathBuf::from("mods"), "demo"));
         assert_eq!(error_base(Path::new("mods")), PathBuf::from(""));
+    }
+
+    #[test]
+    fn param_values_parse_as_hexes_pieces_and_paths() {
+        assert_eq!(hex_of(&json!({"q": 2, "r": -1})), Some(Hex::new(2, -1)));
+        assert_eq!(hex_of(&json!([3, 4])), Some(Hex::new(3, 4)));
+        assert_eq!(hex_of(&json!("x")), None);
+        assert_eq!(piece_of(&json!(7)), Some(PieceId(7)));
+        assert_eq!(piece_of(&json!(-1)), None);
+        assert_eq!(
+            path_of(&json!([{"q": 0, "r": 0}, {"q": 1, "r": 0}])),
+            Some(vec![Hex::new(0, 0), Hex::new(1, 0)])
+        );
+        assert_eq!(path_of(&json!([{"q": 0}])), None);
+        assert_eq!(direction_name(&json!(2)).as_deref(), Some("SE"));
+        assert_eq!(direction_name(&json!(9)), None);
+    }
+
+    #[test]
+    fn the_random_bot_is_reproducible_and_in_range() {
+        let mut a = RandomBot::for_game(7);
+        let mut b = RandomBot::for_game(7);
+        let xs: Vec<_> = (0..50).map(|_| a.pick(6)).collect();
+        let ys: Vec<_> = (0..50).map(|_| b.pick(6)).collect();
+        assert_eq!(xs, ys);
+        assert!(xs.iter().all(|x| x.is_some_and(|i| i < 6)));
+        // More choices than a die has sides still stay in range.
+        assert!((0..20).all(|_| a.pick(25_000).is_some_and(|i| i < 25_000)));
+        assert_eq!(a.pick(0), None);
+    }
+
+    #[test]
+    fn terrain_blocks_when_declared_so() {
+        let d = |k: &str, v: Json| BTreeMap::from([(k.to_owned(), v)]);
+        assert!(terrain_blocks(&d("blocks_movement", json!(true))));
+        assert!(terrain_blocks(&d("blocks_fire", json!("unless_avoidable"))));
+        assert!(terrain_blocks(&d("enterable", json!(false))));
+        assert!(!terrain_blocks(&d("blocks_movement", json!(false))));
+        assert!(!terrain_blocks(&d("color", json!("#fff"))));
     }
 }

@@ -5,6 +5,7 @@ pub mod code_editor;
 pub mod inspector;
 pub mod logs;
 pub mod mod_browser;
+pub mod play;
 pub mod problems;
 pub mod reload_report;
 pub mod tables;

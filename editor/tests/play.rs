@@ -1,0 +1,577 @@
+//! Playing in the editor, driven as a person would with egui_kittest: open a mod, select a piece,
+//! perform a move by clicking a highlighted hex, undo it; break a file and save (the problem is
+//! listed, the game goes on), fix it and save (reloaded); let bots play to the end; trace a line
+//! of attack; and the persisted state round-trips through eframe's storage.
+
+use eframe::Storage as _;
+use egui::{Event, Modifiers, PointerButton, Pos2, vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use hexforge_core::hex::Hex;
+use hexforge_editor::app::{EditorApp, Persisted, RulesStatus, user_mods_dir_from};
+use hexforge_editor::command::{BottomTab, Command};
+use hexforge_game::{PieceId, Position};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
+    Harness::builder()
+        .with_size(vec2(1280.0, 800.0))
+        .with_max_steps(64)
+        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app)
+}
+
+fn bundled_mods() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods")
+}
+
+/// A copy of `mods/tutorial` in a fresh mods folder (so a test may edit its files).
+fn copied_tutorial() -> (tempfile::TempDir, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let from = bundled_mods().join("tutorial");
+    let to = root.path().join("tutorial");
+    for e in walkdir::WalkDir::new(&from)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let rel = e.path().strip_prefix(&from).unwrap();
+        let dest = to.join(rel);
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+    (root, to)
+}
+
+/// Screen position of a hex's centre, from the layout the board view used last frame.
+fn screen_of(h: &Harness<'_, EditorApp>, hex: Hex) -> Pos2 {
+    let layout = h.state().board_layout.expect("a hex board is shown");
+    let (x, y) = layout.hex_to_pixel(hex);
+    Pos2::new(x, y)
+}
+
+fn click_hex(h: &mut Harness<'_, EditorApp>, hex: Hex) {
+    let pos = screen_of(h, hex);
+    h.hover_at(pos);
+    h.run();
+    for pressed in [true, false] {
+        h.event(Event::PointerButton {
+            pos,
+            button: PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::default(),
+        });
+    }
+    h.run();
+}
+
+fn piece_at(app: &EditorApp, id: PieceId) -> Hex {
+    let s = app.open.as_ref().unwrap();
+    match s.game.state().pieces[&id].pos {
+        Position::Hex(h) => h,
+        ref other => panic!("{other:?}"),
+    }
+}
+
+/// Opens the tutorial by clicking it in the mod browser.
+fn open_tutorial(h: &mut Harness<'_, EditorApp>) {
+    h.run();
+    h.get_by_label("tutorial 0.1.0").click();
+    h.run();
+    assert_eq!(
+        h.state().rules,
+        RulesStatus::Ready,
+        "{:?}",
+        h.state().problems
+    );
+}
+
+/// Lets the random bot play every side of the open game.
+fn all_sides_random(h: &mut Harness<'_, EditorApp>) {
+    let sides = h.state().open.as_ref().unwrap().status().sides;
+    for side in sides {
+        h.state_mut().apply(Command::SetBot {
+            side: side.as_str().to_owned(),
+            bot: "random".into(),
+        });
+    }
+}
+
+#[test]
+fn click_a_piece_then_a_highlighted_hex_moves_it_and_undo_takes_it_back() {
+    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
+    open_tutorial(&mut h);
+    // The header says where the game is.
+    h.get_by_label("Round 1");
+    h.get_by_label("to act: blue");
+    // Blue's frigate starts at (0, 3).
+    let frigate = PieceId(1);
+    let start = piece_at(h.state(), frigate);
+    assert_eq!(start, Hex::new(0, 3));
+    click_hex(&mut h, start);
+    assert_eq!(h.state().selected_piece, Some(frigate));
+    h.get_by_label_contains("Selected: #1 frigate");
+    h.get_by_label_contains("move (");
+    // Every destination of its moves is highlighted; none is the start hex.
+    let highlight = h.state().scene.highlight.clone();
+    assert!(!highlight.is_empty());
+    assert!(!highlight.contains(&start));
+    assert!(h.state().scene.selected.contains(&start));
+    // Hovering a destination draws the path there from the piece.
+    let to = Hex::new(0, 1);
+    assert!(highlight.contains(&to), "{highlight:?}");
+    h.hover_at(screen_of(&h, to));
+    h.run();
+    let path = h.state().scene.path.clone();
+    assert_eq!(path.first(), Some(&start));
+    assert_eq!(path.last(), Some(&to));
+    // Clicking it performs the move.
+    click_hex(&mut h, to);
+    assert_eq!(piece_at(h.state(), frigate), to, "{}", h.state().status);
+    assert_eq!(h.state().open.as_ref().unwrap().status().actions, 1);
+    // The frigate has moved: it has no moves left, so nothing is highlighted.
+    assert!(h.state().scene.highlight.is_empty());
+    // Undo, as a person would: the button.
+    h.get_by_label("Undo").click();
+    h.run();
+    assert_eq!(piece_at(h.state(), frigate), start);
+    assert_eq!(h.state().open.as_ref().unwrap().status().actions, 0);
+    // And redo.
+    h.get_by_label("Redo").click();
+    h.run();
+    assert_eq!(piece_at(h.state(), frigate), to);
+}
+
+#[test]
+fn an_illegal_action_shows_its_reason_and_changes_nothing() {
+    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
+    open_tutorial(&mut h);
+    let far = hexforge_game::Action::new(
+        "move",
+        "blue",
+        serde_json::json!({ "piece": 1, "to": { "q": 0, "r": -3 } }),
+    );
+    h.state_mut().apply(Command::Perform(far));
+    h.run();
+    let app = h.state();
+    assert!(app.status.starts_with("illegal: too far"), "{}", app.status);
+    assert_eq!(piece_at(app, PieceId(1)), Hex::new(0, 3));
+    assert!(
+        h.query_all_by_label_contains("illegal: too far")
+            .next()
+            .is_some()
+    );
+}
+
+#[test]
+fn a_syntax_error_on_save_is_a_problem_the_game_goes_on_and_the_fix_reloads() {
+    let (root, dir) = copied_tutorial();
+    let mut h = harness(EditorApp::new(
+        Persisted::default(),
+        root.path().to_path_buf(),
+    ));
+    open_tutorial(&mut h);
+    // Play one move first: it must survive both saves.
+    let mv = h.state().open.as_ref().unwrap().legal[0].clone();
+    h.state_mut().apply(Command::Perform(mv));
+    h.run();
+    let before = h.state().open.as_ref().unwrap().game.state().clone();
+    // Break main.lua in the code editor and save.
+    let main = dir.join("main.lua");
+    h.state_mut().apply(Command::OpenFile {
+        path: main.clone(),
+        line: None,
+    });
+    h.run();
+    let good = h.state().editor.text.clone();
+    h.state_mut().editor.text = good.replacen("local MAX_RANGE = 3", "local MAX_RANGE = = 3", 1);
+    h.get_by_label("Save").click();
+    h.run();
+    let app = h.state();
+    assert!(
+        matches!(app.rules, RulesStatus::ReloadFailed(n) if n >= 1),
+        "{:?}",
+        app.rules
+    );
+    let p = &app.problems[0];
+    assert_eq!(p.file, main);
+    let line = good
+        .lines()
+        .position(|l| l.contains("local MAX_RANGE = 3"))
+        .unwrap()
+        + 1;
+    assert_eq!(p.line, line);
+    h.get_by_label(&p.to_string());
+    assert!(
+        h.query_all_by_label_contains("failed — old rules still running")
+            .next()
+            .is_some()
+    );
+    // The game goes on under the old rules.
+    let s = h.state().open.as_ref().unwrap();
+    assert_eq!(s.game.state(), &before);
+    assert!(!s.legal.is_empty());
+    // Fix it and save: reloaded, problems gone, the game still the same.
+    h.state_mut().editor.text = good;
+    h.get_by_label("Save").click();
+    h.run();
+    let app = h.state();
+    assert!(
+        matches!(app.rules, RulesStatus::Reloaded(_)),
+        "{:?}",
+        app.rules
+    );
+    assert!(app.problems.is_empty(), "{:?}", app.problems);
+    assert_eq!(app.open.as_ref().unwrap().game.state(), &before);
+    h.get_by_label_contains("rules: reloaded in");
+    // The replay under the new rules found no difference, and the status line says so.
+    let r = app.last_reload.as_ref().unwrap();
+    let rep = r.replay.as_ref().unwrap();
+    assert_eq!((rep.compared, rep.first_difference.is_none()), (1, true));
+    h.get_by_label("replay: all 1 actions the same");
+}
+
+#[test]
+fn a_rule_change_saved_elsewhere_is_picked_up_by_the_watcher_and_replayed() {
+    let (root, dir) = copied_tutorial();
+    let mut h = harness(EditorApp::new(
+        Persisted::default(),
+        root.path().to_path_buf(),
+    ));
+    open_tutorial(&mut h);
+    if h.state().watcher.is_none() {
+        eprintln!("no file watcher on this machine: skipped");
+        return;
+    }
+    let mv = h.state().open.as_ref().unwrap().legal[0].clone();
+    h.state_mut().apply(Command::Perform(mv));
+    h.run();
+    // Another editor changes the log line of a move: the replay's state differs at action 1.
+    let main = dir.join("main.lua");
+    let text = std::fs::read_to_string(&main).unwrap();
+    let changed = text.replacen("%s %d moves to", "%s %d flies to", 1);
+    assert_ne!(text, changed);
+    std::fs::write(&main, changed).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !matches!(h.state().rules, RulesStatus::Reloaded(_))
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    let app = h.state();
+    assert!(
+        matches!(app.rules, RulesStatus::Reloaded(_)),
+        "{:?}",
+        app.rules
+    );
+    let rep = app.last_reload.as_ref().unwrap().replay.as_ref().unwrap();
+    let d = rep.first_difference.as_ref().expect("the log line changed");
+    assert_eq!(d.index, Some(0));
+    // The reload report tab says which action changed.
+    h.get_by_label("Reload report").click();
+    h.run();
+    assert!(
+        h.query_all_by_label_contains("action 1").next().is_some(),
+        "the report names the first changed action"
+    );
+}
+
+#[test]
+fn the_bottom_tabs_show_the_game_log_and_the_tables_with_odds() {
+    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
+    h.run();
+    h.state_mut()
+        .apply(Command::OpenMod(bundled_mods().join("hyperjump-galaxy")));
+    h.run();
+    assert!(h.state().open.is_some(), "{:?}", h.state().problems);
+    all_sides_random(&mut h);
+    for _ in 0..5 {
+        h.state_mut().apply(Command::BotStep);
+    }
+    h.get_by_label("Log").click();
+    h.run();
+    assert_eq!(h.state().persisted.bottom, BottomTab::Log);
+    h.get_by_label("Events");
+    h.get_by_label("Dice");
+    h.get_by_label("Tables").click();
+    h.run();
+    // The jump table declares its roll: the panel shows it as the dice that roll the rows.
+    h.get_by_label_contains("rows rolled with");
+    assert_eq!(
+        h.state().tables.exprs.get("hyperjump").map(String::as_str),
+        Some("2d6")
+    );
+    assert!(
+        h.query_all_by_label_contains("%").next().is_some(),
+        "cells show their odds"
+    );
+    h.get_by_label("Problems").click();
+    h.run();
+    assert_eq!(h.state().persisted.bottom, BottomTab::Problems);
+}
+
+#[test]
+fn bots_play_a_game_to_the_end_through_the_ui() {
+    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
+    open_tutorial(&mut h);
+    // Every side is played by hand at first: the bots do not move it.
+    h.get_by_label("Step").click();
+    h.run();
+    assert_eq!(h.state().open.as_ref().unwrap().status().actions, 0);
+    assert!(
+        h.query_all_by_label_contains("your move: ")
+            .next()
+            .is_some()
+    );
+    all_sides_random(&mut h);
+    // One step first: one action.
+    h.get_by_label("Step").click();
+    h.run();
+    assert_eq!(h.state().open.as_ref().unwrap().status().actions, 1);
+    h.get_by_label("Play to end").click();
+    // Frames go on while the bots play, a slice each; the Cancel button is there meanwhile.
+    h.step();
+    h.step();
+    let mut frames = 0;
+    while h.state().run.is_some() && frames < 10_000 {
+        h.step();
+        frames += 1;
+    }
+    assert!(h.state().run.is_none(), "the bots never finished");
+    let s = h.state().open.as_ref().unwrap().status();
+    assert!(s.outcome.is_some(), "{}", h.state().status);
+    h.run();
+    h.get_by_label_contains("Game over: ");
+    assert!(
+        h.query_all_by_label_contains("bots played")
+            .next()
+            .is_some()
+    );
+}
+
+#[test]
+fn cancel_stops_the_bots() {
+    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
+    h.run();
+    h.state_mut()
+        .apply(Command::OpenMod(bundled_mods().join("solar-flare")));
+    h.run();
+    assert!(h.state().open.is_some(), "{:?}", h.state().problems);
+    all_sides_random(&mut h);
+    h.get_by_label("Play to end").click();
+    h.step();
+    h.step();
+    assert!(h.state().run.is_some());
+    h.get_by_label_contains("bots playing:");
+    h.get_by_label("Cancel").click();
+    h.step();
+    h.step();
+    assert!(h.state().run.is_none());
+    assert!(
+        h.query_all_by_label_contains("bots stopped after")
+            .next()
+            .is_some()
+    );
+}
+
+#[test]
+fn hovering_a_target_traces_the_line_of_attack() {
+    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
+    open_tutorial(&mut h);
+    all_sides_random(&mut h);
+    // Let bots play until some piece may fire at a target.
+    let mut found = None;
+    for _ in 0..400 {
+        let s = h.state().open.as_ref().unwrap();
+        if let Some(a) = s.legal.iter().find(|a| a.id == "fire") {
+            found = Some(a.clone());
+            break;
+        }
+        h.state_mut().apply(Command::BotStep);
+        if h.state().play.status.outcome.is_some() {
+            break;
+        }
+    }
+    let fire = found.expect("a fire action comes up within 400 bot moves");
+    let shooter = PieceId(fire.params["piece"].as_u64().unwrap() as u32);
+    let target = PieceId(fire.params["target"].as_u64().unwrap() as u32);
+    h.state_mut().apply(Command::SelectPiece(Some(shooter)));
+    h.run();
+    let (from, to) = (piece_at(h.state(), shooter), piece_at(h.state(), target));
+    assert!(h.state().scene.targets.contains(&to));
+    h.hover_at(screen_of(&h, to));
+    h.run();
+    assert_eq!(h.state().scene.lines, vec![(from, to)]);
+    // Clicking the target fires (one fire action per target here).
+    click_hex(&mut h, to);
+    let log = &h.state().open.as_ref().unwrap().game.state().log;
+    assert_eq!(
+        log.last()
+            .and_then(|e| e.action.as_ref())
+            .map(|a| a.id.as_str()),
+        Some("fire")
+    );
+}
+
+/// An in-memory eframe storage.
+#[derive(Default)]
+struct MemStorage(BTreeMap<String, String>);
+
+impl eframe::Storage for MemStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_owned(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+#[test]
+fn the_persisted_state_round_trips_and_reopens_the_last_mod() {
+    let mut app = EditorApp::new(Persisted::default(), bundled_mods());
+    app.apply(Command::OpenMod(bundled_mods().join("tutorial")));
+    app.apply(Command::SetOrientation(
+        hexforge_core::hex::layout::Orientation::Pointy,
+    ));
+    app.persisted.show_inspector = false;
+    app.persisted.camera.zoom = 2.5;
+    let mut storage = MemStorage::default();
+    eframe::set_value(&mut storage, eframe::APP_KEY, &app.persisted);
+    let back: Persisted = eframe::get_value(&storage, eframe::APP_KEY).unwrap();
+    assert_eq!(back, app.persisted);
+    // A new run restores the last mod.
+    let mut again = EditorApp::new(back, bundled_mods());
+    let cmds = again.restore_commands();
+    assert_eq!(
+        cmds,
+        vec![Command::OpenMod(bundled_mods().join("tutorial"))]
+    );
+    for c in cmds {
+        again.apply(c);
+    }
+    assert_eq!(again.open.as_ref().unwrap().scenario, "picket");
+    // Old storage without the newer fields still loads (serde defaults).
+    storage.set_string(eframe::APP_KEY, "(last_mod: None)".into());
+    let old: Persisted = eframe::get_value(&storage, eframe::APP_KEY).unwrap();
+    assert!(old.show_play);
+}
+
+#[test]
+fn the_user_mods_folder_is_the_clis() {
+    let env = |pairs: &'static [(&'static str, &'static str)]| {
+        move |k: &str| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| std::ffi::OsString::from(v))
+        }
+    };
+    assert_eq!(
+        user_mods_dir_from(env(&[("HEXFORGE_MODS_DIR", "/m"), ("HOME", "/h")])),
+        Some(PathBuf::from("/m"))
+    );
+    assert_eq!(
+        user_mods_dir_from(env(&[("XDG_DATA_HOME", "/x"), ("HOME", "/h")])),
+        Some(PathBuf::from("/x/hexforge/mods"))
+    );
+    assert_eq!(
+        user_mods_dir_from(env(&[("HEXFORGE_MODS_DIR", ""), ("HOME", "/h")])),
+        Some(PathBuf::from("/h/.local/share/hexforge/mods"))
+    );
+    assert_eq!(user_mods_dir_from(env(&[])), None);
+}
+
+#[test]
+fn a_lua_error_while_playing_is_a_problem_and_the_game_goes_on() {
+    let (root, dir) = copied_tutorial();
+    let main = dir.join("main.lua");
+    let text = std::fs::read_to_string(&main).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.trim() == "ctx:move(p.id, a.to)")
+        .unwrap()
+        + 1;
+    let broken = text.replacen(
+        "    ctx:move(p.id, a.to)\n",
+        "    error(\"the engine room is on fire\")\n",
+        1,
+    );
+    std::fs::write(&main, broken).unwrap();
+    let mut h = harness(EditorApp::new(
+        Persisted::default(),
+        root.path().to_path_buf(),
+    ));
+    open_tutorial(&mut h);
+    let frigate = PieceId(1);
+    click_hex(&mut h, Hex::new(0, 3));
+    assert_eq!(h.state().selected_piece, Some(frigate));
+    click_hex(&mut h, Hex::new(0, 1));
+    let app = h.state();
+    let p = app.problems.first().expect("the error is listed");
+    assert_eq!((p.file.clone(), p.line), (main, line), "{p}");
+    assert!(p.message.contains("the engine room is on fire"), "{p}");
+    // Nothing changed and the game goes on: blue may still act.
+    assert_eq!(piece_at(app, frigate), Hex::new(0, 3));
+    assert!(!app.open.as_ref().unwrap().legal.is_empty());
+    assert!(
+        h.query_all_by_label_contains("the engine room is on fire")
+            .count()
+            >= 2
+    );
+}
+
+#[test]
+fn several_actions_ending_on_one_hex_are_offered_to_pick() {
+    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
+    h.run();
+    h.state_mut()
+        .apply(Command::OpenMod(bundled_mods().join("orbital-skirmish")));
+    h.run();
+    assert!(h.state().open.is_some(), "{:?}", h.state().problems);
+    all_sides_random(&mut h);
+    // Step bots until some piece has two actions naming the same hex (a move ending there
+    // with different facings, say), then click that piece and that hex.
+    let mut found = None;
+    for _ in 0..300 {
+        let pieces: Vec<PieceId> = h.state().play.pieces.iter().map(|(p, _)| *p).collect();
+        for p in pieces {
+            h.state_mut().apply(Command::SelectPiece(Some(p)));
+            let c = &h.state().choices;
+            if let Some((hex, _)) = c.by_hex.iter().find(|(_, v)| v.len() >= 2) {
+                found = Some((p, *hex));
+                break;
+            }
+        }
+        if found.is_some() || h.state().play.status.outcome.is_some() {
+            break;
+        }
+        h.state_mut().apply(Command::BotStep);
+    }
+    let (piece, hex) = found.expect("two actions end on one hex within 300 bot moves");
+    h.state_mut().apply(Command::SelectPiece(Some(piece)));
+    h.run();
+    let before = h.state().open.as_ref().unwrap().status().actions;
+    click_hex(&mut h, hex);
+    let n = h.state().pending.len();
+    assert!(n >= 2, "{}", h.state().status);
+    assert_eq!(h.state().open.as_ref().unwrap().status().actions, before);
+    h.get_by_label("Choose one:");
+    // Pick the first offered.
+    let first = h.state().play.pending[0].0.clone();
+    h.get_all_by_label(&first).next().unwrap().click();
+    h.run();
+    assert_eq!(
+        h.state().open.as_ref().unwrap().status().actions,
+        before + 1,
+        "{}",
+        h.state().status
+    );
+    assert!(h.state().pending.is_empty());
+}
