@@ -82,10 +82,12 @@ mod tests {
             content_hash(&files),
             hexforge_script::loader::content_hash(&tmp)
         );
-        std::fs::remove_dir_all(&tmp).unwrap();
+        std::fs::remove_dir_all(tmp.parent().unwrap()).unwrap();
     }
 
+    /// A plain-named folder inside a temporary one (the loader skips hidden names, and
+    /// temporary folders are named `.tmpXXXX`).
     fn tempfile_dir() -> std::path::PathBuf {
-        tempfile::tempdir().unwrap().keep()
+        tempfile::tempdir().unwrap().keep().join("demo")
     }
 }
