@@ -250,9 +250,9 @@ fn read_folder(dir: &Path, limits: &Limits) -> Result<BTreeMap<String, Vec<u8>>,
 
 /// Parses `mod.toml` from the files; `file` is its display path.
 fn parse_manifest(files: &BTreeMap<String, Vec<u8>>, shown: &str) -> Result<Manifest, PackError> {
-    let bytes = files
-        .get("mod.toml")
-        .ok_or_else(|| PackError::Manifest(vec![format!("{shown}: missing (every mod has one)")]))?;
+    let bytes = files.get("mod.toml").ok_or_else(|| {
+        PackError::Manifest(vec![format!("{shown}: missing (every mod has one)")])
+    })?;
     let text = std::str::from_utf8(bytes)
         .map_err(|_| PackError::Manifest(vec![format!("{shown}: not UTF-8 text")]))?;
     Manifest::parse(text, shown)

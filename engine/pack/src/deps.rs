@@ -95,7 +95,11 @@ mod tests {
 
     #[test]
     fn a_fitting_pack_has_nothing_to_explain() {
-        let pack = m("p", "1.0.0", "extends = \"base\"\n[dependencies]\nbase = \"^0.1\"\nopt = { version = \"^9\", optional = true }\n");
+        let pack = m(
+            "p",
+            "1.0.0",
+            "extends = \"base\"\n[dependencies]\nbase = \"^0.1\"\nopt = { version = \"^9\", optional = true }\n",
+        );
         assert!(explain(&pack, &set(vec![m("base", "0.1.3", "")])).is_empty());
     }
 
@@ -127,11 +131,17 @@ mod tests {
         let pack = m("base", "2.0.0", "");
         let have = set(vec![
             m("base", "1.0.0", ""),
-            m("variant", "0.3.0", "extends = \"base\"\n[dependencies]\nbase = \"^1\"\n"),
+            m(
+                "variant",
+                "0.3.0",
+                "extends = \"base\"\n[dependencies]\nbase = \"^1\"\n",
+            ),
         ]);
         assert_eq!(
             explain(&pack, &have),
-            vec!["variant 0.3.0 (installed) needs base ^1, so installing base 2.0.0 would break it"]
+            vec![
+                "variant 0.3.0 (installed) needs base ^1, so installing base 2.0.0 would break it"
+            ]
         );
     }
 }

@@ -133,7 +133,8 @@ impl SaveIndex {
         })?;
         let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io(dir))?;
         tmp.write_all(text.as_bytes()).map_err(io(&self.file))?;
-        tmp.persist(&self.file).map_err(|e| io(&self.file)(e.error))?;
+        tmp.persist(&self.file)
+            .map_err(|e| io(&self.file)(e.error))?;
         Ok(())
     }
 }

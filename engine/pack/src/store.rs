@@ -354,7 +354,9 @@ impl ModStore {
             active_removed |= !m.kept;
             report.removed.push(m.label());
         }
-        if active_removed && let Some(newest) = self.kept().into_iter().rfind(|k| k.manifest.id == id) {
+        if active_removed
+            && let Some(newest) = self.kept().into_iter().rfind(|k| k.manifest.id == id)
+        {
             let target = self.root.join(id);
             std::fs::rename(&newest.dir, &target).map_err(io(&target))?;
             report.restored = Some(newest.label());
