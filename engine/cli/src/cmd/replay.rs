@@ -10,7 +10,7 @@
 use crate::cli::ReplayArgs;
 use crate::{modpath, runtime};
 use anyhow::{Context, bail};
-use hexforge_game::record::{SaveFile, load};
+use hexforge_game::record::{SaveFile, compare_locks, load};
 use hexforge_game::{ModLock, Rules, replay, state_hash};
 use hexforge_pack::ModStore;
 use hexforge_script::manifest::Manifest;
@@ -39,15 +39,8 @@ pub fn run(args: &ReplayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
 
 fn replay_with(file: &SaveFile, dir: &Path, out: &mut dyn Write) -> anyhow::Result<bool> {
     let loaded = runtime::load(dir)?;
-    for saved in &file.record.mods {
-        match loaded.locks.iter().find(|l| l.id == saved.id) {
-            Some(now) if now.content_hash != saved.content_hash => eprintln!(
-                "warning: mod `{}` changed since the save ({} -> {})",
-                saved.id, saved.version, now.version
-            ),
-            Some(_) => {}
-            None => eprintln!("warning: mod `{}` is not loaded", saved.id),
-        }
+    for m in compare_locks(&file.record.mods, &loaded.locks) {
+        eprintln!("warning: {m}");
     }
     check_save(file, loaded.rules(), out)
 }
