@@ -404,10 +404,8 @@ fn scan(mods_root: &Path, mods: &mut BTreeMap<String, ModInfo>, errs: &mut Vec<M
     let walker = walkdir::WalkDir::new(mods_root)
         .min_depth(2)
         .max_depth(2)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| e.depth() != 1 || !e.file_name().to_string_lossy().starts_with('.'));
-    for entry in walker.filter_map(Result::ok) {
+        .sort_by_file_name();
+    for entry in walker.into_iter().filter_map(Result::ok) {
         if entry.file_name() != "mod.toml" {
             continue;
         }
@@ -418,6 +416,10 @@ fn scan(mods_root: &Path, mods: &mut BTreeMap<String, ModInfo>, errs: &mut Vec<M
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
+        // Why not walkdir's filter_entry: it is not applied to entries above min_depth.
+        if folder.starts_with('.') {
+            continue;
+        }
         let rel_dir = format!("{base}/{folder}");
         let file = format!("{rel_dir}/mod.toml");
         let text = match std::fs::read_to_string(entry.path()) {
