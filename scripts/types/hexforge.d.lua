@@ -387,6 +387,10 @@ function tables.ids() end
 ---@field actions table<string, table>
 ---@field hooks table<string, function[]>
 ---@field turn table|nil
+---@field bots table<string, fun(ctx: Ctx, side: string, legal: table[]): integer>
+---Save migrations by mod id (docs/MODDING.md section 14): called with the version a save was
+---made with and the save as plain data; return the migrated save, or nil and a reason.
+---@field migrations table<string, fun(from: string, save: { mod: string, from: string, to: string, scenario: string, options: any, seed: integer, actions: { id: string, side: string, params: any }[] }): table|nil, string?>|nil
 game = {}
 
 ---@param t { id: string, name?: string, stats?: table, values?: table, footprint?: Hex[] }

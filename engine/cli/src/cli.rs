@@ -53,6 +53,76 @@ pub enum Command {
     /// Watch a mod's files and reload its rules on every change, keeping the game state.
     #[command(after_help = "Example:\n  hexforge watch mods/tutorial")]
     Watch(ModArg),
+    /// Check a mod, run its tests and write it as one `.hexpack` archive to share.
+    #[command(
+        after_help = "Examples:\n  hexforge pack my-variant\n  hexforge pack examples/packs/orbital-belt-pack -o belt.hexpack"
+    )]
+    Pack(PackArgs),
+    /// Verify a `.hexpack` archive and install it into the user mods folder.
+    #[command(after_help = "Example:\n  hexforge install orbital-belt-pack-1.0.0.hexpack")]
+    Install(InstallArgs),
+    /// List the installed mods, kept older versions and the saved games that use them.
+    #[command(after_help = "Example:\n  hexforge list")]
+    List,
+    /// Remove an installed mod (every version, or one with --version).
+    #[command(
+        after_help = "Examples:\n  hexforge remove orbital-belt-pack\n  hexforge remove orbital-belt-pack --version 1.0.0 --force"
+    )]
+    Remove(RemoveArgs),
+    /// Start a new mod, or a variant of one, from a template that loads, passes its test and
+    /// plays.
+    #[command(
+        after_help = "Examples:\n  hexforge new my-game\n  hexforge new flare-variant --extends solar-flare"
+    )]
+    New(NewArgs),
+}
+
+/// Arguments of `pack`.
+#[derive(Debug, Args)]
+pub struct PackArgs {
+    /// The mod folder (or id). Example: `my-variant`.
+    #[arg(value_name = "DIR")]
+    pub dir: String,
+    /// The archive to write (default: `<id>-<version>.hexpack` in the current folder).
+    /// Example: `-o dist/my-variant.hexpack`.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// Arguments of `install`.
+#[derive(Debug, Args)]
+pub struct InstallArgs {
+    /// The archive. Example: `orbital-belt-pack-1.0.0.hexpack`.
+    #[arg(value_name = "ARCHIVE")]
+    pub archive: PathBuf,
+}
+
+/// Arguments of `remove`.
+#[derive(Debug, Args)]
+pub struct RemoveArgs {
+    /// The mod id. Example: `orbital-belt-pack`.
+    #[arg(value_name = "ID")]
+    pub id: String,
+    /// Only this version (installed or kept). Example: `--version 1.0.0`.
+    #[arg(long, value_name = "VERSION")]
+    pub version: Option<String>,
+    /// Remove it even though saved games use it (they will no longer load). Example: `--force`.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Arguments of `new`.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The new mod's id (lowercase letters, digits, '-'). Example: `flare-variant`.
+    #[arg(value_name = "ID")]
+    pub id: String,
+    /// Make a variant of this mod (a folder or an id). Example: `--extends solar-flare`.
+    #[arg(long, value_name = "MOD")]
+    pub extends: Option<String>,
+    /// Create the mod folder inside this folder (default: the current one). Example: `--in work`.
+    #[arg(long = "in", value_name = "FOLDER", default_value = ".")]
+    pub parent: PathBuf,
 }
 
 /// A mod argument.

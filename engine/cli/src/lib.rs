@@ -1,6 +1,6 @@
 //! # hexforge (the command-line tool)
 //!
-//! `hexforge check | test | play | replay | eval | watch`. The binary is thin: the game rules,
+//! `hexforge check | test | play | replay | eval | watch | pack | install | list | remove | new`. The binary is thin: the game rules,
 //! saves and the Lua runtime live in the engine crates; this crate parses arguments
 //! ([`cli`]), finds mods ([`modpath`]), drives bot games ([`bot`], [`session`]) and prints
 //! results ([`cmd`], one file per subcommand). All access to the Lua runtime goes through
@@ -72,9 +72,23 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Command::Check(a) => cmd::check::run(a, &mut out),
         Command::Test(a) => cmd::test::run(a, &mut out),
-        Command::Play(a) => cmd::play::run(a, &mut out),
+        Command::Play(a) => {
+            let code = cmd::play::run(a, &mut out)?;
+            // A save that uses installed mods keeps their versions from being removed.
+            if let Some(path) = &a.save
+                && let Err(e) = cmd::list::register_save(path)
+            {
+                eprintln!("warning: the save was not registered: {e:#}");
+            }
+            Ok(code)
+        }
         Command::Replay(a) => cmd::replay::run(a, &mut out),
         Command::Eval(a) => cmd::eval::run(a, &mut out),
         Command::Watch(a) => cmd::watch::run(a, &mut out),
+        Command::Pack(a) => cmd::pack::run(a, &mut out),
+        Command::Install(a) => cmd::install::run(a, &mut out),
+        Command::List => cmd::list::run(&mut out),
+        Command::Remove(a) => cmd::remove::run(a, &mut out),
+        Command::New(a) => cmd::new::run(a, &mut out),
     }
 }

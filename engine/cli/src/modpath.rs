@@ -57,16 +57,47 @@ pub fn user_mods_dir() -> Option<PathBuf> {
 /// The folders searched for a mod id, in order: `./mods`, then the user mods folder.
 #[must_use]
 pub fn search_dirs() -> Vec<PathBuf> {
-    let mut dirs = vec![PathBuf::from("mods")];
+    let mut dirs = vec![bundled_dir()];
     dirs.extend(user_mods_dir());
     dirs
 }
 
-/// Finds the mod folder for `arg` (a path or an id), searching `search_dirs()` for ids.
+/// The folder of mods bundled with Hexforge (`./mods`).
+#[must_use]
+pub fn bundled_dir() -> PathBuf {
+    PathBuf::from(BUNDLED)
+}
+
+const BUNDLED: &str = "mods";
+
+/// The user mods folder, or an error saying how to name one.
+///
+/// # Errors
+/// When neither `$HEXFORGE_MODS_DIR`, `$XDG_DATA_HOME` nor `$HOME` is set.
+pub fn require_user_mods_dir() -> Result<PathBuf, NoUserFolder> {
+    user_mods_dir().ok_or(NoUserFolder)
+}
+
+/// No user mods folder can be formed.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no user mods folder: set {USER_MODS_ENV} (or XDG_DATA_HOME or HOME)")]
+pub struct NoUserFolder;
+
+/// Lets a rule set find its dependencies in the bundled and user mods folders, whichever
+/// folder the mod itself is in (so an installed variant finds the bundled base it extends, and
+/// a new mod in a work folder finds its base).
+pub fn search_dependencies_everywhere() {
+    hexforge_script::manifest::set_fallback_roots(search_dirs());
+}
+
+/// Finds the mod folder for `arg` (a path or an id), searching `search_dirs()` for ids; from
+/// then on dependencies are searched for in the same folders
+/// ([`search_dependencies_everywhere`]).
 ///
 /// # Errors
 /// [`ModNotFound`] naming what was tried.
 pub fn resolve(arg: &str) -> Result<PathBuf, ModNotFound> {
+    search_dependencies_everywhere();
     resolve_in(arg, &search_dirs())
 }
 

@@ -315,3 +315,99 @@ pub fn resume<R: Rules>(file: &SaveFile, rules: R) -> Result<Game<R>, SaveError>
     }
     Ok(game)
 }
+
+/// How a saved game's mods differ from the mods it is loaded with.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LockMismatch {
+    /// The save used a mod that is not loaded now.
+    #[error("the save was made with {id} {version}, which is not loaded")]
+    Missing {
+        /// The mod.
+        id: String,
+        /// The save's version.
+        version: String,
+    },
+    /// Another version is loaded.
+    #[error("the save was made with {id} {saved}, but {id} {loaded} is loaded")]
+    Version {
+        /// The mod.
+        id: String,
+        /// The save's version.
+        saved: String,
+        /// The loaded version.
+        loaded: String,
+    },
+    /// The same version with other files is loaded.
+    #[error("{id} {version} changed since the save (its files hash differently)")]
+    Changed {
+        /// The mod.
+        id: String,
+        /// The version.
+        version: String,
+    },
+}
+
+/// Every way the saved locks differ from the loaded ones (empty = the same mods, byte for
+/// byte), in the save's order.
+#[must_use]
+pub fn compare_locks(saved: &[ModLock], loaded: &[ModLock]) -> Vec<LockMismatch> {
+    saved
+        .iter()
+        .filter_map(|s| match loaded.iter().find(|l| l.id == s.id) {
+            None => Some(LockMismatch::Missing {
+                id: s.id.clone(),
+                version: s.version.clone(),
+            }),
+            Some(l) if l.version != s.version => Some(LockMismatch::Version {
+                id: s.id.clone(),
+                saved: s.version.clone(),
+                loaded: l.version.clone(),
+            }),
+            Some(l) if l.content_hash != s.content_hash => Some(LockMismatch::Changed {
+                id: s.id.clone(),
+                version: s.version.clone(),
+            }),
+            Some(_) => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod lock_tests {
+    use super::*;
+
+    fn lock(id: &str, v: &str, h: &str) -> ModLock {
+        ModLock {
+            id: id.into(),
+            version: v.into(),
+            content_hash: h.into(),
+        }
+    }
+
+    #[test]
+    fn lock_differences_say_which_version_the_save_was_made_with() {
+        let saved = [
+            lock("a", "0.1.0", "x"),
+            lock("b", "1.0.0", "y"),
+            lock("c", "2.0.0", "z"),
+            lock("d", "1.0.0", "w"),
+        ];
+        let loaded = [
+            lock("a", "0.1.0", "x"),
+            lock("b", "1.1.0", "y"),
+            lock("c", "2.0.0", "changed"),
+        ];
+        let text: Vec<String> = compare_locks(&saved, &loaded)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            text,
+            [
+                "the save was made with b 1.0.0, but b 1.1.0 is loaded",
+                "c 2.0.0 changed since the save (its files hash differently)",
+                "the save was made with d 1.0.0, which is not loaded",
+            ]
+        );
+    }
+}

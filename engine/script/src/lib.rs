@@ -29,6 +29,7 @@ pub mod error;
 pub mod eval;
 pub mod loader;
 pub mod manifest;
+pub mod migrate;
 pub mod profile;
 pub mod rules;
 pub mod sandbox;

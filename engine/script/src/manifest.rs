@@ -331,25 +331,76 @@ pub struct ModSet {
     pub root: PathBuf,
 }
 
-/// Scans `mods_root` for `<folder>/mod.toml` (one level deep, sorted) and parses them all.
+/// Folders searched for a rule set's dependencies after the scanned mods folder itself (see
+/// [`set_fallback_roots`]).
+static FALLBACK_ROOTS: std::sync::RwLock<Vec<PathBuf>> = std::sync::RwLock::new(Vec::new());
+
+/// Sets the folders [`discover`] also scans, after the folder it was given, for mods that
+/// folder does not have: e.g. the bundled `mods/` and the user mods folder, so a pack installed
+/// in the user folder finds the bundled base it extends.
+///
+/// Why a process-wide setting: the loader, the test runner and the CLI all call [`discover`]
+/// with one folder, and where installed and bundled mods live is a property of the process
+/// (its command line and environment), not of each call. Empty by default: libraries and tests
+/// that never set it see exactly the folder they scan. Mods of the scanned folder always win
+/// over fallback ones with the same id, and problems in fallback folders are not reported
+/// (they are not the mod being loaded).
+pub fn set_fallback_roots(roots: Vec<PathBuf>) {
+    let mut guard = FALLBACK_ROOTS
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    *guard = roots;
+}
+
+/// The folders set by [`set_fallback_roots`].
+#[must_use]
+pub fn fallback_roots() -> Vec<PathBuf> {
+    FALLBACK_ROOTS
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone()
+}
+
+/// Scans `mods_root` for `<folder>/mod.toml` (one level deep, sorted) and parses them all, then
+/// adds mods found only in the [fallback roots](set_fallback_roots).
+///
+/// Folders whose name starts with `.` are skipped: the user mods folder keeps older versions
+/// under `.versions/` and stages installs in dot-folders, and neither is a mod to load.
 ///
 /// Returns the valid mods and every problem (bad manifests, duplicate ids, folder name that
-/// differs from the id).
+/// differs from the id) of `mods_root`.
 #[must_use]
 pub fn discover(mods_root: &Path) -> (ModSet, Vec<ModError>) {
     let root = mods_root
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    let base = mods_root
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_else(|| "mods".into());
     let mut set = ModSet {
         mods: BTreeMap::new(),
         root,
     };
     let mut errs = Vec::new();
+    scan(mods_root, &mut set.mods, &mut errs);
+    let here = mods_root.canonicalize().ok();
+    for extra in fallback_roots() {
+        if extra.canonicalize().ok() == here {
+            continue;
+        }
+        let mut found = BTreeMap::new();
+        scan(&extra, &mut found, &mut Vec::new());
+        for (id, info) in found {
+            set.mods.entry(id).or_insert(info);
+        }
+    }
+    (set, errs)
+}
+
+/// Adds every valid mod of one mods folder to `mods` (ids already present are kept).
+fn scan(mods_root: &Path, mods: &mut BTreeMap<String, ModInfo>, errs: &mut Vec<ModError>) {
+    let base = mods_root
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| "mods".into());
     let walker = walkdir::WalkDir::new(mods_root)
         .min_depth(2)
         .max_depth(2)
@@ -365,6 +416,10 @@ pub fn discover(mods_root: &Path) -> (ModSet, Vec<ModError>) {
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
+        // Why not walkdir's filter_entry: it is not applied to entries above min_depth.
+        if folder.starts_with('.') {
+            continue;
+        }
         let rel_dir = format!("{base}/{folder}");
         let file = format!("{rel_dir}/mod.toml");
         let text = match std::fs::read_to_string(entry.path()) {
@@ -388,19 +443,15 @@ pub fn discover(mods_root: &Path) -> (ModSet, Vec<ModError>) {
                     ));
                     continue;
                 }
-                set.mods.insert(
-                    manifest.id.clone(),
-                    ModInfo {
-                        manifest,
-                        dir: dir.to_path_buf(),
-                        rel_dir,
-                    },
-                );
+                mods.entry(manifest.id.clone()).or_insert(ModInfo {
+                    manifest,
+                    dir: dir.to_path_buf(),
+                    rel_dir,
+                });
             }
             Err(e) => errs.extend(e),
         }
     }
-    (set, errs)
 }
 
 impl ModSet {
@@ -635,6 +686,22 @@ mod tests {
         ]);
         let e = s.resolve("a").unwrap_err();
         assert!(e[0].message.contains("incompatible"), "{}", e[0]);
+    }
+
+    #[test]
+    fn discovery_skips_dot_folders() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mods = tmp.path().join("mods");
+        for dir in ["demo", ".versions", ".staging-1"] {
+            std::fs::create_dir_all(mods.join(dir)).unwrap();
+            std::fs::write(mods.join(dir).join("mod.toml"), OK).unwrap();
+        }
+        std::fs::create_dir_all(mods.join(".versions/demo@0.9.0")).unwrap();
+        std::fs::write(mods.join(".versions/demo@0.9.0/mod.toml"), OK).unwrap();
+        let (set, errs) = discover(&mods);
+        assert!(errs.is_empty(), "{errs:?}");
+        assert_eq!(set.mods.keys().collect::<Vec<_>>(), vec!["demo"]);
+        assert_eq!(set.mods["demo"].dir, mods.join("demo"));
     }
 
     #[test]

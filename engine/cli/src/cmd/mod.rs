@@ -3,7 +3,12 @@
 
 pub mod check;
 pub mod eval;
+pub mod install;
+pub mod list;
+pub mod new;
+pub mod pack;
 pub mod play;
+pub mod remove;
 pub mod replay;
 pub mod test;
 pub mod watch;

@@ -1,0 +1,12 @@
+-- {{id}}: a variant of {{base}}. {{base}} has already run in this VM: everything it declared
+-- is reachable under game.piece_types, game.tables, game.actions, game.hooks, ... Edit it here.
+-- Examples (docs/MODDING.md, "A variant that extends a mod"):
+--   game.piece_types.<type>.stats.<stat> = <value>
+--   game.tables.<table>.cells[<row>][<column>] = <value>
+--   local base_check = game.actions.<action>.check
+--   game.actions.<action>.check = function(ctx, a)
+--     local ok, why = base_check(ctx, a)
+--     if not ok then return false, why end
+--     return true
+--   end
+-- Then prove the change in tests/variant.lua and run `hexforge test {{id}}`.

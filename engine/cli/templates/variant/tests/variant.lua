@@ -1,0 +1,8 @@
+-- `hexforge test {{id}}` runs every tests/*.lua file; t:game starts a real game of the variant.
+
+test("the variant loads and its first scenario starts", function(t)
+  local g = t:game { scenario = "{{scenario}}", seed = 1 }
+  t:eq(g:outcome(), nil)
+  local side = g:clock().acting[1]
+  t:ok(#g:legal(side) > 0, "the side to act has something to do")
+end)

@@ -1,0 +1,2 @@
+-- orbital-belt-pack adds scenarios only (scenarios/*.toml): the rules are orbital-skirmish's,
+-- loaded first because mod.toml says `extends = "orbital-skirmish"`.
