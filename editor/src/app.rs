@@ -441,7 +441,7 @@ impl EditorApp {
         self.selected = None;
         self.run = None;
         self.watch(std::slice::from_ref(&dir));
-        match Session::open(&dir, scenario.as_deref(), seed) {
+        match Session::open_with(&dir, scenario.as_deref(), seed, self.mod_roots()) {
             Ok(s) => {
                 self.status = format!("{}: scenario {}, seed {seed}", dir.display(), s.scenario);
                 self.play_form = PlayForm {

@@ -6,8 +6,11 @@
 //! else `mods/` in the working folder. Layout, camera and the last mod persist between runs (the
 //! last mod is opened again at start unless the command line opens something).
 //!
-//! Without a display (no `DISPLAY` or `WAYLAND_DISPLAY`, or the window cannot be created) it
-//! says so and points to `hexforge play`, which plays mods in a terminal, and exits with 1.
+//! Without a display (no `DISPLAY` or `WAYLAND_DISPLAY`) it says so, points to `hexforge play`,
+//! and plays the bundled orbital-skirmish headless instead (20 games, its greedy bot against
+//! the random bot, exactly `hexforge play mods/orbital-skirmish --bots blue=greedy,red=random
+//! --games 20`), so the README's first command does the main job on a server too. If a display
+//! is set but the window cannot be created it says so and exits with 1.
 
 use hexforge_core::hex::layout::Orientation;
 use hexforge_editor::app::{EditorApp, Persisted};
@@ -83,10 +86,35 @@ fn has_display() -> bool {
         .any(|k| std::env::var_os(k).is_some_and(|v| !v.is_empty()))
 }
 
+/// The mods folder: `--mods`, else `$HEXFORGE_MODS`, else `mods/` in the working folder.
+fn mods_dir(arg: Option<PathBuf>) -> PathBuf {
+    arg.or_else(|| std::env::var_os("HEXFORGE_MODS").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("mods"))
+}
+
+/// No display: the same games `hexforge play` would play, in the terminal.
+fn play_headless() -> std::process::ExitCode {
+    let (_, mods, _) = parse_args();
+    let game = mods_dir(mods).join("orbital-skirmish");
+    eprintln!(
+        "{NO_DISPLAY}\n\nPlaying the bundled orbital-skirmish headless instead: \
+         hexforge play {} --bots blue=greedy,red=random --games 20\n",
+        game.display()
+    );
+    hexforge::run_from([
+        "hexforge".into(),
+        "play".into(),
+        game.into_os_string(),
+        "--bots".into(),
+        "blue=greedy,red=random".into(),
+        "--games".into(),
+        "20".into(),
+    ])
+}
+
 fn main() -> std::process::ExitCode {
     if !has_display() {
-        eprintln!("{NO_DISPLAY}");
-        return std::process::ExitCode::FAILURE;
+        return play_headless();
     }
     match run() {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -99,9 +127,7 @@ fn main() -> std::process::ExitCode {
 
 fn run() -> eframe::Result {
     let (mut cmds, mods, open_mod) = parse_args();
-    let mods = mods
-        .or_else(|| std::env::var_os("HEXFORGE_MODS").map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("mods"));
+    let mods = mods_dir(mods);
     if let Some(m) = open_mod {
         // An id of the mods folder first; else a path to a mod folder.
         let by_id = mods.join(&m);

@@ -324,6 +324,20 @@ impl Session {
     /// # Errors
     /// Every problem found, each at its file and line (manifest, Lua, declarations, setup).
     pub fn open(dir: &Path, scenario: Option<&str>, seed: u64) -> Result<Session, Vec<Problem>> {
+        Session::open_with(dir, scenario, seed, Vec::new())
+    }
+
+    /// [`Session::open`], also looking for the mod's dependencies in `extra_roots` (the bundled
+    /// and user mods folders: an installed variant finds the bundled base it extends).
+    ///
+    /// # Errors
+    /// As [`Session::open`].
+    pub fn open_with(
+        dir: &Path,
+        scenario: Option<&str>,
+        seed: u64,
+        extra_roots: Vec<PathBuf>,
+    ) -> Result<Session, Vec<Problem>> {
         let (root, id) = root_and_id(dir);
         let base = error_base(&root);
         let to_problems = |errs: Vec<ModError>| -> Vec<Problem> {
@@ -332,6 +346,7 @@ impl Session {
         let scripts = base.join("scripts");
         let opts = LoadOptions {
             scripts_dir: scripts.is_dir().then_some(scripts),
+            extra_roots,
             ..LoadOptions::default()
         };
         let loaded = load_mods(&root, &id, &opts).map_err(to_problems)?;

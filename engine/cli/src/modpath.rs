@@ -83,21 +83,12 @@ pub fn require_user_mods_dir() -> Result<PathBuf, NoUserFolder> {
 #[error("no user mods folder: set {USER_MODS_ENV} (or XDG_DATA_HOME or HOME)")]
 pub struct NoUserFolder;
 
-/// Lets a rule set find its dependencies in the bundled and user mods folders, whichever
-/// folder the mod itself is in (so an installed variant finds the bundled base it extends, and
-/// a new mod in a work folder finds its base).
-pub fn search_dependencies_everywhere() {
-    hexforge_script::manifest::set_fallback_roots(search_dirs());
-}
-
-/// Finds the mod folder for `arg` (a path or an id), searching `search_dirs()` for ids; from
-/// then on dependencies are searched for in the same folders
-/// ([`search_dependencies_everywhere`]).
+/// Finds the mod folder for `arg` (a path or an id), searching `search_dirs()` for ids. (Its
+/// dependencies are searched for in the same folders when it loads: `runtime`'s load options.)
 ///
 /// # Errors
 /// [`ModNotFound`] naming what was tried.
 pub fn resolve(arg: &str) -> Result<PathBuf, ModNotFound> {
-    search_dependencies_everywhere();
     resolve_in(arg, &search_dirs())
 }
 

@@ -16,7 +16,7 @@ use hexforge_game::ModLock;
 use hexforge_game::{Game, GameState};
 use hexforge_script::ModError;
 use hexforge_script::loader::{LoadOptions, LoadedMods, load_mods};
-use hexforge_script::manifest::{ModInfo, ModSet, discover};
+use hexforge_script::manifest::{ModInfo, ModSet, discover_with};
 use hexforge_script::rules::LuaRules;
 use hexforge_script::sandbox::RequirePaths;
 pub use hexforge_script::scenario::scenario_ids;
@@ -84,6 +84,10 @@ pub fn load_vm(dir: &Path) -> Result<LoadedMods> {
 fn load_options() -> LoadOptions {
     LoadOptions {
         scripts_dir: scripts_dir(),
+        // A mod finds its dependencies in the bundled and user mods folders whichever folder it
+        // is in: an installed variant finds the bundled base it extends, a new mod in a work
+        // folder finds its base.
+        extra_roots: crate::modpath::search_dirs(),
         ..LoadOptions::default()
     }
 }
@@ -142,7 +146,7 @@ pub fn rule_set(dir: &Path) -> std::result::Result<RuleSet, Vec<String>> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let (set, errors) = discover(root);
+    let (set, errors) = discover_with(root, &crate::modpath::search_dirs());
     let base = root
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

@@ -19,7 +19,7 @@
 
 use crate::decl::{ModDecls, install_game, read_decls};
 use crate::error::{ModError, ScriptError};
-use crate::manifest::{ModSet, discover};
+use crate::manifest::{ModSet, discover_with};
 use crate::sandbox::{Limits, RequirePaths, Sandbox};
 use mlua::RegistryKey;
 use sha2::{Digest, Sha256};
@@ -32,6 +32,9 @@ pub struct LoadOptions {
     pub limits: Limits,
     /// The engine's shared `scripts/` folder (for `require("movement")`).
     pub scripts_dir: Option<PathBuf>,
+    /// Further mods folders searched for dependencies the mods folder itself lacks (the
+    /// bundled and user mods folders), see [`crate::manifest::discover_with`].
+    pub extra_roots: Vec<PathBuf>,
 }
 
 /// One mod of a loaded rule set (what a save file locks).
@@ -114,7 +117,7 @@ pub fn load_mods(
     root_id: &str,
     opts: &LoadOptions,
 ) -> Result<LoadedMods, Vec<ModError>> {
-    let (set, discovery_errs) = discover(mods_root);
+    let (set, discovery_errs) = discover_with(mods_root, &opts.extra_roots);
     load_from_set(&set, mods_root, root_id, opts).map_err(|mut errs| {
         if errs
             .iter()

@@ -331,38 +331,7 @@ pub struct ModSet {
     pub root: PathBuf,
 }
 
-/// Folders searched for a rule set's dependencies after the scanned mods folder itself (see
-/// [`set_fallback_roots`]).
-static FALLBACK_ROOTS: std::sync::RwLock<Vec<PathBuf>> = std::sync::RwLock::new(Vec::new());
-
-/// Sets the folders [`discover`] also scans, after the folder it was given, for mods that
-/// folder does not have: e.g. the bundled `mods/` and the user mods folder, so a pack installed
-/// in the user folder finds the bundled base it extends.
-///
-/// Why a process-wide setting: the loader, the test runner and the CLI all call [`discover`]
-/// with one folder, and where installed and bundled mods live is a property of the process
-/// (its command line and environment), not of each call. Empty by default: libraries and tests
-/// that never set it see exactly the folder they scan. Mods of the scanned folder always win
-/// over fallback ones with the same id, and problems in fallback folders are not reported
-/// (they are not the mod being loaded).
-pub fn set_fallback_roots(roots: Vec<PathBuf>) {
-    let mut guard = FALLBACK_ROOTS
-        .write()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    *guard = roots;
-}
-
-/// The folders set by [`set_fallback_roots`].
-#[must_use]
-pub fn fallback_roots() -> Vec<PathBuf> {
-    FALLBACK_ROOTS
-        .read()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone()
-}
-
-/// Scans `mods_root` for `<folder>/mod.toml` (one level deep, sorted) and parses them all, then
-/// adds mods found only in the [fallback roots](set_fallback_roots).
+/// Scans `mods_root` for `<folder>/mod.toml` (one level deep, sorted) and parses them all.
 ///
 /// Folders whose name starts with `.` are skipped: the user mods folder keeps older versions
 /// under `.versions/` and stages installs in dot-folders, and neither is a mod to load.
@@ -371,6 +340,16 @@ pub fn fallback_roots() -> Vec<PathBuf> {
 /// differs from the id) of `mods_root`.
 #[must_use]
 pub fn discover(mods_root: &Path) -> (ModSet, Vec<ModError>) {
+    discover_with(mods_root, &[])
+}
+
+/// [`discover`], then the mods found only in `extra_roots` (in order): e.g. the bundled `mods/`
+/// and the user mods folder, so a pack installed in the user folder finds the bundled base it
+/// extends, and a new mod in a work folder finds its base. Mods of `mods_root` win over extra
+/// ones with the same id, and problems in extra folders are not reported (they are not the mod
+/// being loaded).
+#[must_use]
+pub fn discover_with(mods_root: &Path, extra_roots: &[PathBuf]) -> (ModSet, Vec<ModError>) {
     let root = mods_root
         .parent()
         .map(Path::to_path_buf)
@@ -382,12 +361,12 @@ pub fn discover(mods_root: &Path) -> (ModSet, Vec<ModError>) {
     let mut errs = Vec::new();
     scan(mods_root, &mut set.mods, &mut errs);
     let here = mods_root.canonicalize().ok();
-    for extra in fallback_roots() {
+    for extra in extra_roots {
         if extra.canonicalize().ok() == here {
             continue;
         }
         let mut found = BTreeMap::new();
-        scan(&extra, &mut found, &mut Vec::new());
+        scan(extra, &mut found, &mut Vec::new());
         for (id, info) in found {
             set.mods.entry(id).or_insert(info);
         }

@@ -101,7 +101,6 @@ fn replay_by_lock(file: &SaveFile, out: &mut dyn Write) -> anyhow::Result<bool> 
         .mods
         .last()
         .context("the save names no mod; pass --mod <MOD>")?;
-    modpath::search_dependencies_everywhere();
     let store = modpath::user_mods_dir().map(ModStore::new);
     let mut exact = Vec::new();
     let mut uses_kept = false;
