@@ -79,14 +79,16 @@ fn script_to_mod_error(e: &ScriptError) -> ModError {
     ModError::at(e.file.clone(), e.line, None, e.message.clone())
 }
 
-/// SHA-256 over a folder's files (relative path and bytes, sorted), hex encoded.
+/// SHA-256 over a folder's files (relative path and bytes, sorted), hex encoded. Hidden files
+/// and folders inside it (names starting with `.`) are not part of the mod; the folder itself
+/// may be hidden (a staging or kept-version folder).
 #[must_use]
 pub fn content_hash(dir: &Path) -> String {
     let mut h = Sha256::new();
     let walker = walkdir::WalkDir::new(dir)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|e| !e.file_name().to_string_lossy().starts_with('.'));
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
     for entry in walker
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file())
@@ -214,4 +216,32 @@ pub fn load_from_set(
         mods,
         mods_root: mods_root.to_path_buf(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::content_hash;
+
+    #[test]
+    fn the_content_hash_skips_hidden_entries_but_not_a_hidden_mod_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let plain = tmp.path().join("m");
+        let hidden = tmp.path().join(".stage").join("m");
+        for dir in [&plain, &hidden] {
+            std::fs::create_dir_all(dir.join(".git")).unwrap();
+            std::fs::write(dir.join("main.lua"), "return 1").unwrap();
+            std::fs::write(dir.join(".git").join("HEAD"), "x").unwrap();
+        }
+        let empty = content_hash(&tmp.path().join("nothing-here"));
+        assert_ne!(content_hash(&plain), empty);
+        // Same files, so the same hash, wherever the folder lives.
+        assert_eq!(content_hash(&plain), content_hash(&hidden));
+        let dot = tmp.path().join(".versions");
+        std::fs::create_dir_all(&dot).unwrap();
+        std::fs::write(dot.join("main.lua"), "return 1").unwrap();
+        assert_eq!(content_hash(&dot), content_hash(&plain));
+        // A hidden file inside does not count.
+        std::fs::write(plain.join(".notes"), "scratch").unwrap();
+        assert_eq!(content_hash(&plain), content_hash(&hidden));
+    }
 }
