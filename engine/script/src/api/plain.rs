@@ -1,0 +1,362 @@
+//! Plain data (`serde_json::Value`) into Lua without serde, and frozen templates that Lua copies.
+//!
+//! Two tools for the hot path of every callback (piece snapshots, globals, options):
+//! - [`json_to_lua`]: a direct walk of a JSON value into Lua tables, giving exactly what the
+//!   serde conversion with the runtime's options gave (`null` is `nil`, arrays are plain
+//!   sequences, integers stay integers, floats stay floats).
+//! - [`Templates`]: a value converted once into a *template* that only this module can read, and
+//!   a Lua function, compiled once per VM, that builds fresh tables from it. Why: with a memory
+//!   limit every mlua table operation is a protected call (~1 µs per field), so a snapshot built
+//!   field by field from Rust cost ~140k instructions; the same snapshot copied by Lua code from
+//!   a cached template costs a few thousand. Every copy is new, so a mod that changes its copy
+//!   changes nothing else (game state never lives in the VM).
+//!
+//! A template is a Lua sequence of triples `key, value, sub`: `sub` is the template of a nested
+//! table (and `value` then `false`), or `false` for a plain value. The copier is compiled with an
+//! **empty environment**: it uses no globals (no `next`, no `type`), so a mod that replaced a
+//! global cannot see a template or change how copies are made. Templates are held only by Rust
+//! (registry references); no mod code can reach them.
+//!
+//! Deliberately not here: which game data becomes a template or when it is rebuilt (the rules
+//! module's snapshot cache decides that).
+//!
+//! ```
+//! use hexforge_script::{Limits, Sandbox};
+//! use hexforge_script::api::plain::{Templates, json_to_lua};
+//! let sb = Sandbox::new(Limits::default()).unwrap();
+//! // Lua runs only inside a guarded call (the instruction budget).
+//! sb.guarded(|lua| {
+//!     let v = json_to_lua(lua, &serde_json::json!({"path": [{"q": 1, "r": 2}], "gone": null}))?;
+//!     assert!(v.as_table().unwrap().get::<mlua::Value>("gone")?.is_nil());
+//!     let tpl = Templates::new(lua)?;
+//!     let frozen = tpl.freeze_json(lua, &serde_json::json!({"hull": 40, "weapons": ["laser"]}))?;
+//!     let copy = tpl.thaw(&frozen)?;
+//!     assert_eq!(copy.get::<i64>("hull")?, 40);
+//!     Ok(())
+//! })
+//! .unwrap();
+//! ```
+
+use mlua::{Function, IntoLua, Lua, Table, Value};
+use serde_json::Value as Json;
+
+/// A JSON value as Lua: `null` is `nil`, numbers keep integer/float, arrays are sequences (a
+/// `null` element leaves a hole), objects are tables without their `null` members.
+///
+/// # Errors
+/// Out of memory.
+pub fn json_to_lua(lua: &Lua, v: &Json) -> mlua::Result<Value> {
+    Ok(match v {
+        Json::Null => Value::Nil,
+        Json::Bool(b) => Value::Boolean(*b),
+        Json::Number(n) => number(lua, n)?,
+        Json::String(s) => Value::String(lua.create_string(s)?),
+        Json::Array(a) => {
+            let mut items = Vec::with_capacity(a.len());
+            for (i, x) in a.iter().enumerate() {
+                if !x.is_null() {
+                    items.push((i as i64 + 1, json_to_lua(lua, x)?));
+                }
+            }
+            Value::Table(lua.create_table_from(items)?)
+        }
+        Json::Object(m) => {
+            let mut items = Vec::with_capacity(m.len());
+            for (k, x) in m {
+                if !x.is_null() {
+                    items.push((k.as_str(), json_to_lua(lua, x)?));
+                }
+            }
+            Value::Table(lua.create_table_from(items)?)
+        }
+    })
+}
+
+/// A JSON number the way serde hands it to mlua: i64, else u64, else f64.
+fn number(lua: &Lua, n: &serde_json::Number) -> mlua::Result<Value> {
+    if let Some(i) = n.as_i64() {
+        Ok(Value::Integer(i))
+    } else if let Some(u) = n.as_u64() {
+        u.into_lua(lua)
+    } else {
+        Ok(Value::Number(n.as_f64().unwrap_or(f64::NAN)))
+    }
+}
+
+/// The copier: `copy(template)` builds a fresh table; `copy_all(list)` a sequence of copies.
+/// No globals are used (the chunk's environment is empty).
+const COPIER: &str = r"
+local function copy(d)
+  local t = {}
+  for i = 1, #d, 3 do
+    local s = d[i + 2]
+    if s then t[d[i]] = copy(s) else t[d[i]] = d[i + 1] end
+  end
+  return t
+end
+local function copy_all(list)
+  local out = {}
+  for i = 1, #list do out[i] = copy(list[i]) end
+  return out
+end
+return copy, copy_all
+";
+
+/// A frozen template: only [`Templates::thaw`] reads it.
+#[derive(Clone, Debug)]
+pub struct Frozen(Table);
+
+/// One entry of a template under construction: key, then the value or the nested template.
+pub enum Field<'a> {
+    /// A plain value (must not be nil: a nil field is simply left out).
+    Plain(Value),
+    /// A JSON value (null is left out; arrays and objects become nested templates).
+    Json(&'a Json),
+    /// An already frozen nested table (shared, never changed).
+    Frozen(&'a Frozen),
+}
+
+/// Builds templates and copies them (one per VM).
+#[derive(Debug)]
+pub struct Templates {
+    copy: Function,
+    copy_all: Function,
+}
+
+impl Templates {
+    /// Compiles the copier in `lua`.
+    ///
+    /// # Errors
+    /// Out of memory.
+    pub fn new(lua: &Lua) -> mlua::Result<Templates> {
+        let env = lua.create_table()?;
+        let (copy, copy_all) = lua
+            .load(COPIER)
+            .set_name("=hexforge copier")
+            .set_environment(env)
+            .eval::<(Function, Function)>()?;
+        Ok(Templates { copy, copy_all })
+    }
+
+    /// A template of a table with these fields, in this order.
+    ///
+    /// # Errors
+    /// Out of memory.
+    pub fn freeze(&self, lua: &Lua, fields: Vec<(Value, Field<'_>)>) -> mlua::Result<Frozen> {
+        let mut items = Vec::with_capacity(fields.len() * 3);
+        for (k, f) in fields {
+            match f {
+                Field::Plain(Value::Nil) => {}
+                Field::Plain(v) => items.extend([k, v, Value::Boolean(false)]),
+                Field::Json(j) => push_json(lua, &mut items, k, j)?,
+                Field::Frozen(fr) => {
+                    items.extend([k, Value::Boolean(false), Value::Table(fr.0.clone())]);
+                }
+            }
+        }
+        Ok(Frozen(lua.create_sequence_from(items)?))
+    }
+
+    /// A template of a JSON value's table (an array or object; anything else gives an empty
+    /// table).
+    ///
+    /// # Errors
+    /// Out of memory.
+    pub fn freeze_json(&self, lua: &Lua, j: &Json) -> mlua::Result<Frozen> {
+        Ok(Frozen(json_template(lua, j)?))
+    }
+
+    /// A fresh table built from a template.
+    ///
+    /// # Errors
+    /// Out of memory or the instruction budget.
+    pub fn thaw(&self, f: &Frozen) -> mlua::Result<Table> {
+        self.copy.call(&f.0)
+    }
+
+    /// A fresh sequence of fresh tables, one per template.
+    ///
+    /// # Errors
+    /// Out of memory or the instruction budget.
+    pub fn thaw_all(&self, lua: &Lua, fs: &[Frozen]) -> mlua::Result<Table> {
+        let list = lua.create_sequence_from(fs.iter().map(|f| f.0.clone()))?;
+        self.copy_all.call(list)
+    }
+}
+
+/// The template of an array or object (other values: an empty template).
+fn json_template(lua: &Lua, j: &Json) -> mlua::Result<Table> {
+    let mut items = Vec::new();
+    match j {
+        Json::Array(a) => {
+            items.reserve(a.len() * 3);
+            for (i, x) in a.iter().enumerate() {
+                push_json(lua, &mut items, Value::Integer(i as i64 + 1), x)?;
+            }
+        }
+        Json::Object(m) => {
+            items.reserve(m.len() * 3);
+            for (k, x) in m {
+                push_json(lua, &mut items, Value::String(lua.create_string(k)?), x)?;
+            }
+        }
+        _ => {}
+    }
+    lua.create_sequence_from(items)
+}
+
+fn push_json(lua: &Lua, items: &mut Vec<Value>, key: Value, j: &Json) -> mlua::Result<()> {
+    let no = Value::Boolean(false);
+    match j {
+        Json::Null => {}
+        Json::Bool(b) => items.extend([key, Value::Boolean(*b), no]),
+        Json::Number(n) => items.extend([key, number(lua, n)?, no]),
+        Json::String(s) => items.extend([key, Value::String(lua.create_string(s)?), no]),
+        Json::Array(_) | Json::Object(_) => {
+            let sub = json_template(lua, j)?;
+            items.extend([key, no, Value::Table(sub)]);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Limits, Sandbox};
+    use mlua::LuaSerdeExt;
+    use serde_json::json;
+
+    fn serde_way(lua: &Lua, v: &Json) -> Value {
+        lua.to_value_with(
+            v,
+            mlua::serde::SerializeOptions::new()
+                .serialize_none_to_null(false)
+                .serialize_unit_to_null(false)
+                .set_array_metatable(false),
+        )
+        .unwrap()
+    }
+
+    /// Lua-side deep comparison (keys, types, integer vs float, no metatables).
+    fn same(lua: &Lua, a: Value, b: Value) -> bool {
+        lua.load(
+            r"
+            local function same(a, b)
+              if math.type(a) ~= math.type(b) or type(a) ~= type(b) then return false end
+              if type(a) ~= 'table' then return a == b end
+              if getmetatable(a) or getmetatable(b) then return false end
+              for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+              for k in pairs(b) do if a[k] == nil then return false end end
+              return true
+            end
+            return same(...)",
+        )
+        .call((a, b))
+        .unwrap()
+    }
+
+    fn samples() -> Vec<Json> {
+        vec![
+            json!(null),
+            json!(true),
+            json!(3),
+            json!(-7),
+            json!(2.5),
+            json!(4.0),
+            json!(u64::MAX),
+            json!("text"),
+            json!([]),
+            json!({}),
+            json!([1, null, 3]),
+            json!({"a": null, "b": [1, 2, {"q": 1, "r": -2}], "c": {"d": "e", "f": false}}),
+            json!({"path": [{"q": 0, "r": 0}, {"q": 1, "r": 0}], "ammo": {"torpedo": 2}}),
+        ]
+    }
+
+    #[test]
+    fn direct_conversion_matches_serde() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+        for v in samples() {
+            let ours = json_to_lua(lua, &v).unwrap();
+            assert!(same(lua, ours, serde_way(lua, &v)), "{v}");
+        }
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn thawed_templates_match_serde_and_are_fresh() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+        let tpl = Templates::new(lua).unwrap();
+        for v in samples().into_iter().filter(|v| v.is_array() || v.is_object()) {
+            let f = tpl.freeze_json(lua, &v).unwrap();
+            let a = tpl.thaw(&f).unwrap();
+            assert!(same(lua, Value::Table(a.clone()), serde_way(lua, &v)), "{v}");
+            // Changing one copy (deeply) leaves the next copy as it was.
+            lua.load("local t = ...; for k, v in pairs(t) do if type(v) == 'table' then v.x = 1 end t[k] = 'changed' end t.new = 1")
+                .call::<()>(a)
+                .unwrap();
+            let b = tpl.thaw(&f).unwrap();
+            assert!(same(lua, Value::Table(b), serde_way(lua, &v)), "{v}");
+        }
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn frozen_fields_nest_and_nil_is_left_out() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+        let tpl = Templates::new(lua).unwrap();
+        let stats = tpl.freeze_json(lua, &json!({"hull": 40})).unwrap();
+        let key = |s: &str| Value::String(lua.create_string(s).unwrap());
+        let values = json!({"moved": false});
+        let f = tpl
+            .freeze(
+                lua,
+                vec![
+                    (key("id"), Field::Plain(Value::Integer(3))),
+                    (key("facing"), Field::Plain(Value::Nil)),
+                    (key("values"), Field::Json(&values)),
+                    (key("stats"), Field::Frozen(&stats)),
+                ],
+            )
+            .unwrap();
+        let all = tpl.thaw_all(lua, &[f.clone(), f]).unwrap();
+        let ok: bool = lua
+            .load(
+                "local l = ...; return #l == 2 and l[1] ~= l[2] and l[1].stats ~= l[2].stats \
+                 and l[1].id == 3 and l[1].facing == nil and l[2].values.moved == false \
+                 and l[2].stats.hull == 40",
+            )
+            .call(all)
+            .unwrap();
+        assert!(ok);
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn a_replaced_global_cannot_see_templates() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+        lua.load("SEEN = 0; next = function() SEEN = SEEN + 1 end; type = next; pairs = next")
+            .exec()
+            .unwrap();
+        let tpl = Templates::new(lua).unwrap();
+        let f = tpl.freeze_json(lua, &json!({"a": {"b": 1}})).unwrap();
+        let t = tpl.thaw(&f).unwrap();
+        let b: i64 = t.get::<Table>("a").unwrap().get("b").unwrap();
+        assert_eq!(b, 1);
+        assert_eq!(lua.globals().get::<i64>("SEEN").unwrap(), 0);
+            Ok(())
+        })
+        .unwrap();
+    }
+}
