@@ -84,13 +84,21 @@ fn number(lua: &Lua, n: &serde_json::Number) -> mlua::Result<Value> {
 }
 
 /// The copier: `copy(template)` builds a fresh table; `copy_all(list)` a sequence of copies.
-/// No globals are used (the chunk's environment is empty).
+/// No globals are used (the chunk's environment is empty). A template is
+/// `{ make, key, a, b, kind, key, a, b, kind, ... }`: `make` builds the empty table already
+/// sized for its fields (or is false); `kind` false = plain value `a`, 1 = a hex `{ q = a, r = b }`,
+/// a table = a nested template. Why presized tables and the hex shortcut: growing a table one
+/// field at a time rehashes it at every power of two, which was most of a copy's cost, and
+/// hexes (paths) are most of a snapshot's tables.
 const COPIER: &str = r"
 local function copy(d)
-  local t = {}
-  for i = 1, #d, 3 do
-    local s = d[i + 2]
-    if s then t[d[i]] = copy(s) else t[d[i]] = d[i + 1] end
+  local make = d[1]
+  local t = make and make() or {}
+  for i = 2, #d, 4 do
+    local s = d[i + 3]
+    if not s then t[d[i]] = d[i + 1]
+    elseif s == 1 then t[d[i]] = { q = d[i + 1], r = d[i + 2] }
+    else t[d[i]] = copy(s) end
   end
   return t
 end
@@ -101,6 +109,26 @@ local function copy_all(list)
 end
 return copy, copy_all
 ";
+
+/// Largest table (fields of one kind) built presized; larger ones grow as usual.
+const PRESIZED: usize = 24;
+
+/// The constructors of presized empty tables: `{ nil, nil, .. }` (array part of n) and
+/// `{ a1 = nil, .. }` (hash part of n); a constructor sizes the table and nil fields are not
+/// stored.
+fn constructors() -> String {
+    let mut out = String::from("local A, H = {}, {}\n");
+    for n in 1..=PRESIZED {
+        let arr = vec!["nil"; n].join(",");
+        let hash: Vec<String> = (1..=n).map(|i| format!("a{i}=nil")).collect();
+        out.push_str(&format!(
+            "A[{n}] = function() return {{{arr}}} end\nH[{n}] = function() return {{{}}} end\n",
+            hash.join(",")
+        ));
+    }
+    out.push_str("return A, H\n");
+    out
+}
 
 /// A frozen template: only [`Templates::thaw`] reads it.
 #[derive(Clone, Debug)]
@@ -121,6 +149,10 @@ pub enum Field<'a> {
 pub struct Templates {
     copy: Function,
     copy_all: Function,
+    /// Presized empty-table constructors: array part of n at `arrays[n - 1]`.
+    arrays: Vec<Function>,
+    /// Hash part of n at `hashes[n - 1]`.
+    hashes: Vec<Function>,
 }
 
 impl Templates {
@@ -129,31 +161,50 @@ impl Templates {
     /// # Errors
     /// Out of memory.
     pub fn new(lua: &Lua) -> mlua::Result<Templates> {
-        let env = lua.create_table()?;
+        let (arrays, hashes) = lua
+            .load(constructors())
+            .set_name("=hexforge constructors")
+            .set_environment(lua.create_table()?)
+            .eval::<(Vec<Function>, Vec<Function>)>()?;
         let (copy, copy_all) = lua
             .load(COPIER)
             .set_name("=hexforge copier")
-            .set_environment(env)
+            .set_environment(lua.create_table()?)
             .eval::<(Function, Function)>()?;
-        Ok(Templates { copy, copy_all })
+        Ok(Templates {
+            copy,
+            copy_all,
+            arrays,
+            hashes,
+        })
     }
 
-    /// A template of a table with these fields, in this order.
+    /// The template header: the constructor for `arr` array and `hash` hash fields.
+    fn maker(&self, arr: usize, hash: usize) -> Value {
+        let f = match (arr, hash) {
+            (0, n) if (1..=PRESIZED).contains(&n) => self.hashes.get(n - 1),
+            (n, 0) if (1..=PRESIZED).contains(&n) => self.arrays.get(n - 1),
+            _ => None,
+        };
+        f.map_or(Value::Boolean(false), |f| Value::Function(f.clone()))
+    }
+
+    /// A template of a table with these string-keyed fields, in this order.
     ///
     /// # Errors
     /// Out of memory.
     pub fn freeze(&self, lua: &Lua, fields: Vec<(Value, Field<'_>)>) -> mlua::Result<Frozen> {
-        let mut items = Vec::with_capacity(fields.len() * 3);
+        let mut items = Vec::with_capacity(1 + fields.len() * 4);
+        items.push(Value::Boolean(false));
         for (k, f) in fields {
             match f {
                 Field::Plain(Value::Nil) => {}
-                Field::Plain(v) => items.extend([k, v, Value::Boolean(false)]),
-                Field::Json(j) => push_json(lua, &mut items, k, j)?,
-                Field::Frozen(fr) => {
-                    items.extend([k, Value::Boolean(false), Value::Table(fr.0.clone())]);
-                }
+                Field::Plain(v) => items.extend([k, v, NO, NO]),
+                Field::Json(j) => self.push_json(lua, &mut items, k, j)?,
+                Field::Frozen(fr) => items.extend([k, NO, NO, Value::Table(fr.0.clone())]),
             }
         }
+        items[0] = self.maker(0, (items.len() - 1) / 4);
         Ok(Frozen(lua.create_sequence_from(items)?))
     }
 
@@ -163,7 +214,7 @@ impl Templates {
     /// # Errors
     /// Out of memory.
     pub fn freeze_json(&self, lua: &Lua, j: &Json) -> mlua::Result<Frozen> {
-        Ok(Frozen(json_template(lua, j)?))
+        Ok(Frozen(self.json_template(lua, j)?))
     }
 
     /// A fresh table built from a template.
@@ -182,42 +233,71 @@ impl Templates {
         let list = lua.create_sequence_from(fs.iter().map(|f| f.0.clone()))?;
         self.copy_all.call(list)
     }
-}
 
-/// The template of an array or object (other values: an empty template).
-fn json_template(lua: &Lua, j: &Json) -> mlua::Result<Table> {
-    let mut items = Vec::new();
-    match j {
-        Json::Array(a) => {
-            items.reserve(a.len() * 3);
-            for (i, x) in a.iter().enumerate() {
-                push_json(lua, &mut items, Value::Integer(i as i64 + 1), x)?;
+    /// The template of an array or object (other values: an empty template).
+    fn json_template(&self, lua: &Lua, j: &Json) -> mlua::Result<Table> {
+        let mut items = vec![NO];
+        let (mut arr, mut hash) = (0, 0);
+        match j {
+            Json::Array(a) => {
+                items.reserve(a.len() * 4);
+                for (i, x) in a.iter().enumerate() {
+                    self.push_json(lua, &mut items, Value::Integer(i as i64 + 1), x)?;
+                }
+                // A null element leaves a hole: the array part is still sized by the length.
+                arr = a.len();
+            }
+            Json::Object(m) => {
+                items.reserve(m.len() * 4);
+                for (k, x) in m {
+                    self.push_json(lua, &mut items, Value::String(lua.create_string(k)?), x)?;
+                }
+                hash = (items.len() - 1) / 4;
+            }
+            _ => {}
+        }
+        items[0] = self.maker(arr, hash);
+        lua.create_sequence_from(items)
+    }
+
+    fn push_json(
+        &self,
+        lua: &Lua,
+        items: &mut Vec<Value>,
+        key: Value,
+        j: &Json,
+    ) -> mlua::Result<()> {
+        match j {
+            Json::Null => {}
+            Json::Bool(b) => items.extend([key, Value::Boolean(*b), NO, NO]),
+            Json::Number(n) => items.extend([key, number(lua, n)?, NO, NO]),
+            Json::String(s) => items.extend([key, Value::String(lua.create_string(s)?), NO, NO]),
+            Json::Object(m) if is_hex(m) => {
+                let (q, r) = (&m["q"], &m["r"]);
+                items.extend([
+                    key,
+                    Value::Integer(q.as_i64().unwrap_or(0)),
+                    Value::Integer(r.as_i64().unwrap_or(0)),
+                    Value::Integer(1),
+                ]);
+            }
+            Json::Array(_) | Json::Object(_) => {
+                let sub = self.json_template(lua, j)?;
+                items.extend([key, NO, NO, Value::Table(sub)]);
             }
         }
-        Json::Object(m) => {
-            items.reserve(m.len() * 3);
-            for (k, x) in m {
-                push_json(lua, &mut items, Value::String(lua.create_string(k)?), x)?;
-            }
-        }
-        _ => {}
+        Ok(())
     }
-    lua.create_sequence_from(items)
 }
 
-fn push_json(lua: &Lua, items: &mut Vec<Value>, key: Value, j: &Json) -> mlua::Result<()> {
-    let no = Value::Boolean(false);
-    match j {
-        Json::Null => {}
-        Json::Bool(b) => items.extend([key, Value::Boolean(*b), no]),
-        Json::Number(n) => items.extend([key, number(lua, n)?, no]),
-        Json::String(s) => items.extend([key, Value::String(lua.create_string(s)?), no]),
-        Json::Array(_) | Json::Object(_) => {
-            let sub = json_template(lua, j)?;
-            items.extend([key, no, Value::Table(sub)]);
-        }
-    }
-    Ok(())
+/// The placeholder for an unused template slot.
+const NO: Value = Value::Boolean(false);
+
+/// `{ q = <integer>, r = <integer> }` and nothing else.
+fn is_hex(m: &serde_json::Map<String, Json>) -> bool {
+    m.len() == 2
+        && m.get("q").and_then(Json::as_i64).is_some()
+        && m.get("r").and_then(Json::as_i64).is_some()
 }
 
 #[cfg(test)]
@@ -271,6 +351,11 @@ mod tests {
             json!([1, null, 3]),
             json!({"a": null, "b": [1, 2, {"q": 1, "r": -2}], "c": {"d": "e", "f": false}}),
             json!({"path": [{"q": 0, "r": 0}, {"q": 1, "r": 0}], "ammo": {"torpedo": 2}}),
+            // Not hexes: a third key, a float, a string.
+            json!([{"q": 0, "r": 0, "s": 0}, {"q": 1.5, "r": 0}, {"q": "a", "r": 1}]),
+            // Larger than the presized constructors, and mixed sizes.
+            Json::Array((0..40).map(|i| json!(i)).collect()),
+            Json::Object((0..40).map(|i| (format!("k{i}"), json!([i, {"q": i, "r": -i}]))).collect()),
         ]
     }
 
