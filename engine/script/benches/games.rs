@@ -119,6 +119,16 @@ fn bench(c: &mut Criterion) {
         println!("{n} games, {actions} actions");
         std::process::exit(0);
     }
+    if let Some(n) = std::env::var("HEXFORGE_BENCH_VICTORY")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        let state = speed12_state(&rules);
+        for _ in 0..n {
+            black_box(rules.outcome(&state).expect("victory"));
+        }
+        std::process::exit(0);
+    }
     // Seeds cycle through 1..=20 so that runs before and after a change average the same games.
     let mut seed = 0;
     c.bench_function("orbital-skirmish duel, one random-bot game", |b| {

@@ -59,6 +59,9 @@ pub struct LuaRules {
     snapshots: RefCell<BTreeMap<PieceId, (Piece, Frozen)>>,
     /// The last game options converted, as a template (every ctx has `options`).
     options: RefCell<Option<(Json, Frozen)>>,
+    /// Lua strings of names that every callback passes (phase and side ids, the scenario):
+    /// pushing a kept string is far cheaper than creating it again (see [`LuaRules::name`]).
+    names: RefCell<BTreeMap<String, mlua::LuaString>>,
 }
 
 impl std::fmt::Debug for LuaRules {
@@ -214,7 +217,24 @@ impl LuaRules {
             stats,
             snapshots: RefCell::new(BTreeMap::new()),
             options: RefCell::new(None),
+            names: RefCell::new(BTreeMap::new()),
         })
+    }
+
+    /// `s` as a Lua string, kept for the next call (names repeat in every callback).
+    fn name(&self, lua: &Lua, s: &str) -> mlua::Result<mlua::LuaString> {
+        if let Some(v) = self.names.borrow().get(s) {
+            return Ok(v.clone());
+        }
+        let v = lua.create_string(s)?;
+        let mut names = self.names.borrow_mut();
+        // Names come from the declarations and the scenario; the cap only guards against a
+        // rule set whose labels never repeat.
+        if names.len() >= 1024 {
+            names.clear();
+        }
+        names.insert(s.to_owned(), v.clone());
+        Ok(v)
     }
 
     /// The validated declarations.
@@ -413,7 +433,7 @@ impl Rules for LuaRules {
                 choices,
                 |_| {
                     Ok(MultiValue::from_iter([Value::String(
-                        self.loaded.sandbox.lua().create_string(side.as_str())?,
+                        self.name(self.loaded.sandbox.lua(), side.as_str())?,
                     )]))
                 },
                 |lua, mv| {
@@ -730,6 +750,7 @@ pub(crate) fn located(lua: &Lua, msg: String) -> mlua::Error {
 
 /// Keys in a ctx's own metatable (not in the ctx table, so `pairs(ctx)` sees only the fields):
 /// the scoped state and rules handles the shared methods act on, and whether writes are allowed.
+/// (The ctx maker in `api::plain` writes the same three names.)
 const STATE_KEY: &str = "__hexforge_state";
 const RULES_KEY: &str = "__hexforge_rules";
 const WRITE_KEY: &str = "__hexforge_write";
@@ -746,45 +767,54 @@ fn build_ctx<'scope, 'env>(
     access: Access<'env>,
     rules: &'env LuaRules,
 ) -> mlua::Result<Table> {
-    let ctx = lua.create_table_with_capacity(0, 9)?;
-    {
-        let s = access.get();
-        ctx.raw_set("round", s.clock.round)?;
-        ctx.raw_set("segment", s.clock.segment)?;
-        ctx.raw_set("phase", s.phase_id(&rules.turns))?;
-        ctx.raw_set("label", s.clock.label.as_deref())?;
-        ctx.raw_set("turn_limit", s.effective_turn_limit(&rules.turns))?;
-        let active = s
-            .clock
-            .turn_index
-            .and_then(|i| s.clock.order.get(i as usize))
-            .map(|x| x.as_str());
-        ctx.raw_set("active", active)?;
-        let acting = lua.create_table_with_capacity(s.clock.acting.len(), 0)?;
-        for (i, x) in s.clock.acting.iter().enumerate() {
-            acting.raw_set(i + 1, x.as_str())?;
-        }
-        ctx.raw_set("acting", acting)?;
-        ctx.raw_set("scenario", s.scenario.as_str())?;
-        ctx.raw_set("options", options_table(lua, rules, &s.options)?)?;
+    let s = access.get();
+    let name = |x: Option<&str>| -> mlua::Result<Value> {
+        x.map_or(Ok(Value::Nil), |x| rules.name(lua, x).map(Value::String))
+    };
+    let (options_tpl, options) = options_value(lua, rules, &s.options)?;
+    let mut args = vec![
+        Value::Table(rules.methods.clone()),
+        Value::Nil,
+        Value::UserData(scope.create_any_userdata_ref(rules)?),
+        Value::Boolean(false),
+        Value::Integer(i64::from(s.clock.round)),
+        Value::Integer(i64::from(s.clock.segment)),
+        name(s.phase_id(&rules.turns))?,
+        name(s.clock.label.as_deref())?,
+        s.effective_turn_limit(&rules.turns)
+            .map_or(Value::Nil, |n| Value::Integer(i64::from(n))),
+        name(
+            s.clock
+                .turn_index
+                .and_then(|i| s.clock.order.get(i as usize))
+                .map(|x| x.as_str()),
+        )?,
+        name(Some(&s.scenario))?,
+        options_tpl,
+        options,
+    ];
+    for x in &s.clock.acting {
+        args.push(name(Some(x.as_str()))?);
     }
-    let mt = lua.create_table_with_capacity(0, 4)?;
-    mt.raw_set("__index", &rules.methods)?;
     let (state, write) = match access {
         Access::Read(s) => (scope.create_any_userdata_ref(s)?, false),
         Access::Write(s) => (scope.create_any_userdata_ref_mut(s)?, true),
     };
-    mt.raw_set(STATE_KEY, state)?;
-    mt.raw_set(RULES_KEY, scope.create_any_userdata_ref(rules)?)?;
-    mt.raw_set(WRITE_KEY, write)?;
+    args[1] = Value::UserData(state);
+    args[3] = Value::Boolean(write);
+    let (ctx, mt): (Table, Table) = rules
+        .templates
+        .ctx_maker()
+        .call(MultiValue::from_iter(args))?;
     ctx.set_metatable(Some(mt))?;
     Ok(ctx)
 }
 
-/// The game options as a fresh table (nil for none), from a cached template.
-fn options_table(lua: &Lua, rules: &LuaRules, options: &Json) -> mlua::Result<Value> {
+/// The game options for `make_ctx`: (template, false) for a table, from a cached template;
+/// (false, the value) otherwise.
+fn options_value(lua: &Lua, rules: &LuaRules, options: &Json) -> mlua::Result<(Value, Value)> {
     if !(options.is_object() || options.is_array()) {
-        return json_to_lua(lua, options);
+        return Ok((Value::Boolean(false), json_to_lua(lua, options)?));
     }
     let cached = rules
         .options
@@ -800,7 +830,7 @@ fn options_table(lua: &Lua, rules: &LuaRules, options: &Json) -> mlua::Result<Va
             f
         }
     };
-    Ok(Value::Table(rules.templates.thaw(&f)?))
+    Ok((f.as_value(), Value::Nil))
 }
 
 /// The scoped handles behind a ctx method's `self`: (state, rules, writable).

@@ -107,7 +107,15 @@ local function copy_all(list)
   for i = 1, #list do out[i] = copy(list[i]) end
   return out
 end
-return copy, copy_all
+-- A ctx table and its metatable (the caller sets it: setmetatable is a global).
+local function make_ctx(methods, st, ru, w, round, segment, phase, label, limit, active,
+                        scenario, options_tpl, options, ...)
+  if options_tpl then options = copy(options_tpl) end
+  return { round = round, segment = segment, phase = phase, label = label, turn_limit = limit,
+           active = active, acting = { ... }, scenario = scenario, options = options },
+         { __index = methods, __hexforge_state = st, __hexforge_rules = ru, __hexforge_write = w }
+end
+return copy, copy_all, make_ctx
 ";
 
 /// Largest table (fields of one kind) built presized; larger ones grow as usual.
@@ -130,9 +138,18 @@ fn constructors() -> String {
     out
 }
 
-/// A frozen template: only [`Templates::thaw`] reads it.
+/// A frozen template: only [`Templates::thaw`] (and the ctx maker) read it.
 #[derive(Clone, Debug)]
 pub struct Frozen(Table);
+
+impl Frozen {
+    /// The template as a Lua value, to pass to [`Templates::ctx_maker`]. Never hand it to mod
+    /// code: a mod that changed a template would change every later copy.
+    #[must_use]
+    pub fn as_value(&self) -> Value {
+        Value::Table(self.0.clone())
+    }
+}
 
 /// One entry of a template under construction: key, then the value or the nested template.
 pub enum Field<'a> {
@@ -149,6 +166,8 @@ pub enum Field<'a> {
 pub struct Templates {
     copy: Function,
     copy_all: Function,
+    /// `make_ctx(...)`: see [`Templates::ctx_maker`].
+    make_ctx: Function,
     /// Presized empty-table constructors: array part of n at `arrays[n - 1]`.
     arrays: Vec<Function>,
     /// Hash part of n at `hashes[n - 1]`.
@@ -166,17 +185,27 @@ impl Templates {
             .set_name("=hexforge constructors")
             .set_environment(lua.create_table()?)
             .eval::<(Vec<Function>, Vec<Function>)>()?;
-        let (copy, copy_all) = lua
+        let (copy, copy_all, make_ctx) = lua
             .load(COPIER)
             .set_name("=hexforge copier")
             .set_environment(lua.create_table()?)
-            .eval::<(Function, Function)>()?;
+            .eval::<(Function, Function, Function)>()?;
         Ok(Templates {
             copy,
             copy_all,
+            make_ctx,
             arrays,
             hashes,
         })
+    }
+
+    /// The Lua function that builds a callback's `ctx` table in one call (the rules module
+    /// passes the fields; Lua builds the tables): `make_ctx(methods, state, rules, writable,
+    /// round, segment, phase, label, turn_limit, active, scenario, options_template | false,
+    /// options, acting...)` returns the ctx and the metatable to give it.
+    #[must_use]
+    pub fn ctx_maker(&self) -> &Function {
+        &self.make_ctx
     }
 
     /// The template header: the constructor for `arr` array and `hash` hash fields.
