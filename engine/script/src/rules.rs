@@ -750,10 +750,12 @@ pub(crate) fn located(lua: &Lua, msg: String) -> mlua::Error {
 
 /// Keys in a ctx's own metatable (not in the ctx table, so `pairs(ctx)` sees only the fields):
 /// the scoped state and rules handles the shared methods act on, and whether writes are allowed.
-/// (The ctx maker in `api::plain` writes the same three names.)
-const STATE_KEY: &str = "__hexforge_state";
-const RULES_KEY: &str = "__hexforge_rules";
-const WRITE_KEY: &str = "__hexforge_write";
+/// Why integers: a method reads all three on every call, and an integer key is pushed without
+/// creating a string (a protected call under the memory limit). The ctx maker in `api::plain`
+/// stores them at the same places.
+const STATE_KEY: i64 = 1;
+const RULES_KEY: i64 = 2;
+const WRITE_KEY: i64 = 3;
 
 /// Builds the `ctx` table for one callback call: the fields, and a small metatable whose
 /// `__index` is the methods table shared by every call (built once per [`LuaRules`] by

@@ -107,13 +107,14 @@ local function copy_all(list)
   for i = 1, #list do out[i] = copy(list[i]) end
   return out
 end
--- A ctx table and its metatable (the caller sets it: setmetatable is a global).
+-- A ctx table and its metatable (the caller sets it: setmetatable is a global). The metatable
+-- keeps the state handle, the rules handle and whether writes are allowed at 1, 2 and 3.
 local function make_ctx(methods, st, ru, w, round, segment, phase, label, limit, active,
                         scenario, options_tpl, options, ...)
   if options_tpl then options = copy(options_tpl) end
   return { round = round, segment = segment, phase = phase, label = label, turn_limit = limit,
            active = active, acting = { ... }, scenario = scenario, options = options },
-         { __index = methods, __hexforge_state = st, __hexforge_rules = ru, __hexforge_write = w }
+         { __index = methods, st, ru, w }
 end
 return copy, copy_all, make_ctx
 ";
