@@ -7,8 +7,11 @@
 //! per second (10 ms a game) on one core, and "instant" (well under 16 ms) for the listing.
 //!
 //! Profiling without criterion's timing loop: `HEXFORGE_BENCH_GAMES=20` plays seeds 1..=20 once
-//! each and exits (for `valgrind --tool=callgrind` or `perf record`), e.g.
-//! `HEXFORGE_BENCH_GAMES=20 valgrind --tool=callgrind target/release/deps/games-<hash>`.
+//! each, printing each final state hash, and exits (for `valgrind --tool=callgrind` or
+//! `perf record`), e.g.
+//! `HEXFORGE_BENCH_GAMES=20 valgrind --tool=callgrind target/release/deps/games-<hash> --bench`.
+//! `HEXFORGE_BENCH_CHOICES=N` lists the speed-12 choices N times, `HEXFORGE_BENCH_VICTORY=N`
+//! runs the victory callback N times on one state.
 //!
 //! The bot mirrors the CLI's `hexforge play` (a seeded splitmix64 picks a waiting side, then
 //! one of its legal actions; no undo snapshots kept) but does not depend on the CLI crate.
@@ -117,6 +120,16 @@ fn bench(c: &mut Criterion) {
             println!("seed {seed}: {done} actions, state {hash}");
         }
         println!("{n} games, {actions} actions");
+        std::process::exit(0);
+    }
+    if let Some(n) = std::env::var("HEXFORGE_BENCH_CHOICES")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        let state = speed12_state(&rules);
+        for _ in 0..n {
+            black_box(rules.legal_actions(&state, &SideId::new("blue")).expect("choices"));
+        }
         std::process::exit(0);
     }
     if let Some(n) = std::env::var("HEXFORGE_BENCH_VICTORY")

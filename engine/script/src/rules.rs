@@ -59,6 +59,9 @@ pub struct LuaRules {
     snapshots: RefCell<BTreeMap<PieceId, (Piece, Frozen)>>,
     /// The last game options converted, as a template (every ctx has `options`).
     options: RefCell<Option<(Json, Frozen)>>,
+    /// The last template of each global that is a table, with the value it was made from
+    /// (`planets`-style lists are read by many callbacks and rarely change).
+    globals: RefCell<BTreeMap<String, (Json, Frozen)>>,
     /// Lua strings of names that every callback passes (phase and side ids, the scenario):
     /// pushing a kept string is far cheaper than creating it again (see [`LuaRules::name`]).
     names: RefCell<BTreeMap<String, mlua::LuaString>>,
@@ -217,6 +220,7 @@ impl LuaRules {
             stats,
             snapshots: RefCell::new(BTreeMap::new()),
             options: RefCell::new(None),
+            globals: RefCell::new(BTreeMap::new()),
             names: RefCell::new(BTreeMap::new()),
         })
     }
@@ -614,7 +618,7 @@ fn piece_template(
     {
         return Ok(Some(f.clone()));
     }
-    let key = |s: &str| lua.create_string(s).map(Value::String);
+    let key = |s: &str| rules.templates.string(lua, s);
     let hex = p.pos.hex().map(|h| serde_json::json!({ "q": h.q, "r": h.r }));
     let position = position_json(&p.pos);
     let values = Json::Object(p.values.clone().into_iter().collect());
@@ -833,6 +837,34 @@ fn options_value(lua: &Lua, rules: &LuaRules, options: &Json) -> mlua::Result<(V
         }
     };
     Ok((f.as_value(), Value::Nil))
+}
+
+/// A global as a fresh Lua value; tables come from a template cached per key while the value
+/// stays the same.
+fn global_value(lua: &Lua, rules: &LuaRules, key: &str, v: Option<&Json>) -> mlua::Result<Value> {
+    let Some(v) = v.filter(|v| v.is_object() || v.is_array()) else {
+        return json_to_lua(lua, v.unwrap_or(&Json::Null));
+    };
+    let cached = rules
+        .globals
+        .borrow()
+        .get(key)
+        .filter(|(j, _)| j == v)
+        .map(|(_, f)| f.clone());
+    let f = match cached {
+        Some(f) => f,
+        None => {
+            let f = rules.templates.freeze_json(lua, v)?;
+            let mut globals = rules.globals.borrow_mut();
+            // Keys are the mod's own names; the cap guards against mods that invent keys.
+            if globals.len() >= 256 {
+                globals.clear();
+            }
+            globals.insert(key.to_owned(), (v.clone(), f.clone()));
+            f
+        }
+    };
+    Ok(Value::Table(rules.templates.thaw(&f)?))
 }
 
 /// The scoped handles behind a ctx method's `self`: (state, rules, writable).
@@ -1159,10 +1191,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     });
     read!("global", |lua, rules, s, args| {
         let key = string(&args, 0)?;
-        one(
-            lua,
-            json_to_lua(lua, s.globals.get(&key).unwrap_or(&Json::Null))?,
-        )
+        one(lua, global_value(lua, rules, &key, s.globals.get(&key))?)
     });
     read!("type", |lua, rules, _s, args| {
         let id = string(&args, 0)?;

@@ -37,8 +37,16 @@
 //! .unwrap();
 //! ```
 
-use mlua::{Function, IntoLua, Lua, Table, Value};
+use mlua::{Function, IntoLua, Lua, LuaString, MultiValue, Table, Value};
 use serde_json::Value as Json;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+/// Longest string kept by [`Templates::string`], and how many are kept at most.
+const MAX_KEPT_STRING: usize = 64;
+const MAX_KEPT_STRINGS: usize = 4096;
+/// Most slots built by one call (arguments of a call live on the Lua stack).
+const MAX_PACKED: usize = 4000;
 
 /// A JSON value as Lua: `null` is `nil`, numbers keep integer/float, arrays are sequences (a
 /// `null` element leaves a hole), objects are tables without their `null` members.
@@ -102,11 +110,13 @@ local function copy(d)
   end
   return t
 end
-local function copy_all(list)
-  local out = {}
+local function copy_all(...)
+  local list, out = { ... }, {}
   for i = 1, #list do out[i] = copy(list[i]) end
   return out
 end
+-- Templates are built by one call from Rust instead of one protected call per slot.
+local function pack(...) return { ... } end
 -- A ctx table and its metatable (the caller sets it: setmetatable is a global). The metatable
 -- keeps the state handle, the rules handle and whether writes are allowed at 1, 2 and 3.
 local function make_ctx(methods, st, ru, w, round, segment, phase, label, limit, active,
@@ -116,7 +126,7 @@ local function make_ctx(methods, st, ru, w, round, segment, phase, label, limit,
            active = active, acting = { ... }, scenario = scenario, options = options },
          { __index = methods, st, ru, w }
 end
-return copy, copy_all, make_ctx
+return copy, copy_all, make_ctx, pack
 ";
 
 /// Largest table (fields of one kind) built presized; larger ones grow as usual.
@@ -169,6 +179,11 @@ pub struct Templates {
     copy_all: Function,
     /// `make_ctx(...)`: see [`Templates::ctx_maker`].
     make_ctx: Function,
+    /// `pack(...)`: a sequence of its arguments.
+    pack: Function,
+    /// Short strings already in the VM (keys, ids): pushing a kept string costs far less than
+    /// creating it again. Never iterated.
+    strings: RefCell<BTreeMap<String, LuaString>>,
     /// Presized empty-table constructors: array part of n at `arrays[n - 1]`.
     arrays: Vec<Function>,
     /// Hash part of n at `hashes[n - 1]`.
@@ -186,15 +201,17 @@ impl Templates {
             .set_name("=hexforge constructors")
             .set_environment(lua.create_table()?)
             .eval::<(Vec<Function>, Vec<Function>)>()?;
-        let (copy, copy_all, make_ctx) = lua
+        let (copy, copy_all, make_ctx, pack) = lua
             .load(COPIER)
             .set_name("=hexforge copier")
             .set_environment(lua.create_table()?)
-            .eval::<(Function, Function, Function)>()?;
+            .eval::<(Function, Function, Function, Function)>()?;
         Ok(Templates {
             copy,
             copy_all,
             make_ctx,
+            pack,
+            strings: RefCell::new(BTreeMap::new()),
             arrays,
             hashes,
         })
@@ -207,6 +224,35 @@ impl Templates {
     #[must_use]
     pub fn ctx_maker(&self) -> &Function {
         &self.make_ctx
+    }
+
+    /// `s` as a Lua string value; short strings are kept for the next call.
+    ///
+    /// # Errors
+    /// Out of memory.
+    pub fn string(&self, lua: &Lua, s: &str) -> mlua::Result<Value> {
+        if s.len() > MAX_KEPT_STRING {
+            return lua.create_string(s).map(Value::String);
+        }
+        if let Some(v) = self.strings.borrow().get(s) {
+            return Ok(Value::String(v.clone()));
+        }
+        let v = lua.create_string(s)?;
+        let mut kept = self.strings.borrow_mut();
+        if kept.len() >= MAX_KEPT_STRINGS {
+            kept.clear();
+        }
+        kept.insert(s.to_owned(), v.clone());
+        Ok(Value::String(v))
+    }
+
+    /// A Lua sequence of `items` (none of them nil).
+    fn sequence(&self, lua: &Lua, items: Vec<Value>) -> mlua::Result<Table> {
+        if items.len() > MAX_PACKED {
+            // Very large tables: slot by slot (a call's arguments live on the Lua stack).
+            return lua.create_sequence_from(items);
+        }
+        self.pack.call(MultiValue::from_vec(items))
     }
 
     /// The template header: the constructor for `arr` array and `hash` hash fields.
@@ -235,7 +281,7 @@ impl Templates {
             }
         }
         items[0] = self.maker(0, (items.len() - 1) / 4);
-        Ok(Frozen(lua.create_sequence_from(items)?))
+        Ok(Frozen(self.sequence(lua, items)?))
     }
 
     /// A template of a JSON value's table (an array or object; anything else gives an empty
@@ -260,8 +306,15 @@ impl Templates {
     /// # Errors
     /// Out of memory or the instruction budget.
     pub fn thaw_all(&self, lua: &Lua, fs: &[Frozen]) -> mlua::Result<Table> {
-        let list = lua.create_sequence_from(fs.iter().map(|f| f.0.clone()))?;
-        self.copy_all.call(list)
+        if fs.len() > MAX_PACKED {
+            let copies = fs
+                .iter()
+                .map(|f| self.thaw(f))
+                .collect::<mlua::Result<Vec<Table>>>()?;
+            return lua.create_sequence_from(copies);
+        }
+        self.copy_all
+            .call(MultiValue::from_iter(fs.iter().map(|f| Value::Table(f.0.clone()))))
     }
 
     /// The template of an array or object (other values: an empty template).
@@ -280,14 +333,15 @@ impl Templates {
             Json::Object(m) => {
                 items.reserve(m.len() * 4);
                 for (k, x) in m {
-                    self.push_json(lua, &mut items, Value::String(lua.create_string(k)?), x)?;
+                    let key = self.string(lua, k)?;
+                    self.push_json(lua, &mut items, key, x)?;
                 }
                 hash = (items.len() - 1) / 4;
             }
             _ => {}
         }
         items[0] = self.maker(arr, hash);
-        lua.create_sequence_from(items)
+        self.sequence(lua, items)
     }
 
     fn push_json(
@@ -301,7 +355,7 @@ impl Templates {
             Json::Null => {}
             Json::Bool(b) => items.extend([key, Value::Boolean(*b), NO, NO]),
             Json::Number(n) => items.extend([key, number(lua, n)?, NO, NO]),
-            Json::String(s) => items.extend([key, Value::String(lua.create_string(s)?), NO, NO]),
+            Json::String(s) => items.extend([key, self.string(lua, s)?, NO, NO]),
             Json::Object(m) if is_hex(m) => {
                 let (q, r) = (&m["q"], &m["r"]);
                 items.extend([
@@ -386,6 +440,8 @@ mod tests {
             // Larger than the presized constructors, and mixed sizes.
             Json::Array((0..40).map(|i| json!(i)).collect()),
             Json::Object((0..40).map(|i| (format!("k{i}"), json!([i, {"q": i, "r": -i}]))).collect()),
+            // More slots than one packing call takes.
+            Json::Array((0..5000).map(|i| json!(format!("s{}", i % 7))).collect()),
         ]
     }
 
@@ -442,7 +498,9 @@ mod tests {
                 ],
             )
             .unwrap();
-        let all = tpl.thaw_all(lua, &[f.clone(), f]).unwrap();
+        let all = tpl.thaw_all(lua, &[f.clone(), f.clone()]).unwrap();
+        let many = tpl.thaw_all(lua, &vec![f; MAX_PACKED + 1]).unwrap();
+        assert_eq!(many.raw_len(), MAX_PACKED + 1);
         let ok: bool = lua
             .load(
                 "local l = ...; return #l == 2 and l[1] ~= l[2] and l[1].stats ~= l[2].stats \
