@@ -128,7 +128,11 @@ fn bench(c: &mut Criterion) {
     {
         let state = speed12_state(&rules);
         for _ in 0..n {
-            black_box(rules.legal_actions(&state, &SideId::new("blue")).expect("choices"));
+            black_box(
+                rules
+                    .legal_actions(&state, &SideId::new("blue"))
+                    .expect("choices"),
+            );
         }
         std::process::exit(0);
     }
@@ -157,9 +161,12 @@ fn bench(c: &mut Criterion) {
     let n = moves.iter().filter(|a| a.id == "move").count();
     println!("speed 12, MR 5 through LuaRules: {n} move choices");
     assert!(n > 100, "expected many end positions, got {n}");
-    c.bench_function("orbital-skirmish move choices, speed 12 MR 5 (LuaRules)", |b| {
-        b.iter(|| black_box(rules.legal_actions(&state, &blue).expect("choices")));
-    });
+    c.bench_function(
+        "orbital-skirmish move choices, speed 12 MR 5 (LuaRules)",
+        |b| {
+            b.iter(|| black_box(rules.legal_actions(&state, &blue).expect("choices")));
+        },
+    );
 }
 
 criterion_group! {

@@ -619,7 +619,10 @@ fn piece_template(
         return Ok(Some(f.clone()));
     }
     let key = |s: &str| rules.templates.string(lua, s);
-    let hex = p.pos.hex().map(|h| serde_json::json!({ "q": h.q, "r": h.r }));
+    let hex = p
+        .pos
+        .hex()
+        .map(|h| serde_json::json!({ "q": h.q, "r": h.r }));
     let position = position_json(&p.pos);
     let values = Json::Object(p.values.clone().into_iter().collect());
     let mut fields = vec![

@@ -310,8 +310,9 @@ impl Templates {
                 .collect::<mlua::Result<Vec<Table>>>()?;
             return lua.create_sequence_from(copies);
         }
-        self.copy_all
-            .call(MultiValue::from_iter(fs.iter().map(|f| Value::Table(f.0.clone()))))
+        self.copy_all.call(MultiValue::from_iter(
+            fs.iter().map(|f| Value::Table(f.0.clone())),
+        ))
     }
 
     /// The template of an array or object (other values: an empty template).
@@ -339,13 +340,7 @@ impl Templates {
         self.sequence(lua, slots.finish(make))
     }
 
-    fn push_json(
-        &self,
-        lua: &Lua,
-        slots: &mut Slots,
-        key: Value,
-        j: &Json,
-    ) -> mlua::Result<()> {
+    fn push_json(&self, lua: &Lua, slots: &mut Slots, key: Value, j: &Json) -> mlua::Result<()> {
         match j {
             Json::Null => {}
             Json::Bool(b) => slots.plain.extend([key, Value::Boolean(*b)]),
@@ -463,7 +458,11 @@ mod tests {
             json!([{"q": 0, "r": 0, "s": 0}, {"q": 1.5, "r": 0}, {"q": "a", "r": 1}]),
             // Larger than the presized constructors, and mixed sizes.
             Json::Array((0..40).map(|i| json!(i)).collect()),
-            Json::Object((0..40).map(|i| (format!("k{i}"), json!([i, {"q": i, "r": -i}]))).collect()),
+            Json::Object(
+                (0..40)
+                    .map(|i| (format!("k{i}"), json!([i, {"q": i, "r": -i}])))
+                    .collect(),
+            ),
             // More slots than one packing call takes.
             Json::Array((0..5000).map(|i| json!(format!("s{}", i % 7))).collect()),
         ]
@@ -473,10 +472,10 @@ mod tests {
     fn direct_conversion_matches_serde() {
         let sb = Sandbox::new(Limits::default()).unwrap();
         sb.guarded(|lua| {
-        for v in samples() {
-            let ours = json_to_lua(lua, &v).unwrap();
-            assert!(same(lua, ours, serde_way(lua, &v)), "{v}");
-        }
+            for v in samples() {
+                let ours = json_to_lua(lua, &v).unwrap();
+                assert!(same(lua, ours, serde_way(lua, &v)), "{v}");
+            }
             Ok(())
         })
         .unwrap();
@@ -507,33 +506,33 @@ mod tests {
     fn frozen_fields_nest_and_nil_is_left_out() {
         let sb = Sandbox::new(Limits::default()).unwrap();
         sb.guarded(|lua| {
-        let tpl = Templates::new(lua).unwrap();
-        let stats = tpl.freeze_json(lua, &json!({"hull": 40})).unwrap();
-        let key = |s: &str| Value::String(lua.create_string(s).unwrap());
-        let values = json!({"moved": false});
-        let f = tpl
-            .freeze(
-                lua,
-                vec![
-                    (key("id"), Field::Plain(Value::Integer(3))),
-                    (key("facing"), Field::Plain(Value::Nil)),
-                    (key("values"), Field::Json(&values)),
-                    (key("stats"), Field::Frozen(&stats)),
-                ],
-            )
-            .unwrap();
-        let all = tpl.thaw_all(lua, &[f.clone(), f.clone()]).unwrap();
-        let many = tpl.thaw_all(lua, &vec![f; MAX_PACKED + 1]).unwrap();
-        assert_eq!(many.raw_len(), MAX_PACKED + 1);
-        let ok: bool = lua
-            .load(
-                "local l = ...; return #l == 2 and l[1] ~= l[2] and l[1].stats ~= l[2].stats \
+            let tpl = Templates::new(lua).unwrap();
+            let stats = tpl.freeze_json(lua, &json!({"hull": 40})).unwrap();
+            let key = |s: &str| Value::String(lua.create_string(s).unwrap());
+            let values = json!({"moved": false});
+            let f = tpl
+                .freeze(
+                    lua,
+                    vec![
+                        (key("id"), Field::Plain(Value::Integer(3))),
+                        (key("facing"), Field::Plain(Value::Nil)),
+                        (key("values"), Field::Json(&values)),
+                        (key("stats"), Field::Frozen(&stats)),
+                    ],
+                )
+                .unwrap();
+            let all = tpl.thaw_all(lua, &[f.clone(), f.clone()]).unwrap();
+            let many = tpl.thaw_all(lua, &vec![f; MAX_PACKED + 1]).unwrap();
+            assert_eq!(many.raw_len(), MAX_PACKED + 1);
+            let ok: bool = lua
+                .load(
+                    "local l = ...; return #l == 2 and l[1] ~= l[2] and l[1].stats ~= l[2].stats \
                  and l[1].id == 3 and l[1].facing == nil and l[2].values.moved == false \
                  and l[2].stats.hull == 40",
-            )
-            .call(all)
-            .unwrap();
-        assert!(ok);
+                )
+                .call(all)
+                .unwrap();
+            assert!(ok);
             Ok(())
         })
         .unwrap();
@@ -543,15 +542,15 @@ mod tests {
     fn a_replaced_global_cannot_see_templates() {
         let sb = Sandbox::new(Limits::default()).unwrap();
         sb.guarded(|lua| {
-        lua.load("SEEN = 0; next = function() SEEN = SEEN + 1 end; type = next; pairs = next")
-            .exec()
-            .unwrap();
-        let tpl = Templates::new(lua).unwrap();
-        let f = tpl.freeze_json(lua, &json!({"a": {"b": 1}})).unwrap();
-        let t = tpl.thaw(&f).unwrap();
-        let b: i64 = t.get::<Table>("a").unwrap().get("b").unwrap();
-        assert_eq!(b, 1);
-        assert_eq!(lua.globals().get::<i64>("SEEN").unwrap(), 0);
+            lua.load("SEEN = 0; next = function() SEEN = SEEN + 1 end; type = next; pairs = next")
+                .exec()
+                .unwrap();
+            let tpl = Templates::new(lua).unwrap();
+            let f = tpl.freeze_json(lua, &json!({"a": {"b": 1}})).unwrap();
+            let t = tpl.thaw(&f).unwrap();
+            let b: i64 = t.get::<Table>("a").unwrap().get("b").unwrap();
+            assert_eq!(b, 1);
+            assert_eq!(lua.globals().get::<i64>("SEEN").unwrap(), 0);
             Ok(())
         })
         .unwrap();
