@@ -62,9 +62,6 @@ pub struct LuaRules {
     /// The last template of each global that is a table, with the value it was made from
     /// (`planets`-style lists are read by many callbacks and rarely change).
     globals: RefCell<BTreeMap<String, (Json, Frozen)>>,
-    /// Lua strings of names that every callback passes (phase and side ids, the scenario):
-    /// pushing a kept string is far cheaper than creating it again (see [`LuaRules::name`]).
-    names: RefCell<BTreeMap<String, mlua::LuaString>>,
 }
 
 impl std::fmt::Debug for LuaRules {
@@ -221,24 +218,7 @@ impl LuaRules {
             snapshots: RefCell::new(BTreeMap::new()),
             options: RefCell::new(None),
             globals: RefCell::new(BTreeMap::new()),
-            names: RefCell::new(BTreeMap::new()),
         })
-    }
-
-    /// `s` as a Lua string, kept for the next call (names repeat in every callback).
-    fn name(&self, lua: &Lua, s: &str) -> mlua::Result<mlua::LuaString> {
-        if let Some(v) = self.names.borrow().get(s) {
-            return Ok(v.clone());
-        }
-        let v = lua.create_string(s)?;
-        let mut names = self.names.borrow_mut();
-        // Names come from the declarations and the scenario; the cap only guards against a
-        // rule set whose labels never repeat.
-        if names.len() >= 1024 {
-            names.clear();
-        }
-        names.insert(s.to_owned(), v.clone());
-        Ok(v)
     }
 
     /// The validated declarations.
@@ -436,9 +416,10 @@ impl Rules for LuaRules {
                 Access::Read(state),
                 choices,
                 |_| {
-                    Ok(MultiValue::from_iter([Value::String(
-                        self.name(self.loaded.sandbox.lua(), side.as_str())?,
-                    )]))
+                    // A kept string: side ids repeat in every listing.
+                    Ok(MultiValue::from_iter([self
+                        .templates
+                        .string(self.loaded.sandbox.lua(), side.as_str())?]))
                 },
                 |lua, mv| {
                     if let Some(Value::Table(t)) = mv.into_iter().next() {
@@ -778,7 +759,8 @@ fn build_ctx<'scope, 'env>(
 ) -> mlua::Result<Table> {
     let s = access.get();
     let name = |x: Option<&str>| -> mlua::Result<Value> {
-        x.map_or(Ok(Value::Nil), |x| rules.name(lua, x).map(Value::String))
+        // Kept strings: phase, side and scenario ids repeat in every callback.
+        x.map_or(Ok(Value::Nil), |x| rules.templates.string(lua, x))
     };
     let (options_tpl, options) = options_value(lua, rules, &s.options)?;
     let mut args = vec![
