@@ -1,12 +1,15 @@
-//! Movement search benchmarks: A* beside hexx's `a_star` on the same map, and the 000
-//! speed-7 / MR-3 movement preview.
+//! Movement search benchmarks: A* beside hexx's `a_star` on the same map, the 000 speed-7 /
+//! MR-3 movement preview, and issue #4's speed-12 / MR-5 listing of every end position and
+//! facing with its path.
 //!
 //! Run: `cargo bench -p hexforge-core --bench search -- --warm-up-time 1 --measurement-time 3`.
 #![allow(missing_docs)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hexforge_core::hex::{Direction, Hex};
-use hexforge_core::search::{FacingRules, Limits, cheapest_path, end_positions, facing_moves};
+use hexforge_core::search::{
+    FacingRules, Limits, cheapest_path, end_positions, facing_moves, hexes_of,
+};
 use std::hint::black_box;
 
 const R: i32 = 20;
@@ -91,6 +94,29 @@ fn bench(c: &mut Criterion) {
     println!("speed 7 MR 3: {} end positions", preview().len());
     c.bench_function("facing_moves_speed7_mr3", |bch| {
         bch.iter(|| black_box(preview()))
+    });
+
+    // Issue #4: every movement choice of a ship with speed 12 and MR 5 -- all end positions and
+    // facings, each with its path (the hexes it passes), as the editor and bots list them.
+    let rules12 = FacingRules::new(12, 5);
+    let choices12 = || {
+        let reach = facing_moves(
+            Hex::ORIGIN,
+            Direction::N,
+            &rules12,
+            |h| map.open(h.q, h.r),
+            Limits::default(),
+        );
+        end_positions(&reach, &rules12)
+            .into_values()
+            .map(|end| (end, hexes_of(&reach.path_to(&end))))
+            .collect::<Vec<_>>()
+    };
+    let listed = choices12();
+    assert!(!listed.is_empty() && listed.iter().all(|(_, path)| path.len() > 1));
+    println!("speed 12 MR 5: {} end positions with paths", listed.len());
+    c.bench_function("facing_moves_speed12_mr5_with_paths", |bch| {
+        bch.iter(|| black_box(choices12()))
     });
 }
 

@@ -22,7 +22,8 @@
 //! let game = hexforge_game::Game::new(rules, state).unwrap();
 //! ```
 
-use crate::api::args::{dir_from_value, hex_from_value, hex_to_table, hexes_to_table};
+use crate::api::args::{dir_from_value, hex_from_value, hexes_to_table};
+use crate::api::plain::{Field, Frozen, Templates, json_to_lua};
 use crate::decl::{CallbackId, ModDecls};
 use crate::error::ModError;
 use crate::loader::LoadedMods;
@@ -33,9 +34,11 @@ use hexforge_core::table::Cell;
 use hexforge_game::rules::{Rules, RulesError};
 use hexforge_game::state::ModLock;
 use hexforge_game::turn::{Actor, HookEvent, Order, PhaseSpec, Scope, TurnStructure};
-use hexforge_game::{Action, GameState, Illegal, Outcome, PieceId, Position, SideId};
+use hexforge_game::{Action, GameState, Illegal, Outcome, Piece, PieceId, Position, SideId};
 use mlua::{AnyUserData, Function, Lua, LuaSerdeExt, MultiValue, Table, Value};
 use serde_json::Value as Json;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 
 /// Rules backed by a loaded Lua rule set.
 pub struct LuaRules {
@@ -45,8 +48,20 @@ pub struct LuaRules {
     dice: DiceSet,
     /// Every ctx method, built once (see `build_ctx`).
     methods: Table,
-    /// Each piece type's `stats` as Lua, built once; snapshots get copies.
-    stats: std::collections::BTreeMap<String, Table>,
+    /// Builds fresh Lua tables from cached templates (see [`crate::api::plain`]).
+    templates: Templates,
+    /// Each piece type's `stats` as a template, built once; snapshots get copies.
+    stats: BTreeMap<String, Frozen>,
+    /// The last snapshot template of each piece, with the piece it was made from. Why keyed by
+    /// the piece's content and not by a state version: one rule set serves many states (every
+    /// action works on a clone, games share the VM), and comparing a piece is far cheaper than
+    /// converting it again. Never iterated, so its order cannot leak into results.
+    snapshots: RefCell<BTreeMap<PieceId, (Piece, Frozen)>>,
+    /// The last game options converted, as a template (every ctx has `options`).
+    options: RefCell<Option<(Json, Frozen)>>,
+    /// The last template of each global that is a table, with the value it was made from
+    /// (`planets`-style lists are read by many callbacks and rarely change).
+    globals: RefCell<BTreeMap<String, (Json, Frozen)>>,
 }
 
 impl std::fmt::Debug for LuaRules {
@@ -178,9 +193,14 @@ impl LuaRules {
         if !errs.is_empty() {
             return Err(errs);
         }
-        let lua = loaded.sandbox.lua();
-        let built = build_methods(lua).and_then(|m| Ok((m, stats_tables(lua, &loaded.decls)?)));
-        let (methods, stats) = built.map_err(|e| {
+        // Guarded: compiling the snapshot copier runs a few Lua instructions.
+        let built = loaded.sandbox.guarded(|lua| {
+            let m = build_methods(lua)?;
+            let templates = Templates::new(lua)?;
+            let stats = stats_templates(lua, &templates, &loaded.decls)?;
+            Ok((m, templates, stats))
+        });
+        let (methods, templates, stats) = built.map_err(|e| {
             vec![ModError::at(
                 String::new(),
                 0,
@@ -193,7 +213,11 @@ impl LuaRules {
             turns,
             dice,
             methods,
+            templates,
             stats,
+            snapshots: RefCell::new(BTreeMap::new()),
+            options: RefCell::new(None),
+            globals: RefCell::new(BTreeMap::new()),
         })
     }
 
@@ -392,9 +416,10 @@ impl Rules for LuaRules {
                 Access::Read(state),
                 choices,
                 |_| {
-                    Ok(MultiValue::from_iter([Value::String(
-                        self.loaded.sandbox.lua().create_string(side.as_str())?,
-                    )]))
+                    // A kept string: side ids repeat in every listing.
+                    Ok(MultiValue::from_iter([self
+                        .templates
+                        .string(self.loaded.sandbox.lua(), side.as_str())?]))
                 },
                 |lua, mv| {
                     if let Some(Value::Table(t)) = mv.into_iter().next() {
@@ -464,7 +489,7 @@ impl Rules for LuaRules {
             self.call(
                 Access::Write(&mut *state),
                 h.callback,
-                |lua| Ok(MultiValue::from_iter([to_lua(lua, &ev)?])),
+                |lua| Ok(MultiValue::from_iter([json_to_lua(lua, &ev)?])),
                 |_, _| Ok(None),
             )?;
         }
@@ -530,73 +555,109 @@ fn parse_position(v: &Value) -> Result<Position, String> {
     Err("expected a hex, { location =, slot = } or { box = }".into())
 }
 
-/// A position as Lua: `{ q =, r = }`, `{ location =, slot = }` or `{ box = }`.
-fn position_table(lua: &Lua, p: &Position) -> mlua::Result<Table> {
-    let t = lua.create_table_with_capacity(0, 2)?;
+/// A position as plain data: `{ q =, r = }`, `{ location =, slot = }` or `{ box = }`.
+fn position_json(p: &Position) -> Json {
     match p {
-        Position::Hex(h) => {
-            t.raw_set("q", h.q)?;
-            t.raw_set("r", h.r)?;
-        }
+        Position::Hex(h) => serde_json::json!({ "q": h.q, "r": h.r }),
         Position::Node { location, slot } => {
-            t.raw_set("location", location.as_str())?;
-            t.raw_set("slot", slot.as_deref())?;
+            serde_json::json!({ "location": location, "slot": slot })
         }
-        Position::Box(b) => t.raw_set("box", b.as_str())?,
+        Position::Box(b) => serde_json::json!({ "box": b }),
     }
-    Ok(t)
 }
 
-/// A fresh copy of a plain-data table (nested tables copied too, no metatables). Why copies of
-/// the cached stats rather than the cached tables themselves: a mod that changed `p.stats` would
-/// otherwise change every later snapshot, i.e. game state would live in the VM.
-fn copy_table(lua: &Lua, t: &Table) -> mlua::Result<Table> {
-    let out = lua.create_table_with_capacity(t.raw_len(), 0)?;
-    t.for_each::<Value, Value>(|k, v| {
-        let v = match v {
-            Value::Table(inner) => Value::Table(copy_table(lua, &inner)?),
-            v => v,
-        };
-        out.raw_set(k, v)
-    })?;
-    Ok(out)
-}
-
-/// Each piece type's `stats` converted to Lua once (see [`copy_table`] for how they are handed
-/// out).
-fn stats_tables(
+/// Each piece type's `stats` as a template, built once (snapshots get fresh copies: a mod that
+/// changed `p.stats` must not change any later snapshot, or game state would live in the VM).
+fn stats_templates(
     lua: &Lua,
+    templates: &Templates,
     decls: &ModDecls,
-) -> mlua::Result<std::collections::BTreeMap<String, Table>> {
+) -> mlua::Result<BTreeMap<String, Frozen>> {
     decls
         .piece_types
         .iter()
-        .map(|(id, d)| match to_lua(lua, &d.stats)? {
-            Value::Table(t) => Ok((id.clone(), t)),
-            _ => Ok((id.clone(), lua.create_table()?)),
+        .map(|(id, d)| {
+            let stats = Json::Object(d.stats.clone().into_iter().collect());
+            Ok((id.clone(), templates.freeze_json(lua, &stats)?))
         })
         .collect()
 }
 
-fn piece_table(lua: &Lua, rules: &LuaRules, state: &GameState, id: PieceId) -> mlua::Result<Value> {
+/// The snapshot template of a piece: from the cache when the piece is unchanged since it was
+/// last converted, else converted now and cached.
+fn piece_template(
+    lua: &Lua,
+    rules: &LuaRules,
+    state: &GameState,
+    id: PieceId,
+) -> mlua::Result<Option<Frozen>> {
     let Some(p) = state.pieces.get(&id) else {
-        return Ok(Value::Nil);
+        return Ok(None);
     };
-    let t = lua.create_table_with_capacity(0, 8)?;
-    t.raw_set("id", p.id.0)?;
-    t.raw_set("type", p.kind.as_str())?;
-    t.raw_set("owner", p.owner.as_str())?;
-    if let Some(h) = p.pos.hex() {
-        t.raw_set("hex", hex_to_table(lua, h)?)?;
+    if let Some((old, f)) = rules.snapshots.borrow().get(&id)
+        && old == p
+    {
+        return Ok(Some(f.clone()));
     }
-    t.raw_set("position", position_table(lua, &p.pos)?)?;
-    t.raw_set("facing", p.facing.map(|f| i64::from(f.index())))?;
-    t.raw_set("values", to_lua(lua, &p.values)?)?;
-    match rules.stats.get(&p.kind) {
-        Some(stats) => t.raw_set("stats", copy_table(lua, stats)?)?,
-        None => t.raw_set("stats", Value::Nil)?,
+    let key = |s: &str| rules.templates.string(lua, s);
+    let hex = p
+        .pos
+        .hex()
+        .map(|h| serde_json::json!({ "q": h.q, "r": h.r }));
+    let position = position_json(&p.pos);
+    let values = Json::Object(p.values.clone().into_iter().collect());
+    let mut fields = vec![
+        (key("id")?, Field::Plain(Value::Integer(i64::from(p.id.0)))),
+        (key("type")?, Field::Plain(key(&p.kind)?)),
+        (key("owner")?, Field::Plain(key(p.owner.as_str())?)),
+    ];
+    if let Some(h) = &hex {
+        fields.push((key("hex")?, Field::Json(h)));
     }
-    Ok(Value::Table(t))
+    fields.push((key("position")?, Field::Json(&position)));
+    if let Some(f) = p.facing {
+        fields.push((
+            key("facing")?,
+            Field::Plain(Value::Integer(i64::from(f.index()))),
+        ));
+    }
+    fields.push((key("values")?, Field::Json(&values)));
+    if let Some(stats) = rules.stats.get(&p.kind) {
+        fields.push((key("stats")?, Field::Frozen(stats)));
+    }
+    let f = rules.templates.freeze(lua, fields)?;
+    let mut cache = rules.snapshots.borrow_mut();
+    // Pieces come and go (and games change): drop entries for pieces this state does not have
+    // once the cache is clearly larger than the state.
+    if cache.len() > 2 * state.pieces.len() + 64 {
+        cache.retain(|k, _| state.pieces.contains_key(k));
+    }
+    cache.insert(id, (p.clone(), f.clone()));
+    Ok(Some(f))
+}
+
+/// A fresh snapshot table of a piece (nil if there is no such piece).
+fn piece_table(lua: &Lua, rules: &LuaRules, state: &GameState, id: PieceId) -> mlua::Result<Value> {
+    match piece_template(lua, rules, state, id)? {
+        Some(f) => Ok(Value::Table(rules.templates.thaw(&f)?)),
+        None => Ok(Value::Nil),
+    }
+}
+
+/// Fresh snapshot tables of several pieces, as one sequence (one call into the copier).
+fn piece_tables(
+    lua: &Lua,
+    rules: &LuaRules,
+    state: &GameState,
+    ids: impl IntoIterator<Item = PieceId>,
+) -> mlua::Result<Table> {
+    let mut list = Vec::new();
+    for id in ids {
+        if let Some(f) = piece_template(lua, rules, state, id)? {
+            list.push(f);
+        }
+    }
+    rules.templates.thaw_all(lua, &list)
 }
 
 fn footprint(rules: &LuaRules, state: &GameState, id: PieceId) -> Vec<Hex> {
@@ -622,7 +683,10 @@ fn side_table(lua: &Lua, s: &hexforge_game::SideState) -> mlua::Result<Table> {
     t.raw_set("name", s.name.as_str())?;
     t.raw_set("team", s.team.as_deref())?;
     t.raw_set("eliminated", s.eliminated)?;
-    t.raw_set("values", to_lua(lua, &s.values)?)?;
+    t.raw_set(
+        "values",
+        json_to_lua(lua, &Json::Object(s.values.clone().into_iter().collect()))?,
+    )?;
     Ok(t)
 }
 
@@ -674,9 +738,12 @@ pub(crate) fn located(lua: &Lua, msg: String) -> mlua::Error {
 
 /// Keys in a ctx's own metatable (not in the ctx table, so `pairs(ctx)` sees only the fields):
 /// the scoped state and rules handles the shared methods act on, and whether writes are allowed.
-const STATE_KEY: &str = "__hexforge_state";
-const RULES_KEY: &str = "__hexforge_rules";
-const WRITE_KEY: &str = "__hexforge_write";
+/// Why integers: a method reads all three on every call, and an integer key is pushed without
+/// creating a string (a protected call under the memory limit). The ctx maker in `api::plain`
+/// stores them at the same places.
+const STATE_KEY: i64 = 1;
+const RULES_KEY: i64 = 2;
+const WRITE_KEY: i64 = 3;
 
 /// Builds the `ctx` table for one callback call: the fields, and a small metatable whose
 /// `__index` is the methods table shared by every call (built once per [`LuaRules`] by
@@ -690,39 +757,99 @@ fn build_ctx<'scope, 'env>(
     access: Access<'env>,
     rules: &'env LuaRules,
 ) -> mlua::Result<Table> {
-    let ctx = lua.create_table_with_capacity(0, 9)?;
-    {
-        let s = access.get();
-        ctx.raw_set("round", s.clock.round)?;
-        ctx.raw_set("segment", s.clock.segment)?;
-        ctx.raw_set("phase", s.phase_id(&rules.turns))?;
-        ctx.raw_set("label", s.clock.label.as_deref())?;
-        ctx.raw_set("turn_limit", s.effective_turn_limit(&rules.turns))?;
-        let active = s
-            .clock
-            .turn_index
-            .and_then(|i| s.clock.order.get(i as usize))
-            .map(|x| x.as_str());
-        ctx.raw_set("active", active)?;
-        let acting = lua.create_table_with_capacity(s.clock.acting.len(), 0)?;
-        for (i, x) in s.clock.acting.iter().enumerate() {
-            acting.raw_set(i + 1, x.as_str())?;
-        }
-        ctx.raw_set("acting", acting)?;
-        ctx.raw_set("scenario", s.scenario.as_str())?;
-        ctx.raw_set("options", to_lua(lua, &s.options)?)?;
+    let s = access.get();
+    let name = |x: Option<&str>| -> mlua::Result<Value> {
+        // Kept strings: phase, side and scenario ids repeat in every callback.
+        x.map_or(Ok(Value::Nil), |x| rules.templates.string(lua, x))
+    };
+    let (options_tpl, options) = options_value(lua, rules, &s.options)?;
+    let mut args = vec![
+        Value::Table(rules.methods.clone()),
+        Value::Nil,
+        Value::UserData(scope.create_any_userdata_ref(rules)?),
+        Value::Boolean(false),
+        Value::Integer(i64::from(s.clock.round)),
+        Value::Integer(i64::from(s.clock.segment)),
+        name(s.phase_id(&rules.turns))?,
+        name(s.clock.label.as_deref())?,
+        s.effective_turn_limit(&rules.turns)
+            .map_or(Value::Nil, |n| Value::Integer(i64::from(n))),
+        name(
+            s.clock
+                .turn_index
+                .and_then(|i| s.clock.order.get(i as usize))
+                .map(|x| x.as_str()),
+        )?,
+        name(Some(&s.scenario))?,
+        options_tpl,
+        options,
+    ];
+    for x in &s.clock.acting {
+        args.push(name(Some(x.as_str()))?);
     }
-    let mt = lua.create_table_with_capacity(0, 4)?;
-    mt.raw_set("__index", &rules.methods)?;
     let (state, write) = match access {
         Access::Read(s) => (scope.create_any_userdata_ref(s)?, false),
         Access::Write(s) => (scope.create_any_userdata_ref_mut(s)?, true),
     };
-    mt.raw_set(STATE_KEY, state)?;
-    mt.raw_set(RULES_KEY, scope.create_any_userdata_ref(rules)?)?;
-    mt.raw_set(WRITE_KEY, write)?;
+    args[1] = Value::UserData(state);
+    args[3] = Value::Boolean(write);
+    let (ctx, mt): (Table, Table) = rules
+        .templates
+        .ctx_maker()
+        .call(MultiValue::from_iter(args))?;
     ctx.set_metatable(Some(mt))?;
     Ok(ctx)
+}
+
+/// The game options for `make_ctx`: (template, false) for a table, from a cached template;
+/// (false, the value) otherwise.
+fn options_value(lua: &Lua, rules: &LuaRules, options: &Json) -> mlua::Result<(Value, Value)> {
+    if !(options.is_object() || options.is_array()) {
+        return Ok((Value::Boolean(false), json_to_lua(lua, options)?));
+    }
+    let cached = rules
+        .options
+        .borrow()
+        .as_ref()
+        .filter(|(j, _)| j == options)
+        .map(|(_, f)| f.clone());
+    let f = match cached {
+        Some(f) => f,
+        None => {
+            let f = rules.templates.freeze_json(lua, options)?;
+            *rules.options.borrow_mut() = Some((options.clone(), f.clone()));
+            f
+        }
+    };
+    Ok((f.as_value(), Value::Nil))
+}
+
+/// A global as a fresh Lua value; tables come from a template cached per key while the value
+/// stays the same.
+fn global_value(lua: &Lua, rules: &LuaRules, key: &str, v: Option<&Json>) -> mlua::Result<Value> {
+    let Some(v) = v.filter(|v| v.is_object() || v.is_array()) else {
+        return json_to_lua(lua, v.unwrap_or(&Json::Null));
+    };
+    let cached = rules
+        .globals
+        .borrow()
+        .get(key)
+        .filter(|(j, _)| j == v)
+        .map(|(_, f)| f.clone());
+    let f = match cached {
+        Some(f) => f,
+        None => {
+            let f = rules.templates.freeze_json(lua, v)?;
+            let mut globals = rules.globals.borrow_mut();
+            // Keys are the mod's own names; the cap guards against mods that invent keys.
+            if globals.len() >= 256 {
+                globals.clear();
+            }
+            globals.insert(key.to_owned(), (v.clone(), f.clone()));
+            f
+        }
+    };
+    Ok(Value::Table(rules.templates.thaw(&f)?))
 }
 
 /// The scoped handles behind a ctx method's `self`: (state, rules, writable).
@@ -939,34 +1066,25 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             Some(Ok(v)) if !v.is_nil() => Some(hex_from_value(&v).map_err(mlua::Error::runtime)?),
             _ => None,
         };
-        let t = lua.create_table()?;
-        let mut n = 0;
-        for p in s.pieces.values() {
-            if owner.as_ref().is_some_and(|o| p.owner.as_str() != o)
+        let ids = s.pieces.values().filter_map(|p| {
+            let skip = owner.as_ref().is_some_and(|o| p.owner.as_str() != o)
                 || kind.as_ref().is_some_and(|k| &p.kind != k)
                 || at.is_some_and(|h| !footprint(rules, s, p.id).contains(&h))
                 || location.as_ref().is_some_and(
                     |l| !matches!(&p.pos, Position::Node { location, .. } if location == l),
-                )
-            {
-                continue;
-            }
-            n += 1;
-            t.raw_set(n, piece_table(lua, rules, s, p.id)?)?;
-        }
-        one(lua, t)
+                );
+            (!skip).then_some(p.id)
+        });
+        one(lua, piece_tables(lua, rules, s, ids)?)
     });
     read!("pieces_at", |lua, rules, s, args| {
         let h = hex(&args, 0)?;
-        let t = lua.create_table()?;
-        let mut n = 0;
-        for p in s.pieces.values() {
-            if footprint(rules, s, p.id).contains(&h) {
-                n += 1;
-                t.raw_set(n, piece_table(lua, rules, s, p.id)?)?;
-            }
-        }
-        one(lua, t)
+        let ids = s
+            .pieces
+            .values()
+            .filter(|p| footprint(rules, s, p.id).contains(&h))
+            .map(|p| p.id);
+        one(lua, piece_tables(lua, rules, s, ids)?)
     });
     read!("footprint", |lua, rules, s, args| {
         let id = piece_id(&args, 0, s)?;
@@ -987,7 +1105,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         match rules.loaded.decls.terrains.get(&id) {
             Some(t) => one(
                 lua,
-                to_lua(lua, &Json::Object(t.data.clone().into_iter().collect()))?,
+                json_to_lua(lua, &Json::Object(t.data.clone().into_iter().collect()))?,
             ),
             None => one(lua, Value::Nil),
         }
@@ -1058,10 +1176,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     });
     read!("global", |lua, rules, s, args| {
         let key = string(&args, 0)?;
-        one(
-            lua,
-            to_lua(lua, s.globals.get(&key).unwrap_or(&Json::Null))?,
-        )
+        one(lua, global_value(lua, rules, &key, s.globals.get(&key))?)
     });
     read!("type", |lua, rules, _s, args| {
         let id = string(&args, 0)?;
@@ -1077,7 +1192,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
                     "values".into(),
                     Json::Object(d.values.clone().into_iter().collect()),
                 );
-                one(lua, to_lua(lua, &Json::Object(m))?)
+                one(lua, json_to_lua(lua, &Json::Object(m))?)
             }
             None => one(lua, Value::Nil),
         }
@@ -1098,7 +1213,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         let (cell, modifier) = lookup_cell(rules, &table, &arg(&args, 1), &arg(&args, 2), shift)
             .map_err(mlua::Error::runtime)?;
         Ok(MultiValue::from_iter([
-            to_lua(lua, &cell)?,
+            json_to_lua(lua, &cell)?,
             Value::Integer(modifier),
         ]))
     });

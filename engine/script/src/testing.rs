@@ -58,9 +58,9 @@ pub fn run_tests(
         let loaded = load_mods(mods_root, id, opts)?;
         // A rule set without a turn structure cannot start games, but its pure tests still run.
         if loaded.decls.turns.is_none() {
-            return Ok(Loaded::Bare(loaded));
+            return Ok(Loaded::Bare(Box::new(loaded)));
         }
-        Ok(Loaded::Rules(LuaRules::new(loaded)?))
+        Ok(Loaded::Rules(Box::new(LuaRules::new(loaded)?)))
     };
     let first = load()?;
     let Some(main) = first.loaded().mods.last().cloned() else {
@@ -104,8 +104,9 @@ pub fn run_tests(
 
 /// A loaded rule set: with rules (games can start) or bare (declarations only).
 enum Loaded {
-    Rules(LuaRules),
-    Bare(LoadedMods),
+    // Boxed: both are large (VM handles, declarations, caches).
+    Rules(Box<LuaRules>),
+    Bare(Box<LoadedMods>),
 }
 
 impl Loaded {
@@ -136,7 +137,7 @@ fn run_file(set: &Loaded, shown: &str, module: &str, results: &mut Vec<TestResul
         Err(e) => return fail_file(results, e.to_string()),
     };
     let rules = match set {
-        Loaded::Rules(r) => Some(r),
+        Loaded::Rules(r) => Some(&**r),
         Loaded::Bare(_) => None,
     };
     let scenario = rules.map(default_scenario).unwrap_or_default();

@@ -23,6 +23,7 @@ pub mod board;
 pub mod dice;
 pub mod direction;
 pub mod hex;
+pub mod plain;
 pub mod search;
 pub mod tables;
 

@@ -1,0 +1,558 @@
+//! Plain data (`serde_json::Value`) into Lua without serde, and frozen templates that Lua copies.
+//!
+//! Two tools for the hot path of every callback (piece snapshots, globals, options):
+//! - [`json_to_lua`]: a direct walk of a JSON value into Lua tables, giving exactly what the
+//!   serde conversion with the runtime's options gave (`null` is `nil`, arrays are plain
+//!   sequences, integers stay integers, floats stay floats).
+//! - [`Templates`]: a value converted once into a *template* that only this module can read, and
+//!   a Lua function, compiled once per VM, that builds fresh tables from it. Why: with a memory
+//!   limit every mlua table operation is a protected call (~1 µs per field), so a snapshot built
+//!   field by field from Rust cost ~140k instructions; the same snapshot copied by Lua code from
+//!   a cached template costs a few thousand. Every copy is new, so a mod that changes its copy
+//!   changes nothing else (game state never lives in the VM).
+//!
+//! A template is a Lua sequence of triples `key, value, sub`: `sub` is the template of a nested
+//! table (and `value` then `false`), or `false` for a plain value. The copier is compiled with an
+//! **empty environment**: it uses no globals (no `next`, no `type`), so a mod that replaced a
+//! global cannot see a template or change how copies are made. Templates are held only by Rust
+//! (registry references); no mod code can reach them.
+//!
+//! Deliberately not here: which game data becomes a template or when it is rebuilt (the rules
+//! module's snapshot cache decides that).
+//!
+//! ```
+//! use hexforge_script::{Limits, Sandbox};
+//! use hexforge_script::api::plain::{Templates, json_to_lua};
+//! let sb = Sandbox::new(Limits::default()).unwrap();
+//! // Lua runs only inside a guarded call (the instruction budget).
+//! sb.guarded(|lua| {
+//!     let v = json_to_lua(lua, &serde_json::json!({"path": [{"q": 1, "r": 2}], "gone": null}))?;
+//!     assert!(v.as_table().unwrap().get::<mlua::Value>("gone")?.is_nil());
+//!     let tpl = Templates::new(lua)?;
+//!     let frozen = tpl.freeze_json(lua, &serde_json::json!({"hull": 40, "weapons": ["laser"]}))?;
+//!     let copy = tpl.thaw(&frozen)?;
+//!     assert_eq!(copy.get::<i64>("hull")?, 40);
+//!     Ok(())
+//! })
+//! .unwrap();
+//! ```
+
+use mlua::{Function, IntoLua, Lua, LuaString, MultiValue, Table, Value};
+use serde_json::Value as Json;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+/// Longest string kept by [`Templates::string`], and how many are kept at most.
+const MAX_KEPT_STRING: usize = 64;
+const MAX_KEPT_STRINGS: usize = 4096;
+/// Most slots built by one call (arguments of a call live on the Lua stack).
+const MAX_PACKED: usize = 4000;
+
+/// A JSON value as Lua: `null` is `nil`, numbers keep integer/float, arrays are sequences (a
+/// `null` element leaves a hole), objects are tables without their `null` members.
+///
+/// # Errors
+/// Out of memory.
+pub fn json_to_lua(lua: &Lua, v: &Json) -> mlua::Result<Value> {
+    Ok(match v {
+        Json::Null => Value::Nil,
+        Json::Bool(b) => Value::Boolean(*b),
+        Json::Number(n) => number(lua, n)?,
+        Json::String(s) => Value::String(lua.create_string(s)?),
+        Json::Array(a) => {
+            let mut items = Vec::with_capacity(a.len());
+            for (i, x) in a.iter().enumerate() {
+                if !x.is_null() {
+                    items.push((i as i64 + 1, json_to_lua(lua, x)?));
+                }
+            }
+            Value::Table(lua.create_table_from(items)?)
+        }
+        Json::Object(m) => {
+            let mut items = Vec::with_capacity(m.len());
+            for (k, x) in m {
+                if !x.is_null() {
+                    items.push((k.as_str(), json_to_lua(lua, x)?));
+                }
+            }
+            Value::Table(lua.create_table_from(items)?)
+        }
+    })
+}
+
+/// A JSON number the way serde hands it to mlua: i64, else u64, else f64.
+fn number(lua: &Lua, n: &serde_json::Number) -> mlua::Result<Value> {
+    if let Some(i) = n.as_i64() {
+        Ok(Value::Integer(i))
+    } else if let Some(u) = n.as_u64() {
+        u.into_lua(lua)
+    } else {
+        Ok(Value::Number(n.as_f64().unwrap_or(f64::NAN)))
+    }
+}
+
+/// The copier: `copy(template)` builds a fresh table; `copy_all(...)` a sequence of copies.
+/// No globals are used (the chunk's environment is empty). A template is
+/// `{ make, p, h, <key, value>..., <key, q, r>..., <key, template>... }`: `make` builds the empty
+/// table already sized for its fields (or is false); plain values end at slot `p`, hexes
+/// (`{ q =, r = }`) at slot `h`, nested tables follow. Why this shape: growing a table one field
+/// at a time rehashes it at every power of two, hexes (paths) are most of a snapshot's tables,
+/// and one loop per kind runs about half the VM instructions of one loop that tests each slot.
+const COPIER: &str = r"
+local function copy(d)
+  local make = d[1]
+  local t = make and make() or {}
+  local p, h = d[2], d[3]
+  for i = 4, p, 2 do t[d[i]] = d[i + 1] end
+  for i = p + 1, h, 3 do t[d[i]] = { q = d[i + 1], r = d[i + 2] } end
+  for i = h + 1, #d, 2 do t[d[i]] = copy(d[i + 1]) end
+  return t
+end
+local function copy_all(...)
+  local list, out = { ... }, {}
+  for i = 1, #list do out[i] = copy(list[i]) end
+  return out
+end
+-- Templates are built by one call from Rust instead of one protected call per slot.
+local function pack(...) return { ... } end
+-- A ctx table and its metatable (the caller sets it: setmetatable is a global). The metatable
+-- keeps the state handle, the rules handle and whether writes are allowed at 1, 2 and 3.
+local function make_ctx(methods, st, ru, w, round, segment, phase, label, limit, active,
+                        scenario, options_tpl, options, ...)
+  if options_tpl then options = copy(options_tpl) end
+  return { round = round, segment = segment, phase = phase, label = label, turn_limit = limit,
+           active = active, acting = { ... }, scenario = scenario, options = options },
+         { __index = methods, st, ru, w }
+end
+return copy, copy_all, make_ctx, pack
+";
+
+/// Largest table (fields of one kind) built presized; larger ones grow as usual.
+const PRESIZED: usize = 24;
+
+/// The constructors of presized empty tables: `{ nil, nil, .. }` (array part of n) and
+/// `{ a1 = nil, .. }` (hash part of n); a constructor sizes the table and nil fields are not
+/// stored.
+fn constructors() -> String {
+    let mut out = String::from("local A, H = {}, {}\n");
+    for n in 1..=PRESIZED {
+        let arr = vec!["nil"; n].join(",");
+        let hash: Vec<String> = (1..=n).map(|i| format!("a{i}=nil")).collect();
+        out.push_str(&format!(
+            "A[{n}] = function() return {{{arr}}} end\nH[{n}] = function() return {{{}}} end\n",
+            hash.join(",")
+        ));
+    }
+    out.push_str("return A, H\n");
+    out
+}
+
+/// A frozen template: only [`Templates::thaw`] (and the ctx maker) read it.
+#[derive(Clone, Debug)]
+pub struct Frozen(Table);
+
+impl Frozen {
+    /// The template as a Lua value, to pass to [`Templates::ctx_maker`]. Never hand it to mod
+    /// code: a mod that changed a template would change every later copy.
+    #[must_use]
+    pub fn as_value(&self) -> Value {
+        Value::Table(self.0.clone())
+    }
+}
+
+/// One entry of a template under construction: key, then the value or the nested template.
+pub enum Field<'a> {
+    /// A plain value (must not be nil: a nil field is simply left out).
+    Plain(Value),
+    /// A JSON value (null is left out; arrays and objects become nested templates).
+    Json(&'a Json),
+    /// An already frozen nested table (shared, never changed).
+    Frozen(&'a Frozen),
+}
+
+/// Builds templates and copies them (one per VM).
+#[derive(Debug)]
+pub struct Templates {
+    copy: Function,
+    copy_all: Function,
+    /// `make_ctx(...)`: see [`Templates::ctx_maker`].
+    make_ctx: Function,
+    /// `pack(...)`: a sequence of its arguments.
+    pack: Function,
+    /// Short strings already in the VM (keys, ids): pushing a kept string costs far less than
+    /// creating it again. Never iterated.
+    strings: RefCell<BTreeMap<String, LuaString>>,
+    /// Presized empty-table constructors: array part of n at `arrays[n - 1]`.
+    arrays: Vec<Function>,
+    /// Hash part of n at `hashes[n - 1]`.
+    hashes: Vec<Function>,
+}
+
+impl Templates {
+    /// Compiles the copier in `lua`.
+    ///
+    /// # Errors
+    /// Out of memory.
+    pub fn new(lua: &Lua) -> mlua::Result<Templates> {
+        let (arrays, hashes) = lua
+            .load(constructors())
+            .set_name("=hexforge constructors")
+            .set_environment(lua.create_table()?)
+            .eval::<(Vec<Function>, Vec<Function>)>()?;
+        let (copy, copy_all, make_ctx, pack) = lua
+            .load(COPIER)
+            .set_name("=hexforge copier")
+            .set_environment(lua.create_table()?)
+            .eval::<(Function, Function, Function, Function)>()?;
+        Ok(Templates {
+            copy,
+            copy_all,
+            make_ctx,
+            pack,
+            strings: RefCell::new(BTreeMap::new()),
+            arrays,
+            hashes,
+        })
+    }
+
+    /// The Lua function that builds a callback's `ctx` table in one call (the rules module
+    /// passes the fields; Lua builds the tables): `make_ctx(methods, state, rules, writable,
+    /// round, segment, phase, label, turn_limit, active, scenario, options_template | false,
+    /// options, acting...)` returns the ctx and the metatable to give it.
+    #[must_use]
+    pub fn ctx_maker(&self) -> &Function {
+        &self.make_ctx
+    }
+
+    /// `s` as a Lua string value; short strings are kept for the next call.
+    ///
+    /// # Errors
+    /// Out of memory.
+    pub fn string(&self, lua: &Lua, s: &str) -> mlua::Result<Value> {
+        if s.len() > MAX_KEPT_STRING {
+            return lua.create_string(s).map(Value::String);
+        }
+        if let Some(v) = self.strings.borrow().get(s) {
+            return Ok(Value::String(v.clone()));
+        }
+        let v = lua.create_string(s)?;
+        let mut kept = self.strings.borrow_mut();
+        if kept.len() >= MAX_KEPT_STRINGS {
+            kept.clear();
+        }
+        kept.insert(s.to_owned(), v.clone());
+        Ok(Value::String(v))
+    }
+
+    /// A Lua sequence of `items` (none of them nil).
+    fn sequence(&self, lua: &Lua, items: Vec<Value>) -> mlua::Result<Table> {
+        if items.len() > MAX_PACKED {
+            // Very large tables: slot by slot (a call's arguments live on the Lua stack).
+            return lua.create_sequence_from(items);
+        }
+        self.pack.call(MultiValue::from_vec(items))
+    }
+
+    /// The template header: the constructor for `arr` array and `hash` hash fields.
+    fn maker(&self, arr: usize, hash: usize) -> Value {
+        let f = match (arr, hash) {
+            (0, n) if (1..=PRESIZED).contains(&n) => self.hashes.get(n - 1),
+            (n, 0) if (1..=PRESIZED).contains(&n) => self.arrays.get(n - 1),
+            _ => None,
+        };
+        f.map_or(NO, |f| Value::Function(f.clone()))
+    }
+
+    /// A template of a table with these string-keyed fields, in this order.
+    ///
+    /// # Errors
+    /// Out of memory.
+    pub fn freeze(&self, lua: &Lua, fields: Vec<(Value, Field<'_>)>) -> mlua::Result<Frozen> {
+        let mut slots = Slots::default();
+        for (k, f) in fields {
+            match f {
+                Field::Plain(Value::Nil) => {}
+                Field::Plain(v) => slots.plain.extend([k, v]),
+                Field::Json(j) => self.push_json(lua, &mut slots, k, j)?,
+                Field::Frozen(fr) => slots.subs.extend([k, Value::Table(fr.0.clone())]),
+            }
+        }
+        let make = self.maker(0, slots.count());
+        Ok(Frozen(self.sequence(lua, slots.finish(make))?))
+    }
+
+    /// A template of a JSON value's table (an array or object; anything else gives an empty
+    /// table).
+    ///
+    /// # Errors
+    /// Out of memory.
+    pub fn freeze_json(&self, lua: &Lua, j: &Json) -> mlua::Result<Frozen> {
+        Ok(Frozen(self.json_template(lua, j)?))
+    }
+
+    /// A fresh table built from a template.
+    ///
+    /// # Errors
+    /// Out of memory or the instruction budget.
+    pub fn thaw(&self, f: &Frozen) -> mlua::Result<Table> {
+        self.copy.call(&f.0)
+    }
+
+    /// A fresh sequence of fresh tables, one per template.
+    ///
+    /// # Errors
+    /// Out of memory or the instruction budget.
+    pub fn thaw_all(&self, lua: &Lua, fs: &[Frozen]) -> mlua::Result<Table> {
+        if fs.len() > MAX_PACKED {
+            let copies = fs
+                .iter()
+                .map(|f| self.thaw(f))
+                .collect::<mlua::Result<Vec<Table>>>()?;
+            return lua.create_sequence_from(copies);
+        }
+        self.copy_all.call(MultiValue::from_iter(
+            fs.iter().map(|f| Value::Table(f.0.clone())),
+        ))
+    }
+
+    /// The template of an array or object (other values: an empty template).
+    fn json_template(&self, lua: &Lua, j: &Json) -> mlua::Result<Table> {
+        let mut slots = Slots::default();
+        let (mut arr, mut hash) = (0, 0);
+        match j {
+            Json::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    self.push_json(lua, &mut slots, Value::Integer(i as i64 + 1), x)?;
+                }
+                // A null element leaves a hole: the array part is still sized by the length.
+                arr = a.len();
+            }
+            Json::Object(m) => {
+                for (k, x) in m {
+                    let key = self.string(lua, k)?;
+                    self.push_json(lua, &mut slots, key, x)?;
+                }
+                hash = slots.count();
+            }
+            _ => {}
+        }
+        let make = self.maker(arr, hash);
+        self.sequence(lua, slots.finish(make))
+    }
+
+    fn push_json(&self, lua: &Lua, slots: &mut Slots, key: Value, j: &Json) -> mlua::Result<()> {
+        match j {
+            Json::Null => {}
+            Json::Bool(b) => slots.plain.extend([key, Value::Boolean(*b)]),
+            Json::Number(n) => slots.plain.extend([key, number(lua, n)?]),
+            Json::String(s) => slots.plain.extend([key, self.string(lua, s)?]),
+            Json::Object(m) if is_hex(m) => {
+                let (q, r) = (&m["q"], &m["r"]);
+                slots.hexes.extend([
+                    key,
+                    Value::Integer(q.as_i64().unwrap_or(0)),
+                    Value::Integer(r.as_i64().unwrap_or(0)),
+                ]);
+            }
+            Json::Array(_) | Json::Object(_) => {
+                let sub = self.json_template(lua, j)?;
+                slots.subs.extend([key, Value::Table(sub)]);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The placeholder for a missing constructor.
+const NO: Value = Value::Boolean(false);
+
+/// The slots of one template under construction, by kind.
+#[derive(Default)]
+struct Slots {
+    /// key, value
+    plain: Vec<Value>,
+    /// key, q, r
+    hexes: Vec<Value>,
+    /// key, template
+    subs: Vec<Value>,
+}
+
+impl Slots {
+    /// Fields held.
+    fn count(&self) -> usize {
+        self.plain.len() / 2 + self.hexes.len() / 3 + self.subs.len() / 2
+    }
+
+    /// The template's slots: `make, p, h`, then the three kinds.
+    fn finish(self, make: Value) -> Vec<Value> {
+        let p = 3 + self.plain.len();
+        let h = p + self.hexes.len();
+        let mut out = Vec::with_capacity(h + self.subs.len());
+        out.extend([make, Value::Integer(p as i64), Value::Integer(h as i64)]);
+        out.extend(self.plain);
+        out.extend(self.hexes);
+        out.extend(self.subs);
+        out
+    }
+}
+
+/// `{ q = <integer>, r = <integer> }` and nothing else.
+fn is_hex(m: &serde_json::Map<String, Json>) -> bool {
+    m.len() == 2
+        && m.get("q").and_then(Json::as_i64).is_some()
+        && m.get("r").and_then(Json::as_i64).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Limits, Sandbox};
+    use mlua::LuaSerdeExt;
+    use serde_json::json;
+
+    fn serde_way(lua: &Lua, v: &Json) -> Value {
+        lua.to_value_with(
+            v,
+            mlua::serde::SerializeOptions::new()
+                .serialize_none_to_null(false)
+                .serialize_unit_to_null(false)
+                .set_array_metatable(false),
+        )
+        .unwrap()
+    }
+
+    /// Lua-side deep comparison (keys, types, integer vs float, no metatables).
+    fn same(lua: &Lua, a: Value, b: Value) -> bool {
+        lua.load(
+            r"
+            local function same(a, b)
+              if math.type(a) ~= math.type(b) or type(a) ~= type(b) then return false end
+              if type(a) ~= 'table' then return a == b end
+              if getmetatable(a) or getmetatable(b) then return false end
+              for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+              for k in pairs(b) do if a[k] == nil then return false end end
+              return true
+            end
+            return same(...)",
+        )
+        .call((a, b))
+        .unwrap()
+    }
+
+    fn samples() -> Vec<Json> {
+        vec![
+            json!(null),
+            json!(true),
+            json!(3),
+            json!(-7),
+            json!(2.5),
+            json!(4.0),
+            json!(u64::MAX),
+            json!("text"),
+            json!([]),
+            json!({}),
+            json!([1, null, 3]),
+            json!({"a": null, "b": [1, 2, {"q": 1, "r": -2}], "c": {"d": "e", "f": false}}),
+            json!({"path": [{"q": 0, "r": 0}, {"q": 1, "r": 0}], "ammo": {"torpedo": 2}}),
+            // Not hexes: a third key, a float, a string.
+            json!([{"q": 0, "r": 0, "s": 0}, {"q": 1.5, "r": 0}, {"q": "a", "r": 1}]),
+            // Larger than the presized constructors, and mixed sizes.
+            Json::Array((0..40).map(|i| json!(i)).collect()),
+            Json::Object(
+                (0..40)
+                    .map(|i| (format!("k{i}"), json!([i, {"q": i, "r": -i}])))
+                    .collect(),
+            ),
+            // More slots than one packing call takes.
+            Json::Array((0..5000).map(|i| json!(format!("s{}", i % 7))).collect()),
+        ]
+    }
+
+    #[test]
+    fn direct_conversion_matches_serde() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            for v in samples() {
+                let ours = json_to_lua(lua, &v).unwrap();
+                assert!(same(lua, ours, serde_way(lua, &v)), "{v}");
+            }
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn thawed_templates_match_serde_and_are_fresh() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+        let tpl = Templates::new(lua).unwrap();
+        for v in samples().into_iter().filter(|v| v.is_array() || v.is_object()) {
+            let f = tpl.freeze_json(lua, &v).unwrap();
+            let a = tpl.thaw(&f).unwrap();
+            assert!(same(lua, Value::Table(a.clone()), serde_way(lua, &v)), "{v}");
+            // Changing one copy (deeply) leaves the next copy as it was.
+            lua.load("local t = ...; for k, v in pairs(t) do if type(v) == 'table' then v.x = 1 end t[k] = 'changed' end t.new = 1")
+                .call::<()>(a)
+                .unwrap();
+            let b = tpl.thaw(&f).unwrap();
+            assert!(same(lua, Value::Table(b), serde_way(lua, &v)), "{v}");
+        }
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn frozen_fields_nest_and_nil_is_left_out() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            let tpl = Templates::new(lua).unwrap();
+            let stats = tpl.freeze_json(lua, &json!({"hull": 40})).unwrap();
+            let key = |s: &str| Value::String(lua.create_string(s).unwrap());
+            let values = json!({"moved": false});
+            let f = tpl
+                .freeze(
+                    lua,
+                    vec![
+                        (key("id"), Field::Plain(Value::Integer(3))),
+                        (key("facing"), Field::Plain(Value::Nil)),
+                        (key("values"), Field::Json(&values)),
+                        (key("stats"), Field::Frozen(&stats)),
+                    ],
+                )
+                .unwrap();
+            let all = tpl.thaw_all(lua, &[f.clone(), f.clone()]).unwrap();
+            let many = tpl.thaw_all(lua, &vec![f; MAX_PACKED + 1]).unwrap();
+            assert_eq!(many.raw_len(), MAX_PACKED + 1);
+            let ok: bool = lua
+                .load(
+                    "local l = ...; return #l == 2 and l[1] ~= l[2] and l[1].stats ~= l[2].stats \
+                 and l[1].id == 3 and l[1].facing == nil and l[2].values.moved == false \
+                 and l[2].stats.hull == 40",
+                )
+                .call(all)
+                .unwrap();
+            assert!(ok);
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn a_replaced_global_cannot_see_templates() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            lua.load("SEEN = 0; next = function() SEEN = SEEN + 1 end; type = next; pairs = next")
+                .exec()
+                .unwrap();
+            let tpl = Templates::new(lua).unwrap();
+            let f = tpl.freeze_json(lua, &json!({"a": {"b": 1}})).unwrap();
+            let t = tpl.thaw(&f).unwrap();
+            let b: i64 = t.get::<Table>("a").unwrap().get("b").unwrap();
+            assert_eq!(b, 1);
+            assert_eq!(lua.globals().get::<i64>("SEEN").unwrap(), 0);
+            Ok(())
+        })
+        .unwrap();
+    }
+}
