@@ -228,7 +228,7 @@ fn a_syntax_error_on_save_is_a_problem_the_game_goes_on_and_the_fix_reloads() {
     h.get_by_label_contains("rules: reloaded in");
     // The replay under the new rules found no difference, and the status line says so.
     let r = app.last_reload.as_ref().unwrap();
-    let rep = r.replay.as_ref().unwrap();
+    let rep = r.replay.report().unwrap();
     assert_eq!((rep.compared, rep.first_difference.is_none()), (1, true));
     h.get_by_label("replay: all 1 actions the same");
 }
@@ -267,7 +267,7 @@ fn a_rule_change_saved_elsewhere_is_picked_up_by_the_watcher_and_replayed() {
         "{:?}",
         app.rules
     );
-    let rep = app.last_reload.as_ref().unwrap().replay.as_ref().unwrap();
+    let rep = app.last_reload.as_ref().unwrap().replay.report().unwrap();
     let d = rep.first_difference.as_ref().expect("the log line changed");
     assert_eq!(d.index, Some(0));
     // The reload report tab says which action changed.
