@@ -10,8 +10,9 @@
 //! the bots ...) go through it; clicks on the board select pieces and perform the action that
 //! ends on the clicked hex or target. Each frame [`EditorApp::tick`] polls the file watcher
 //! (hot reload: the rules are rebuilt, the game goes on, the replay report is kept in
-//! [`EditorApp::last_reload`]) and runs a slice of a bot game (at most ~8 ms per frame, so the
-//! window never freezes).
+//! [`EditorApp::last_reload`]), runs a slice of the reload's replay under old and new rules
+//! (progress and Cancel in the status line and the Reload report tab) and a slice of a bot game
+//! (each at most ~8 ms per frame, so the window never freezes).
 //!
 //! **What it deliberately does not do:** talk to Lua itself: [`crate::session`] is the only door
 //! to the runtime. Panels only draw and return commands.
@@ -36,13 +37,13 @@ use crate::panels::problems::{self, Problem};
 use crate::panels::reload_report;
 use crate::panels::tables::{self, TablesPanel};
 use crate::session::{
-    self, BotStep, EDITOR_SEED, HUMAN, PieceChoices, Reloaded, Session, SessionError,
+    self, BotStep, EDITOR_SEED, HUMAN, PieceChoices, Reloaded, ReplayStatus, Session, SessionError,
 };
 use hexforge_core::hex::Hex;
 use hexforge_core::hex::layout::{Layout, Orientation};
 use hexforge_core::hex::trace::trace;
 use hexforge_game::{Action, Illegal, PieceId, SideId};
-use hexforge_script::watch::ModWatcher;
+use hexforge_script::watch::{Budget, ModWatcher};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -169,6 +170,9 @@ pub const MAX_BOT_STEPS: usize = 100_000;
 
 /// CPU time a frame may spend on bot moves.
 pub const BOT_SLICE: Duration = Duration::from_millis(8);
+
+/// Wall time a frame may spend replaying a game after a hot reload.
+pub const REPLAY_SLICE: Duration = Duration::from_millis(8);
 
 /// What identifies a file's contents without reading it.
 type Stamp = Option<(u64, SystemTime)>;
@@ -336,6 +340,7 @@ impl EditorApp {
             Command::ShowDemo(kind) => {
                 self.open = None;
                 self.run = None;
+                self.last_reload = None;
                 self.select_piece(None);
                 self.persisted.demo = kind;
                 self.scene = demo::scene(kind);
@@ -398,6 +403,7 @@ impl EditorApp {
                     self.refresh_play();
                 }
             }
+            Command::CancelReplay => self.cancel_replay(),
             Command::CancelBots => {
                 if let Some(r) = self.run.take() {
                     self.set_message(format!("bots stopped after {} actions", r.steps));
@@ -405,6 +411,25 @@ impl EditorApp {
                 self.after_change();
             }
         }
+    }
+
+    /// Stops the reload's replay, leaving "replay cancelled after N actions".
+    fn cancel_replay(&mut self) {
+        let (Some(s), Some(r)) = (&mut self.open, &mut self.last_reload) else {
+            return;
+        };
+        if let Some(st) = s.cancel_replay() {
+            if let ReplayStatus::Cancelled { after, .. } = st {
+                self.status = format!("replay cancelled after {after} actions");
+            }
+            r.replay = st;
+        }
+    }
+
+    /// Whether a reload's replay is running.
+    #[must_use]
+    pub fn replaying(&self) -> bool {
+        self.open.as_ref().is_some_and(Session::replaying)
     }
 
     /// Whether `path` is inside the open mod (or one of its bases), or the last mod tried.
@@ -611,6 +636,11 @@ impl EditorApp {
             );
             self.hot_reload();
             self.status = format!("{what} changed: {}", self.status);
+        }
+        if let (Some(s), Some(r)) = (&mut self.open, &mut self.last_reload)
+            && let Some(st) = s.replay_step(Budget::Time(REPLAY_SLICE))
+        {
+            r.replay = st;
         }
         if let Some(mut run) = self.run.take() {
             let t = Instant::now();
@@ -872,16 +902,13 @@ impl EditorApp {
             (BottomTab::Tables, Some(s)) => {
                 cmds.extend(tables::show(ui, &mut self.tables, s.decls(), &s.base));
             }
-            (BottomTab::Reload, _) => {
-                let report = self
-                    .last_reload
-                    .as_ref()
-                    .and_then(|r| r.replay.as_ref().ok());
-                if let Some(Err(e)) = self.last_reload.as_ref().map(|r| &r.replay) {
-                    ui.colored_label(ui.visuals().error_fg_color, format!("replay failed: {e}"));
+            (BottomTab::Reload, _) => match self.last_reload.as_ref().map(|r| &r.replay) {
+                Some(st @ (ReplayStatus::Running(_) | ReplayStatus::Cancelled { .. })) => {
+                    cmds.extend(reload_report::show_status(ui, st));
                 }
-                cmds.extend(reload_report::show(ui, report));
-            }
+                Some(ReplayStatus::Done(rep)) => cmds.extend(reload_report::show(ui, Some(rep))),
+                None => cmds.extend(reload_report::show(ui, None)),
+            },
             (_, None) => {
                 ui.weak("Open a mod to see its game log and tables.");
             }
@@ -945,28 +972,34 @@ impl EditorApp {
         cmds
     }
 
-    /// The status line: the last message and, after a reload, the replay summary.
-    fn status_line(&self, ui: &mut egui::Ui) {
+    /// The status line: the last message and, after a reload, the replay summary (with a
+    /// Cancel button while the replay runs).
+    fn status_line(&self, ui: &mut egui::Ui) -> Vec<Command> {
+        let mut cmds = Vec::new();
         ui.horizontal(|ui| {
             ui.label(&self.status);
             if let Some(r) = &self.last_reload {
                 ui.separator();
                 ui.weak(reload_summary(r));
+                if r.replay.is_running() && ui.button("Cancel replay").clicked() {
+                    cmds.push(Command::CancelReplay);
+                }
             }
         });
+        cmds
     }
 
     /// Draws the whole editor into `ui`, runs the frame's work ([`EditorApp::tick`]) and applies
     /// the commands the panels returned.
     pub fn show(&mut self, ui: &mut egui::Ui) {
         self.tick();
-        if self.run.is_some() {
+        if self.run.is_some() || self.replaying() {
             ui.ctx().request_repaint();
         }
         self.update_overlays();
         let mut cmds = Vec::new();
         egui::Panel::top("top_bar").show(ui, |ui| cmds.extend(self.top_bar(ui)));
-        egui::Panel::bottom("status_bar").show(ui, |ui| self.status_line(ui));
+        egui::Panel::bottom("status_bar").show(ui, |ui| cmds.extend(self.status_line(ui)));
         if self.persisted.show_browser {
             egui::Panel::left("mod_browser")
                 .resizable(true)
@@ -1068,7 +1101,11 @@ fn outcome_line(o: &hexforge_game::Outcome) -> String {
 #[must_use]
 pub fn reload_summary(r: &Reloaded) -> String {
     let replay = match &r.replay {
-        Ok(rep) => match &rep.first_difference {
+        ReplayStatus::Running(p) => {
+            format!("replaying under the new rules: {}/{}", p.done, p.total)
+        }
+        ReplayStatus::Cancelled { after, .. } => format!("replay cancelled after {after} actions"),
+        ReplayStatus::Done(rep) => match &rep.first_difference {
             None => format!("replay: all {} actions the same", rep.compared),
             Some(d) => match (&d.index, &d.action) {
                 (Some(i), Some(a)) => format!(
@@ -1082,7 +1119,6 @@ pub fn reload_summary(r: &Reloaded) -> String {
                 _ => format!("replay: the setup differs: was {}, now {}", d.old, d.new),
             },
         },
-        Err(e) => format!("replay failed: {e}"),
     };
     if r.report.orphaned_pieces.is_empty() {
         replay

@@ -125,4 +125,6 @@ pub enum Command {
     PlayToEnd,
     /// Stop the bots playing to the end.
     CancelBots,
+    /// Stop replaying the game under the rules of the last hot reload.
+    CancelReplay,
 }

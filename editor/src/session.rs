@@ -37,7 +37,7 @@ use hexforge_script::decl::ModDecls;
 use hexforge_script::loader::{LoadOptions, load_mods};
 use hexforge_script::rules::LuaRules;
 use hexforge_script::scenario::scenario_ids;
-use hexforge_script::watch::{ReloadReport, ReplayReport, reload, replay_report};
+use hexforge_script::watch::{Budget, Progress, ReloadReport, ReplayJob, ReplayReport, reload};
 use serde_json::Value as Json;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -253,8 +253,50 @@ pub enum SessionError {
 pub struct Reloaded {
     /// Pieces whose type the new rules no longer declare.
     pub report: ReloadReport,
-    /// The game's actions replayed under the old and new rules: the first that differs.
-    pub replay: Result<ReplayReport, String>,
+    /// The game's actions replayed under the old and new rules: how far, or the first that
+    /// differs.
+    pub replay: ReplayStatus,
+}
+
+/// Where the replay after a hot reload is. The replay runs in slices
+/// ([`Session::replay_step`]) so the window never freezes on a long game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReplayStatus {
+    /// Still replaying: this many of the game's actions compared so far.
+    Running(Progress),
+    /// Finished: the report (the same as `hexforge watch` prints).
+    Done(ReplayReport),
+    /// Cancelled by the user after this many of `total` actions.
+    Cancelled {
+        /// Actions compared before the cancel.
+        after: usize,
+        /// Actions in the game.
+        total: usize,
+    },
+}
+
+impl ReplayStatus {
+    /// The report, when finished.
+    #[must_use]
+    pub fn report(&self) -> Option<&ReplayReport> {
+        match self {
+            ReplayStatus::Done(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Whether the replay is still running.
+    #[must_use]
+    pub fn is_running(&self) -> bool {
+        matches!(self, ReplayStatus::Running(_))
+    }
+
+    fn of(job: &ReplayJob) -> ReplayStatus {
+        match job.report() {
+            Some(r) => ReplayStatus::Done(r.clone()),
+            None => ReplayStatus::Running(job.progress()),
+        }
+    }
 }
 
 /// Round, phase, who acts and the outcome: the play panel's header.
@@ -305,6 +347,8 @@ pub struct Session {
     /// The legal actions of every waiting side now (refreshed after every change).
     pub legal: Vec<Action>,
     random: RandomBot,
+    /// The replay of the last hot reload while it runs (it owns the old rules).
+    replay: Option<ReplayJob>,
 }
 
 impl std::fmt::Debug for Session {
@@ -382,6 +426,7 @@ impl Session {
             bot_names,
             legal: Vec::new(),
             random: RandomBot::for_game(seed),
+            replay: None,
         };
         s.refresh_legal().map_err(|e| vec![s.problem(&e)])?;
         Ok(s)
@@ -573,8 +618,10 @@ impl Session {
     }
 
     /// Hot reload: builds the rules again from the files in a fresh VM; on success swaps them in
-    /// (the game, its log and history are kept) and replays the game's actions under old and
-    /// new rules to find the first that differs. On failure the old rules keep running.
+    /// (the game, its log and history are kept) and starts replaying the game's actions under
+    /// old and new rules to find the first that differs. The replay runs in slices
+    /// ([`Session::replay_step`]); a replay still running from an earlier reload is dropped.
+    /// On failure the old rules keep running.
     ///
     /// # Errors
     /// Every load problem, at its file and line.
@@ -586,12 +633,49 @@ impl Session {
                     .collect::<Vec<_>>()
             })?;
         self.bot_names = hexforge_script::bots::bot_names(&rules);
+        // Why drop the running job first: it holds the rules from two reloads ago.
+        self.replay = None;
         let old = self.game.set_rules(rules);
-        let record = self.game.record();
-        let replay = replay_report(&old, self.game.rules(), &record).map_err(|e| e.message.clone());
-        drop(old);
+        let job = ReplayJob::new(old, self.game.rules(), self.game.record());
+        let replay = ReplayStatus::of(&job);
+        if replay.is_running() {
+            self.replay = Some(job);
+        }
         self.refresh_legal().map_err(|e| vec![self.problem(&e)])?;
         Ok(Reloaded { report, replay })
+    }
+
+    /// Runs a slice of the reload's replay; `None` when none is running. The job is dropped
+    /// once it has its report.
+    pub fn replay_step(&mut self, budget: Budget) -> Option<ReplayStatus> {
+        let job = self.replay.as_mut()?;
+        job.step(self.game.rules(), budget);
+        let status = ReplayStatus::of(job);
+        if !status.is_running() {
+            self.replay = None;
+        }
+        Some(status)
+    }
+
+    /// Runs the rest of the reload's replay at once (headless use and tests).
+    pub fn finish_replay(&mut self) -> Option<ReplayReport> {
+        let job = self.replay.take()?;
+        Some(job.finish(self.game.rules()))
+    }
+
+    /// Cancels the reload's replay; `None` when none is running.
+    pub fn cancel_replay(&mut self) -> Option<ReplayStatus> {
+        let p = self.replay.take()?.progress();
+        Some(ReplayStatus::Cancelled {
+            after: p.done,
+            total: p.total,
+        })
+    }
+
+    /// Whether a reload's replay is running.
+    #[must_use]
+    pub fn replaying(&self) -> bool {
+        self.replay.is_some()
     }
 }
 

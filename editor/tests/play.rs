@@ -10,7 +10,11 @@ use egui_kittest::kittest::Queryable as _;
 use hexforge_core::hex::Hex;
 use hexforge_editor::app::{EditorApp, Persisted, RulesStatus, user_mods_dir_from};
 use hexforge_editor::command::{BottomTab, Command};
+use hexforge_editor::session::ReplayStatus;
 use hexforge_game::{PieceId, Position};
+use hexforge_script::LuaRules;
+use hexforge_script::loader::{LoadOptions, load_mods};
+use hexforge_script::watch::{Progress, ReplayReport, replay_report};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -27,9 +31,14 @@ fn bundled_mods() -> PathBuf {
 
 /// A copy of `mods/tutorial` in a fresh mods folder (so a test may edit its files).
 fn copied_tutorial() -> (tempfile::TempDir, PathBuf) {
+    copied_mod("tutorial")
+}
+
+/// A copy of a bundled mod in a fresh mods folder (so a test may edit its files).
+fn copied_mod(name: &str) -> (tempfile::TempDir, PathBuf) {
     let root = tempfile::tempdir().unwrap();
-    let from = bundled_mods().join("tutorial");
-    let to = root.path().join("tutorial");
+    let from = bundled_mods().join(name);
+    let to = root.path().join(name);
     for e in walkdir::WalkDir::new(&from)
         .into_iter()
         .filter_map(Result::ok)
@@ -228,7 +237,7 @@ fn a_syntax_error_on_save_is_a_problem_the_game_goes_on_and_the_fix_reloads() {
     h.get_by_label_contains("rules: reloaded in");
     // The replay under the new rules found no difference, and the status line says so.
     let r = app.last_reload.as_ref().unwrap();
-    let rep = r.replay.as_ref().unwrap();
+    let rep = r.replay.report().unwrap();
     assert_eq!((rep.compared, rep.first_difference.is_none()), (1, true));
     h.get_by_label("replay: all 1 actions the same");
 }
@@ -267,7 +276,7 @@ fn a_rule_change_saved_elsewhere_is_picked_up_by_the_watcher_and_replayed() {
         "{:?}",
         app.rules
     );
-    let rep = app.last_reload.as_ref().unwrap().replay.as_ref().unwrap();
+    let rep = app.last_reload.as_ref().unwrap().replay.report().unwrap();
     let d = rep.first_difference.as_ref().expect("the log line changed");
     assert_eq!(d.index, Some(0));
     // The reload report tab says which action changed.
@@ -574,4 +583,159 @@ fn several_actions_ending_on_one_hex_are_offered_to_pick() {
         h.state().status
     );
     assert!(h.state().pending.is_empty());
+}
+
+/// The rules of the mod in `dir` as they are on disk now.
+fn rules_of(dir: &Path) -> LuaRules {
+    let root = dir.parent().unwrap();
+    let id = dir.file_name().unwrap().to_str().unwrap();
+    LuaRules::new(load_mods(root, id, &LoadOptions::default()).unwrap()).unwrap()
+}
+
+/// Opens a copy of orbital-skirmish, lets random bots take ~200 steps, then changes a rule
+/// (a log line at the start of the game's last round) and saves: returns the harness just after the save, the mod
+/// folder and the report the one-shot replay (the CLI's `watch`) gives for the same change.
+fn long_game_then_a_rule_change() -> (Harness<'static, EditorApp>, tempfile::TempDir, ReplayReport)
+{
+    let (root, dir) = copied_mod("orbital-skirmish");
+    let mut h = harness(EditorApp::new(
+        Persisted::default(),
+        root.path().to_path_buf(),
+    ));
+    h.run();
+    h.state_mut().apply(Command::OpenMod(dir.clone()));
+    h.run();
+    assert!(h.state().open.is_some(), "{:?}", h.state().problems);
+    all_sides_random(&mut h);
+    for _ in 0..200 {
+        h.state_mut().apply(Command::BotStep);
+    }
+    let record = h.state().open.as_ref().unwrap().game.record();
+    assert!(record.actions.len() >= 100, "{}", record.actions.len());
+    let old = rules_of(&dir);
+    // The change shows only from the game's last round on: the replay differs late.
+    let round = h.state().open.as_ref().unwrap().status().round;
+    assert!(round >= 3, "round {round}");
+    let main = dir.join("main.lua");
+    let text = std::fs::read_to_string(&main).unwrap();
+    let hook = "game.on(\"phase_start\", function(ctx, ev)\n";
+    let changed = text.replacen(
+        hook,
+        &format!("{hook}  if ctx.round == {round} then ctx:log(\"the last round\") end\n"),
+        1,
+    );
+    assert_ne!(text, changed);
+    std::fs::write(&main, changed).unwrap();
+    let expected = replay_report(&old, &rules_of(&dir), &record).unwrap();
+    let index = expected.first_difference.as_ref().and_then(|d| d.index);
+    assert!(index.is_some_and(|i| i >= 20), "{expected:?}");
+    h.state_mut().apply(Command::Saved(main));
+    (h, root, expected)
+}
+
+#[test]
+fn the_replay_after_a_reload_runs_over_several_frames_and_ends_with_the_one_shot_report() {
+    let (mut h, _root, expected) = long_game_then_a_rule_change();
+    // The light says "reloaded" at once; the replay has only started.
+    assert!(
+        matches!(h.state().rules, RulesStatus::Reloaded(_)),
+        "{:?}",
+        h.state().rules
+    );
+    let replay =
+        |h: &Harness<'_, EditorApp>| h.state().last_reload.as_ref().unwrap().replay.clone();
+    let ReplayStatus::Running(first) = replay(&h) else {
+        panic!("{:?}", replay(&h));
+    };
+    assert_eq!(first.done, 0);
+    h.step();
+    h.get_by_label_contains("rules: reloaded in");
+    assert!(
+        h.query_all_by_label_contains("replaying under the new rules: ")
+            .next()
+            .is_some(),
+        "the status line shows the progress"
+    );
+    let mut seen = vec![first.done];
+    let mut frames = 1;
+    while let ReplayStatus::Running(p) = replay(&h) {
+        assert!(p.done >= *seen.last().unwrap(), "progress never goes back");
+        assert!(frames < 10_000, "the replay never finished");
+        seen.push(p.done);
+        h.step();
+        frames += 1;
+    }
+    seen.dedup();
+    assert!(
+        seen.len() >= 3,
+        "the replay ran in several slices: {seen:?}"
+    );
+    assert_eq!(replay(&h), ReplayStatus::Done(expected.clone()));
+    assert!(!h.state().replaying());
+    h.run();
+    // The Reload report tab names the action that changed.
+    let i = expected
+        .first_difference
+        .as_ref()
+        .and_then(|d| d.index)
+        .unwrap();
+    h.get_by_label("Reload report").click();
+    h.run();
+    assert!(
+        h.query_all_by_label_contains(&format!("action {}", i + 1))
+            .next()
+            .is_some()
+    );
+}
+
+#[test]
+fn cancel_stops_the_replay_and_a_new_reload_replaces_a_running_one() {
+    let (mut h, _root, _) = long_game_then_a_rule_change();
+    h.step();
+    h.get_by_label("Cancel replay").click();
+    h.step();
+    let ReplayStatus::Cancelled { after, total } =
+        h.state().last_reload.as_ref().unwrap().replay.clone()
+    else {
+        panic!("{:?}", h.state().last_reload);
+    };
+    assert!(after < total, "{after}/{total}");
+    assert!(!h.state().replaying());
+    h.run();
+    assert!(
+        h.query_all_by_label_contains(&format!("replay cancelled after {after} actions"))
+            .next()
+            .is_some()
+    );
+    h.get_by_label("Reload report").click();
+    h.run();
+    h.get_by_label_contains("(of ");
+    // Save again: a new replay starts; a third save while it runs replaces it.
+    let main = h.state().open.as_ref().unwrap().dir.join("main.lua");
+    h.state_mut().apply(Command::Saved(main.clone()));
+    h.step();
+    let r1 = h.state().last_reload.as_ref().unwrap().replay.clone();
+    assert!(r1.is_running(), "{r1:?}");
+    h.state_mut().apply(Command::Saved(main));
+    let r2 = h.state().last_reload.as_ref().unwrap().replay.clone();
+    assert_eq!(
+        r2,
+        ReplayStatus::Running(Progress {
+            done: 0,
+            total,
+            finished: false
+        })
+    );
+    h.step();
+    assert!(h.state().replaying());
+    // The status line and the Reload report tab both show the progress; the tab's Cancel stops it.
+    assert_eq!(
+        h.query_all_by_label_contains("replaying under the new rules: ")
+            .count(),
+        2
+    );
+    h.get_by_label("Cancel").click();
+    h.step();
+    let r3 = &h.state().last_reload.as_ref().unwrap().replay;
+    assert!(matches!(r3, ReplayStatus::Cancelled { .. }), "{r3:?}");
 }

@@ -3,9 +3,12 @@
 //! action whose outcome changed, with what differed (legality: accepted one way, refused the
 //! other; or the resulting state; or the reason of a refusal).
 //!
-//! **What it deliberately does not do:** replay anything (the app calls
-//! `hexforge_script::watch::replay_report`) or keep reports. Its only command: when the changed
-//! action names a hex, a link selects it ([`Command::SelectHex`]).
+//! While the replay runs (in slices, see `Session::replay_step`) it shows "replaying under the
+//! new rules: N/M" with a Cancel button ([`show_status`]); after a cancel, how far it got.
+//!
+//! **What it deliberately does not do:** replay anything (the app runs the session's replay
+//! job) or keep reports. Its commands: when the changed action names a hex, a link selects it
+//! ([`Command::SelectHex`]); while replaying, Cancel ([`Command::CancelReplay`]).
 //!
 //! ```
 //! use hexforge_editor::panels::reload_report::summary;
@@ -16,6 +19,7 @@
 
 use crate::command::Command;
 use crate::panels::logs::{action_hex, describe_action};
+use crate::session::ReplayStatus;
 use hexforge_script::watch::{Difference, ReplayReport};
 
 /// What kind of change the first difference is.
@@ -127,6 +131,44 @@ pub fn show(ui: &mut egui::Ui, report: Option<&ReplayReport>) -> Vec<Command> {
                 cmds.push(Command::SelectHex(h));
             }
         }
+    }
+    cmds
+}
+
+/// Draws a replay that is running (progress bar and Cancel) or was cancelled; a finished one
+/// is drawn by [`show`].
+pub fn show_status(ui: &mut egui::Ui, status: &ReplayStatus) -> Vec<Command> {
+    if let ReplayStatus::Done(r) = status {
+        return show(ui, Some(r));
+    }
+    let mut cmds = Vec::new();
+    ui.strong("Reload report");
+    match status {
+        ReplayStatus::Running(p) => {
+            ui.horizontal(|ui| {
+                ui.label(format!(
+                    "replaying under the new rules: {}/{}",
+                    p.done, p.total
+                ));
+                if ui.button("Cancel").clicked() {
+                    cmds.push(Command::CancelReplay);
+                }
+            });
+            // Why a guard: a game of no actions has nothing to divide by.
+            #[allow(clippy::cast_precision_loss)]
+            let frac = if p.total == 0 {
+                1.0
+            } else {
+                p.done as f32 / p.total as f32
+            };
+            ui.add(egui::ProgressBar::new(frac).desired_width(240.0));
+        }
+        ReplayStatus::Cancelled { after, total } => {
+            ui.label(format!(
+                "replay cancelled after {after} actions (of {total}); save again to replay"
+            ));
+        }
+        ReplayStatus::Done(_) => {}
     }
     cmds
 }

@@ -7,7 +7,9 @@
 //!   rules in (the state is kept) and gets a list of pieces whose type no longer exists; on
 //!   failure the caller keeps the old rules and shows the errors.
 //! - [`replay_report`]: replays a game record under old and new rules side by side and names the
-//!   first action whose outcome (accepted / refused / resulting state) differs.
+//!   first action whose outcome (accepted / refused / resulting state) differs. [`ReplayJob`] does
+//!   the same in slices ([`ReplayJob::step`] with a [`Budget`]) so a UI can show progress and
+//!   cancel (drop the job); `replay_report` is that job run to its end, so both report the same.
 //!
 //! Deliberately not here: deciding when to reload (the editor or CLI polls the watcher) and any
 //! UI.
@@ -23,7 +25,7 @@ use crate::error::ModError;
 use crate::loader::{LoadOptions, load_mods};
 use crate::rules::LuaRules;
 use hexforge_game::record::{GameRecord, state_hash};
-use hexforge_game::rules::RulesError;
+use hexforge_game::rules::{Rules, RulesError};
 use hexforge_game::{Action, Game, GameState, Outcome};
 use notify_debouncer_mini::notify::{RecommendedWatcher, RecursiveMode};
 use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
@@ -227,7 +229,223 @@ fn describe(
     }
 }
 
-/// Replays `record` under `old` and `new` rules and reports the first differing action.
+/// How much work one [`ReplayJob::step`] may do. Either way a step compares at least one
+/// action (so every step makes progress).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Stop once this much wall time has passed (checked after each action). Why a clock here:
+    /// it only decides where a slice ends, never what the report says.
+    Time(Duration),
+    /// Compare at most this many actions.
+    Actions(usize),
+}
+
+/// How far a [`ReplayJob`] is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Actions compared so far.
+    pub done: usize,
+    /// Actions in the record.
+    pub total: usize,
+    /// Whether the job has its report (all compared, or a difference found).
+    pub finished: bool,
+}
+
+/// [`replay_report`] in slices, for a UI that must not freeze: create it after a reload, call
+/// [`ReplayJob::step`] once per frame with the new rules, read [`ReplayJob::report`] when
+/// [`Progress::finished`]. Dropping it cancels it.
+///
+/// It owns the old rules (`O`, by value in the editor; a reference in [`replay_report`]) and a
+/// copy of the record, and borrows nothing between steps: the new rules are passed to every
+/// step, so the job can sit beside the game that owns them.
+///
+/// Why it replays the old rules instead of reading the game's own history: a game's history may
+/// have been made under several rule versions (one per earlier reload), its undo snapshots are
+/// limited and carry no log, and the report must equal the CLI's one-shot report exactly.
+pub struct ReplayJob<O: Rules = LuaRules> {
+    record: GameRecord,
+    /// The game under the old rules (`None` once finished).
+    old: Option<Game<O>>,
+    /// The state of the game under the new rules (a game is rebuilt around it in each step).
+    new_state: Option<GameState>,
+    /// The next action to compare.
+    next: usize,
+    report: Option<ReplayReport>,
+}
+
+impl<O: Rules> std::fmt::Debug for ReplayJob<O> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplayJob")
+            .field("progress", &self.progress())
+            .field("report", &self.report)
+            .finish_non_exhaustive()
+    }
+}
+
+fn start_state(record: &GameRecord) -> GameState {
+    GameState::new(
+        record.mods.clone(),
+        &record.scenario,
+        record.options.clone(),
+        record.seed,
+    )
+}
+
+impl<O: Rules> ReplayJob<O> {
+    /// Starts a replay of `record`: sets the game up under both rule sets and compares the
+    /// setups (a difference there finishes the job at once).
+    #[must_use]
+    pub fn new(old: O, new: &LuaRules, record: GameRecord) -> ReplayJob<O> {
+        let mut job = ReplayJob {
+            old: None,
+            new_state: None,
+            next: 0,
+            report: None,
+            record,
+        };
+        let (g_old, g_new) = (
+            Game::new(old, start_state(&job.record)),
+            Game::new(new, start_state(&job.record)),
+        );
+        let (mut g_old, g_new) = match (g_old, g_new) {
+            (Ok(a), Ok(b)) => (a, b),
+            (a, b) => {
+                let d = |g: Result<(), &hexforge_game::game::PerformError>| match g {
+                    Ok(()) => "set up".to_string(),
+                    Err(e) => format!("setup failed: {e}"),
+                };
+                job.finish_with(
+                    0,
+                    None,
+                    d(a.as_ref().map(|_| ())),
+                    d(b.as_ref().map(|_| ())),
+                );
+                return job;
+            }
+        };
+        let (ho, hn) = (state_hash(g_old.state()), state_hash(g_new.state()));
+        if ho != hn {
+            job.finish_with(
+                0,
+                None,
+                format!("setup state {}", &ho[..12]),
+                format!("setup state {}", &hn[..12]),
+            );
+            return job;
+        }
+        // Why no undo: a replay never undoes, and each kept step would be a state copy.
+        g_old.set_undo_limit(0);
+        job.old = Some(g_old);
+        job.new_state = Some(g_new.into_state());
+        job.finish_if_done();
+        job
+    }
+
+    fn finish_with(&mut self, compared: usize, index: Option<usize>, old: String, new: String) {
+        let action = index.and_then(|i| self.record.actions.get(i).cloned());
+        self.report = Some(ReplayReport {
+            compared,
+            first_difference: Some(Difference {
+                index,
+                action,
+                old,
+                new,
+            }),
+        });
+        self.old = None;
+        self.new_state = None;
+    }
+
+    fn finish_if_done(&mut self) {
+        if self.report.is_none() && self.next >= self.record.actions.len() {
+            self.report = Some(ReplayReport {
+                compared: self.record.actions.len(),
+                first_difference: None,
+            });
+            self.old = None;
+            self.new_state = None;
+        }
+    }
+
+    /// How far it is.
+    #[must_use]
+    pub fn progress(&self) -> Progress {
+        Progress {
+            done: self.report.as_ref().map_or(self.next, |r| r.compared),
+            total: self.record.actions.len(),
+            finished: self.report.is_some(),
+        }
+    }
+
+    /// The report, once finished.
+    #[must_use]
+    pub fn report(&self) -> Option<&ReplayReport> {
+        self.report.as_ref()
+    }
+
+    /// Compares the next actions under both rule sets within `budget`. `new` must be the rule
+    /// set the job was created with (the editor keeps both in one session).
+    pub fn step(&mut self, new: &LuaRules, budget: Budget) -> Progress {
+        let (Some(g_old), Some(state)) = (self.old.as_mut(), self.new_state.take()) else {
+            return self.progress();
+        };
+        // Why a game per step: a `Game` owns its rules, and the new rules are only lent for this
+        // call. The setup it runs is thrown away: `edit` swaps the running state back in.
+        let mut g_new = match Game::new(new, start_state(&self.record)) {
+            Ok(g) => g,
+            Err(e) => {
+                let i = self.next;
+                self.finish_with(i, Some(i), "set up".into(), format!("setup failed: {e}"));
+                return self.progress();
+            }
+        };
+        g_new.set_undo_limit(0);
+        g_new.edit(|s| *s = state);
+        let t = std::time::Instant::now();
+        let mut n = 0usize;
+        let mut diff = None;
+        while let Some(a) = self.record.actions.get(self.next) {
+            let within = match budget {
+                Budget::Time(d) => n == 0 || t.elapsed() < d,
+                Budget::Actions(k) => n < k.max(1),
+            };
+            if !within {
+                break;
+            }
+            let ro = g_old.perform(a);
+            let rn = g_new.perform(a);
+            let (so, sn) = (describe(&ro, g_old.state()), describe(&rn, g_new.state()));
+            self.next += 1;
+            n += 1;
+            if so != sn {
+                diff = Some((so, sn));
+                break;
+            }
+        }
+        if let Some((so, sn)) = diff {
+            let i = self.next - 1;
+            self.finish_with(self.next, Some(i), so, sn);
+        } else {
+            self.new_state = Some(g_new.into_state());
+            self.finish_if_done();
+        }
+        self.progress()
+    }
+
+    /// Runs the rest at once and returns the report.
+    #[must_use]
+    pub fn finish(mut self, new: &LuaRules) -> ReplayReport {
+        loop {
+            if let Some(r) = self.report.take() {
+                return r;
+            }
+            self.step(new, Budget::Actions(usize::MAX));
+        }
+    }
+}
+
+/// Replays `record` under `old` and `new` rules and reports the first differing action: a
+/// [`ReplayJob`] run to its end at once.
 ///
 /// # Errors
 /// Never for rule faults (they are differences); only kept for future use.
@@ -236,62 +454,116 @@ pub fn replay_report(
     new: &LuaRules,
     record: &GameRecord,
 ) -> Result<ReplayReport, RulesError> {
-    let start = |_: &LuaRules| {
-        GameState::new(
-            record.mods.clone(),
-            &record.scenario,
-            record.options.clone(),
-            record.seed,
-        )
-    };
-    let (g_old, g_new) = (Game::new(old, start(old)), Game::new(new, start(new)));
-    let (mut g_old, mut g_new) = match (g_old, g_new) {
-        (Ok(a), Ok(b)) => (a, b),
-        (a, b) => {
-            let d = |g: &Result<Game<&LuaRules>, _>| match g {
-                Ok(_) => "set up".to_string(),
-                Err(e) => format!("setup failed: {e}"),
+    Ok(ReplayJob::new(old, new, record.clone()).finish(new))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hexforge_game::SideId;
+
+    /// A copy of the bundled tutorial with `edit` applied to its `main.lua`.
+    fn tutorial(edit: impl Fn(&str) -> String) -> (tempfile::TempDir, LuaRules) {
+        let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods/tutorial");
+        let root = tempfile::tempdir().unwrap();
+        let to = root.path().join("tutorial");
+        for e in walkdir::WalkDir::new(&from)
+            .into_iter()
+            .filter_map(Result::ok)
+        {
+            let dest = to.join(e.path().strip_prefix(&from).unwrap());
+            if e.file_type().is_dir() {
+                std::fs::create_dir_all(&dest).unwrap();
+            } else {
+                std::fs::copy(e.path(), &dest).unwrap();
+            }
+        }
+        let main = to.join("main.lua");
+        let text = std::fs::read_to_string(&main).unwrap();
+        let changed = edit(&text);
+        std::fs::write(&main, changed).unwrap();
+        let rules =
+            LuaRules::new(load_mods(root.path(), "tutorial", &LoadOptions::default()).unwrap())
+                .unwrap();
+        (root, rules)
+    }
+
+    /// A tutorial game of `n` actions: each time the first waiting side takes its
+    /// (`step` * 7 mod len)-th legal action, so moves and attacks mix deterministically.
+    fn played(rules: &LuaRules, n: usize) -> GameRecord {
+        let state = GameState::new(rules.mod_locks(), "picket", serde_json::Value::Null, 3);
+        let mut g = Game::new(rules, state).unwrap();
+        for step in 0..n {
+            let Some(side) = g.waiting().first().cloned() else {
+                break;
             };
-            return Ok(ReplayReport {
-                compared: 0,
-                first_difference: Some(Difference {
-                    index: None,
-                    action: None,
-                    old: d(&a),
-                    new: d(&b),
-                }),
-            });
+            let legal = g.legal_actions(&SideId::new(side.as_str())).unwrap();
+            let a = legal[(step * 7) % legal.len()].clone();
+            g.perform(&a).unwrap();
         }
-    };
-    if state_hash(g_old.state()) != state_hash(g_new.state()) {
-        return Ok(ReplayReport {
-            compared: 0,
-            first_difference: Some(Difference {
-                index: None,
-                action: None,
-                old: format!("setup state {}", &state_hash(g_old.state())[..12]),
-                new: format!("setup state {}", &state_hash(g_new.state())[..12]),
-            }),
-        });
+        g.record()
     }
-    for (i, a) in record.actions.iter().enumerate() {
-        let ro = g_old.perform(a);
-        let rn = g_new.perform(a);
-        let (so, sn) = (describe(&ro, g_old.state()), describe(&rn, g_new.state()));
-        if so != sn {
-            return Ok(ReplayReport {
-                compared: i + 1,
-                first_difference: Some(Difference {
-                    index: Some(i),
-                    action: Some(a.clone()),
-                    old: so,
-                    new: sn,
-                }),
-            });
+
+    #[test]
+    fn the_sliced_job_reports_exactly_what_the_one_shot_replay_reports() {
+        let (_a, old) = tutorial(str::to_owned);
+        let record = played(&old, 60);
+        assert!(record.actions.len() >= 30, "{}", record.actions.len());
+        let edits: [(&str, &str); 3] = [
+            ("local MAX_RANGE = 3", "local MAX_RANGE = 3"),
+            ("%s %d moves to", "%s %d flies to"),
+            ("local MAX_RANGE = 3", "local MAX_RANGE = 1"),
+        ];
+        let mut differing = 0;
+        for (from, to) in edits {
+            let (_b, new) = tutorial(|t| t.replacen(from, to, 1));
+            let one_shot = replay_report(&old, &new, &record).unwrap();
+            // Three actions a slice: the job needs many steps and reports progress on the way.
+            let mut job = ReplayJob::new(&old, &new, record.clone());
+            let mut steps = 0;
+            let mut last = job.progress();
+            assert_eq!((last.done, last.total), (0, record.actions.len()));
+            while !last.finished {
+                let p = job.step(&new, Budget::Actions(3));
+                assert!(
+                    p.done > last.done && p.done <= last.done + 3,
+                    "{p:?} after {last:?}"
+                );
+                last = p;
+                steps += 1;
+            }
+            assert_eq!(job.report(), Some(&one_shot), "{from} -> {to}");
+            assert_eq!(last.done, one_shot.compared);
+            if one_shot.first_difference.is_some() {
+                differing += 1;
+            } else {
+                assert_eq!(one_shot.compared, record.actions.len());
+            }
+            if one_shot.compared > 3 {
+                assert!(steps > 1);
+            }
+            // A step after the end changes nothing; a time budget gives the same report.
+            assert_eq!(job.step(&new, Budget::Actions(3)), last);
+            let timed = ReplayJob::new(&old, &new, record.clone());
+            assert_eq!(timed.finish(&new), one_shot);
         }
+        assert_eq!(differing, 2, "the log line and the range change both show");
     }
-    Ok(ReplayReport {
-        compared: record.actions.len(),
-        first_difference: None,
-    })
+
+    #[test]
+    fn a_setup_difference_finishes_the_job_at_once() {
+        let (_a, old) = tutorial(str::to_owned);
+        let record = played(&old, 5);
+        let (_b, new) = tutorial(|t| t.replacen("Picket line:", "Picket:", 1));
+        let job = ReplayJob::new(&old, &new, record.clone());
+        let one_shot = replay_report(&old, &new, &record).unwrap();
+        assert_eq!(job.report(), Some(&one_shot));
+        let d = one_shot
+            .first_difference
+            .as_ref()
+            .expect("the setup log changed");
+        assert_eq!((d.index, job.progress().done), (None, 0));
+        assert!(job.progress().finished);
+        assert!(d.old.starts_with("setup state"), "{d:?}");
+    }
 }
