@@ -26,7 +26,6 @@
 use crate::board_view::BoardScene;
 use crate::panels::problems::Problem;
 use hexforge_core::board::HexKind;
-use hexforge_core::dice::{DiceRoller, MAX_SIDES};
 use hexforge_core::hex::{Direction, Hex};
 use hexforge_game::{
     Action, Game, GameState, Illegal, Outcome, PerformError, PieceId, Position, Rules, RulesError,
@@ -172,54 +171,9 @@ pub fn scene_of(rules: &LuaRules, state: &GameState, title: String) -> BoardScen
     }
 }
 
-/// A bot picking uniformly at random, reproducibly: the same algorithm and salt as the CLI's
-/// `RandomBot` (reimplemented here: the CLI crate is a binary's library, not a dependency of
-/// the editor).
-#[derive(Clone, Debug)]
-pub struct RandomBot {
-    dice: DiceRoller,
-}
-
-/// Mixed into the game seed so the bot's stream is independent of the game's dice.
-const BOT_SALT: u64 = 0xB07_5EED_C0FF_EE00;
-
-impl RandomBot {
-    /// The bot for a game started with `seed`.
-    #[must_use]
-    pub fn for_game(seed: u64) -> Self {
-        RandomBot {
-            dice: DiceRoller::new(seed ^ BOT_SALT),
-        }
-    }
-
-    /// A uniform index in `0..n`, or `None` when `n` is 0.
-    pub fn pick(&mut self, n: usize) -> Option<usize> {
-        if n == 0 {
-            return None;
-        }
-        let max = MAX_SIDES as usize;
-        if n <= max {
-            return Some(self.draw(n));
-        }
-        // Two "digits" in base MAX_SIDES, rejecting the combinations past the end (uniform).
-        loop {
-            let i = self
-                .draw(n.div_ceil(max))
-                .saturating_mul(max)
-                .saturating_add(self.draw(max));
-            if i < n {
-                return Some(i);
-            }
-        }
-    }
-
-    fn draw(&mut self, n: usize) -> usize {
-        let sides = u32::try_from(n).unwrap_or(MAX_SIDES);
-        let value = self.dice.pool(1, sides, "bot").map_or(1, |r| r.total);
-        self.dice.take_rolls();
-        usize::try_from(value - 1).unwrap_or(0)
-    }
-}
+/// The random bot: the CLI's own (`hexforge play --bots random`), so a seed gives the same
+/// picks in the editor and in the terminal.
+pub use hexforge::bot::RandomBot;
 
 /// What one bot step did.
 #[derive(Clone, Debug, PartialEq)]
@@ -918,19 +872,6 @@ mod tests {
         assert_eq!(path_of(&json!([{"q": 0}])), None);
         assert_eq!(direction_name(&json!(2)).as_deref(), Some("SE"));
         assert_eq!(direction_name(&json!(9)), None);
-    }
-
-    #[test]
-    fn the_random_bot_is_reproducible_and_in_range() {
-        let mut a = RandomBot::for_game(7);
-        let mut b = RandomBot::for_game(7);
-        let xs: Vec<_> = (0..50).map(|_| a.pick(6)).collect();
-        let ys: Vec<_> = (0..50).map(|_| b.pick(6)).collect();
-        assert_eq!(xs, ys);
-        assert!(xs.iter().all(|x| x.is_some_and(|i| i < 6)));
-        // More choices than a die has sides still stay in range.
-        assert!((0..20).all(|_| a.pick(25_000).is_some_and(|i| i < 25_000)));
-        assert_eq!(a.pick(0), None);
     }
 
     #[test]
