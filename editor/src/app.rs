@@ -305,8 +305,19 @@ impl EditorApp {
         roots
     }
 
+    /// Lists the mods again and checks that each loads (a few ms per mod: a fresh sandbox, its
+    /// files, its declarations; no game is started).
     fn rescan(&mut self) {
-        self.mods = mod_browser::scan_mods(&self.mod_roots());
+        let roots = self.mod_roots();
+        self.mods = mod_browser::scan_mods(&roots);
+        for m in &mut self.mods {
+            m.loads = Some(session::check_mod(&m.dir, &roots).map_err(|p| {
+                (
+                    p.len(),
+                    p.first().map(ToString::to_string).unwrap_or_default(),
+                )
+            }));
+        }
     }
 
     /// Replaces the problems list (mod loading and tests call this).
@@ -479,6 +490,7 @@ impl EditorApp {
                 self.watch(&dirs);
                 self.problems.clear();
                 self.rules = RulesStatus::Ready;
+                self.set_loads(&dir, Ok(()));
                 self.last_reload = None;
                 self.select_piece(None);
                 if !same_board {
@@ -490,8 +502,21 @@ impl EditorApp {
             Err(problems) => {
                 self.status = format!("{}: failed to load", dir.display());
                 self.rules = RulesStatus::Failed(problems.len());
+                self.set_loads(&dir, Err(&problems));
                 self.problems = problems;
             }
+        }
+    }
+
+    /// Records in the mod browser whether the mod in `dir` loads (after opening or reloading it).
+    fn set_loads(&mut self, dir: &Path, result: Result<(), &[Problem]>) {
+        if let Some(m) = self.mods.iter_mut().find(|m| m.dir == dir) {
+            m.loads = Some(result.map_err(|p| {
+                (
+                    p.len(),
+                    p.first().map(ToString::to_string).unwrap_or_default(),
+                )
+            }));
         }
     }
 
@@ -528,7 +553,9 @@ impl EditorApp {
         match s.reload() {
             Ok(r) => {
                 let ms = u64::try_from(t.elapsed().as_millis()).unwrap_or(u64::MAX);
+                let dir = s.dir.clone();
                 self.rules = RulesStatus::Reloaded(ms);
+                self.set_loads(&dir, Ok(()));
                 self.problems.clear();
                 // The replay summary has its own place in the status line.
                 self.status = format!("reloaded in {ms} ms");
@@ -536,7 +563,9 @@ impl EditorApp {
                 self.after_change();
             }
             Err(problems) => {
+                let dir = s.dir.clone();
                 self.rules = RulesStatus::ReloadFailed(problems.len());
+                self.set_loads(&dir, Err(&problems));
                 self.status = "reload failed — old rules still running".into();
                 self.problems = problems;
             }

@@ -316,6 +316,29 @@ impl std::fmt::Debug for Session {
     }
 }
 
+/// Whether the mod in `dir` loads: its manifests, dependencies (also looked for in
+/// `extra_roots`), Lua files and declarations, exactly as [`Session::open`] loads them, without
+/// starting a game. The mod browser shows the answer next to each mod.
+///
+/// # Errors
+/// Every problem found, each at its file and line.
+pub fn check_mod(dir: &Path, extra_roots: &[PathBuf]) -> Result<(), Vec<Problem>> {
+    let (root, id) = root_and_id(dir);
+    let base = error_base(&root);
+    let to_problems = |errs: Vec<ModError>| -> Vec<Problem> {
+        errs.iter().map(|e| problem_from_error(&base, e)).collect()
+    };
+    let scripts = base.join("scripts");
+    let opts = LoadOptions {
+        scripts_dir: scripts.is_dir().then_some(scripts),
+        extra_roots: extra_roots.to_vec(),
+        ..LoadOptions::default()
+    };
+    let loaded = load_mods(&root, &id, &opts).map_err(to_problems)?;
+    LuaRules::new(loaded).map_err(to_problems)?;
+    Ok(())
+}
+
 impl Session {
     /// Loads the mod in `dir` and starts `scenario` (default: the first by file name).
     ///

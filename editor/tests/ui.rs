@@ -167,6 +167,18 @@ fn opening_hyperjump_galaxy_shows_its_star_map() {
     let mut h = harness(app_with(&bundled_mods()));
     h.run();
     h.get_by_label("rules: runtime not available");
+    // Every bundled mod loads, and the browser says so for each.
+    let app = h.state();
+    assert!(app.mods.len() >= 8);
+    assert!(
+        app.mods.iter().all(|m| m.loads == Some(Ok(()))),
+        "{:?}",
+        app.mods
+            .iter()
+            .map(|m| (&m.dir, &m.loads))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(h.query_all_by_label("loads").count(), app.mods.len());
     // Click the mod in the browser, as a user would.
     h.get_by_label("hyperjump-galaxy 0.1.0").click();
     h.run();
@@ -261,6 +273,17 @@ fn a_broken_mod_shows_its_problem_at_file_and_line() {
     std::fs::write(m.join("main.lua"), "-- one\n-- two\nlocal x = = 3\n").unwrap();
     let mut h = harness(app_with(root.path()));
     h.run();
+    // The mod browser already says it does not load, and why, before it is opened.
+    assert!(
+        h.query_all_by_label_contains("does not load: ")
+            .next()
+            .is_some()
+    );
+    let loads = h.state().mods[0].loads.clone();
+    assert!(
+        matches!(&loads, Some(Err((_, first))) if first.contains("broken/main.lua:3")),
+        "{loads:?}"
+    );
     h.get_by_label("broken 0.1.0").click();
     h.run();
     let app = h.state();

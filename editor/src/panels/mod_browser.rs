@@ -4,8 +4,9 @@
 //! A mod is a folder holding a `mod.toml`. [`scan_mods`] lists them (sorted by folder path, so
 //! the list is stable); [`read_manifest`] reads the id, name and version with
 //! `hexforge_script::manifest`. Clicking a mod opens it on its first scenario; clicking a
-//! scenario opens that one. **It deliberately does not resolve dependencies**: loading the mod
-//! does, and reports problems in the problems list.
+//! scenario opens that one. Whether each mod loads ([`ModEntry::loads`]) is filled in by the
+//! app through `session::check_mod` (this panel never runs Lua); the open mod's problems are in
+//! the problems list.
 //!
 //! ```
 //! use hexforge_editor::panels::mod_browser::read_manifest;
@@ -44,6 +45,9 @@ pub struct ModEntry {
     pub scenarios: Vec<PathBuf>,
     /// Every file of the mod, relative to the mod folder, sorted.
     pub files: Vec<PathBuf>,
+    /// Whether the mod loads (rules, dependencies, declarations): `None` until checked, else
+    /// `Ok` or the number of problems and the first one (`file:line: message`).
+    pub loads: Option<Result<(), (usize, String)>>,
 }
 
 /// Reads a mod folder's `mod.toml` with `hexforge_script`'s own parser
@@ -124,6 +128,7 @@ pub fn scan_mods(roots: &[PathBuf]) -> Vec<ModEntry> {
                 dir,
                 scenarios,
                 files,
+                loads: None,
             });
         }
     }
@@ -156,14 +161,33 @@ pub fn show(
                 let title = format!("{} {}", m.manifest.id, m.manifest.version)
                     .trim_end()
                     .to_owned();
-                if ui.selectable_label(selected, title).clicked() {
-                    cmds.push(Command::OpenMod(m.dir.clone()));
-                }
+                ui.horizontal(|ui| {
+                    if ui.selectable_label(selected, title).clicked() {
+                        cmds.push(Command::OpenMod(m.dir.clone()));
+                    }
+                    if matches!(m.loads, Some(Ok(()))) {
+                        ui.weak("loads");
+                    }
+                });
                 if !m.manifest.name.is_empty() {
                     ui.weak(&m.manifest.name);
                 }
                 if let Some(problem) = &m.manifest.problem {
                     ui.colored_label(ui.visuals().warn_fg_color, problem);
+                }
+                match &m.loads {
+                    Some(Err((n, first))) => {
+                        let more = if *n > 1 {
+                            format!(" (+{} more)", n - 1)
+                        } else {
+                            String::new()
+                        };
+                        ui.colored_label(
+                            ui.visuals().error_fg_color,
+                            format!("does not load: {first}{more}"),
+                        );
+                    }
+                    Some(Ok(())) | None => {}
                 }
                 // The open mod lists its scenarios in full (one click starts one); the others keep
                 // them folded.

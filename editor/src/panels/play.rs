@@ -199,7 +199,9 @@ pub fn show(ui: &mut egui::Ui, view: &PlayView, form: &mut PlayForm) -> Vec<Comm
                     });
             });
         }
-        ui.weak("Step and Play to end move the sides a bot plays; a human side waits for your move.");
+        ui.weak(
+            "Step and Play to end move the sides a bot plays; a human side waits for your move.",
+        );
     });
     ui.horizontal(|ui| {
         let over = view.status.outcome.is_some();
