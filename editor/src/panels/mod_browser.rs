@@ -175,19 +175,16 @@ pub fn show(
                 if let Some(problem) = &m.manifest.problem {
                     ui.colored_label(ui.visuals().warn_fg_color, problem);
                 }
-                match &m.loads {
-                    Some(Err((n, first))) => {
-                        let more = if *n > 1 {
-                            format!(" (+{} more)", n - 1)
-                        } else {
-                            String::new()
-                        };
-                        ui.colored_label(
-                            ui.visuals().error_fg_color,
-                            format!("does not load: {first}{more}"),
-                        );
-                    }
-                    Some(Ok(())) | None => {}
+                if let Some(Err((n, first))) = &m.loads {
+                    let more = if *n > 1 {
+                        format!(" (+{} more)", n - 1)
+                    } else {
+                        String::new()
+                    };
+                    ui.colored_label(
+                        ui.visuals().error_fg_color,
+                        format!("does not load: {first}{more}"),
+                    );
                 }
                 // The open mod lists its scenarios in full (one click starts one); the others keep
                 // them folded.
