@@ -604,4 +604,121 @@ mod tests {
         // Straight: N,N; or turn after one hex (left/right) then move: 3 end positions.
         assert_eq!(free, 3);
     }
+
+    #[test]
+    fn move_listing_lists_ends_exits_and_crashes_with_plans_and_paths() {
+        let sb = sb();
+        // Facing N from the origin at speed 2, MR 1: (0,-2) is off the map, (1,-2) a planet.
+        let env = "local env = {
+                     on_board = function(h) return not (h.q == 0 and h.r == -2) end,
+                     blocked = function(h) return h.q == 1 and h.r == -2 end,
+                   }";
+        let got: String = sb
+            .eval(
+                &format!(
+                    "{env}
+                     string.unpack = nil -- a mod's globals do not reach the decoder
+                     local e, x, c, tr = search.move_listing({{q=0,r=0}}, 'N', {{ speed = 2, max_turns = 1, paths = true }}, env)
+                     local function show(l)
+                       local out = {{}}
+                       for _, m in ipairs(l) do
+                         out[#out + 1] = ('%s>%d,%d:%d/%d/%d/%s/%s/%d'):format(m.plan, m.to.q, m.to.r, m.facing, m.turns,
+                           m.start_facing, tostring(m.exited), tostring(m.crashed), #m.path)
+                       end
+                       return table.concat(out, ' ')
+                     end
+                     env.crash = true
+                     local e2, x2, c2 = search.move_listing({{q=0,r=0}}, {{ 0 }}, {{ speed = 2, max_turns = 1 }}, env)
+                     return show(e) .. ' | ' .. show(x) .. ' | ' .. show(c) .. ' | ' .. tostring(tr)
+                       .. ' || ' .. #e2 .. ' ' .. x2[1].plan .. ' ' .. x2[2].plan .. ' ' .. tostring(x2[2].crashed)
+                       .. ' ' .. #c2 .. ' ' .. tostring(e2[1].path)"
+                ),
+                "=t",
+            )
+            .unwrap();
+        assert_eq!(
+            got,
+            "FLF>-1,-1:5/1/0/false/false/3 | FF>0,-2:0/0/0/true/false/3 | FRF>1,-2:1/1/0/false/true/3 | false \
+             || 1 FF FRF true 0 nil"
+        );
+    }
+
+    #[test]
+    fn move_listing_start_facings_pull_and_the_document_example() {
+        let sb = sb();
+        let (n, plan, sf, pulled): (i64, String, i64, String) = sb
+            .eval(
+                "local ends = search.move_listing({q=0,r=0}, {0}, { speed = 7, max_turns = 3 })
+                 local plan
+                 for _, e in ipairs(ends) do
+                   if e.to.q == -3 and e.to.r == -1 and e.facing == 3 then plan = e.plan end
+                 end
+                 local six = search.move_listing({q=0,r=0}, {0, 1, 2, 3, 4, 5}, { speed = 1 })
+                 -- A pull to the right whenever hexes are left: FFF from N ends SE at (2,-2).
+                 local asked = 0
+                 local p = search.move_listing({q=0,r=0}, 0, { speed = 3 }, { pull = function(h, f, left)
+                   asked = asked + 1
+                   return (f + 1) % 6
+                 end })
+                 return #ends, plan, six[1].start_facing,
+                   p[1].plan .. ' ' .. p[1].to.q .. ',' .. p[1].to.r .. ' ' .. p[1].facing .. ' ' .. asked",
+                "=t",
+            )
+            .unwrap();
+        // 187 ends (as the mod's test of its old Lua search); the example's end with 3 turns.
+        assert_eq!(n, 187);
+        assert_eq!(plan.matches('F').count(), 7);
+        assert_eq!(plan.len(), 10);
+        // Speed 1 from all six facings: sorted by q, r: NW (-1,0) first.
+        assert_eq!(sf, 5);
+        assert_eq!(pulled, "FFF 2,-2 2 2");
+    }
+
+    #[test]
+    fn move_listing_errors_name_the_function_and_callback_errors_surface() {
+        let sb = sb();
+        for (code, want) in [
+            (
+                "search.move_listing({q=0,r=0}, 0, {})",
+                "search.move_listing: argument 3: speed: required",
+            ),
+            (
+                "search.move_listing({q=0,r=0}, {}, { speed = 1 })",
+                "expected at least one facing",
+            ),
+            (
+                "search.move_listing({q=0,r=0}, 7, { speed = 1 })",
+                "search.move_listing: argument 2",
+            ),
+            (
+                "search.move_listing({q=0,r=0}, 0, { speed = 1 }, { blocked = 3 })",
+                "blocked: expected a function",
+            ),
+            (
+                "search.move_listing({q=0,r=0}, 0, { speed = 2 }, { on_board = function() error('boom') end })",
+                "boom",
+            ),
+            (
+                "search.move_listing({q=0,r=0}, 0, { speed = 2 }, { pull = function() return 'up' end })",
+                "pull must return a direction or nil",
+            ),
+        ] {
+            let e = sb.exec(code, "@mods/x/a.lua").unwrap_err();
+            assert!(e.to_string().contains(want), "{code}: {e}");
+        }
+        let e = sb
+            .exec(
+                "search.move_listing({q=0,r=0}, 0, { speed = 2 }, { blocked = function() while true do end end })",
+                "@mods/x/a.lua",
+            )
+            .unwrap_err();
+        assert_eq!(e.kind, crate::ScriptErrorKind::Budget, "{e}");
+        let truncated: bool = sb
+            .eval(
+                "return select(4, search.move_listing({q=0,r=0}, 0, { speed = 40, max_turns = 40, max_expanded = 100 }))",
+                "=t",
+            )
+            .unwrap();
+        assert!(truncated);
+    }
 }
