@@ -323,6 +323,43 @@ function search.cheapest_path(start, goal, cost_fn, limits) end
 ---@return { hex: Hex, facing: Direction, path: Hex[], turns: integer }[]
 function search.facing_moves(start, facing, rules, enterable_fn) end
 
+---@class ListingRules
+---@field speed integer              -- hexes to move, exactly
+---@field max_turns? integer         -- most hexside turns (MR); default 0
+---@field turn_in_final_hex? boolean -- default true
+---@field paths? boolean             -- add each move's `path` (start hex first); default false
+---@field max_expanded? integer      -- most search steps stored (default 200000); beyond: truncated
+
+---@class ListingEnv
+---@field on_board? fun(h: Hex): boolean  -- false: off the map (moving there is an exit); default all on
+---@field blocked? fun(h: Hex): boolean   -- true: a planet; default none
+---@field crash? boolean                  -- moving into a blocked hex crashes (an exit) instead of being illegal
+---@field pull? fun(h: Hex, facing: Direction, left: integer): Direction|nil -- facing after entering h with `left` hexes to go
+
+---@class ListedMove
+---@field to Hex
+---@field facing Direction
+---@field turns integer
+---@field plan string           -- "F" per hex, "L"/"R" per turn after it ("FFLF...")
+---@field start_facing Direction
+---@field exited boolean
+---@field crashed boolean
+---@field path? Hex[]           -- with rules.paths
+
+--- Every legal move with its plan: ends (one per hex and facing, fewest turns, sorted by q, r,
+--- facing), exits (off the map, or crashes with env.crash) and crashes (into a blocked hex:
+--- illegal unless nothing else is possible), both in the order found. The env callbacks must
+--- be pure (asked once per hex; pull once per hex, facing and hexes left).
+---@param start Hex
+---@param facings Direction|Direction[]  -- the allowed start facings
+---@param rules ListingRules
+---@param env? ListingEnv
+---@return ListedMove[] ends
+---@return ListedMove[] exits
+---@return ListedMove[] crashes
+---@return boolean truncated
+function search.move_listing(start, facings, rules, env) end
+
 dice = {}
 
 ---Canonical notation of a dice expression ("2d6+1", "4d6kh3", ...).

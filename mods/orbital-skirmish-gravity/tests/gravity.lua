@@ -69,3 +69,31 @@ test("the base rules still hold in the variant", function(t)
   g:act { id = "move", side = "blue", piece = 1, plan = "FFFLFFLFLF" }
   t:eq(g:piece(1).hex, { q = 0, r = 4 })
 end)
+
+test("the engine's move listing equals the old Lua search with gravity pulls and crashes", function(t)
+  -- The base's old Lua search (mods/orbital-skirmish/tests/_lua_reach.lua) against
+  -- movement.reach (search.move_listing) with this variant's env (pull and crash).
+  local mv = require("movement")
+  local old = require("tests._lua_reach")
+  local g = t:game { scenario = "gravity-duel", seed = 1 }
+  local all = { 0, 1, 2, 3, 4, 5 }
+  local cases = {
+    { { q = -1, r = 3 }, { 0 }, 3, 3 }, { { q = -4, r = 6 }, { 0 }, 12, 5 },
+    { { q = 1, r = -1 }, all, 4, 2 }, { { q = 2, r = 2 }, { 5 }, 8, 1 }, { { q = 0, r = 3 }, { 0 }, 6, 0 },
+  }
+  g:edit(function(ctx)
+    local env = ORBITAL_SKIRMISH.move_env(ctx)
+    t:eq(env.crash, true)
+    for _, c in ipairs(cases) do
+      local a, b = { mv.reach(c[1], c[2], c[3], c[4], env) }, { old.reach(c[1], c[2], c[3], c[4], env) }
+      for k = 1, 3 do
+        t:eq(#a[k], #b[k])
+        for i, x in ipairs(a[k]) do
+          local y = b[k][i]
+          t:eq({ x.to, x.facing, x.turns, x.plan, x.start_facing, x.exited, x.crashed },
+               { y.to, y.facing, y.turns, y.plan, y.start_facing, y.exited or false, y.crashed or false })
+        end
+      end
+    end
+  end)
+end)

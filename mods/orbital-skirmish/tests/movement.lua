@@ -240,3 +240,58 @@ test("a ship with no move that avoids the planets crashes into one", function(t)
   local ok, why = g:try { id = "move", side = "blue", piece = 1, plan = "FF" }
   t:falsy(ok); t:matches(why, "holds a planet")
 end)
+
+-- The engine's listing (search.move_listing behind mv.reach) against the Lua search it
+-- replaced (tests/_lua_reach.lua): the same moves, fields and order, so choices and therefore
+-- random-bot games stay the same.
+local old = require("tests._lua_reach")
+
+local function same_listing(t, what, a, b)
+  t:eq(#a, #b, what .. ": count")
+  for i = 1, math.max(#a, #b) do
+    local x, y = a[i], b[i]
+    if x == nil or y == nil then t:eq(x, y, what .. " #" .. i) return end
+    t:eq({ x.to, x.facing, x.turns, x.plan, x.start_facing, x.exited or false, x.crashed or false },
+         { y.to, y.facing, y.turns, y.plan, y.start_facing, y.exited or false, y.crashed or false },
+         what .. " #" .. i)
+  end
+end
+
+local function compare(t, env, cases)
+  for _, c in ipairs(cases) do
+    local what = ("%s facings %d speed %d mr %d"):format(mv.show(c[1]), #c[2], c[3], c[4])
+    local e1, x1, c1 = mv.reach(c[1], c[2], c[3], c[4], env)
+    local e2, x2, c2 = old.reach(c[1], c[2], c[3], c[4], env)
+    same_listing(t, what .. " ends", e1, e2)
+    same_listing(t, what .. " exits", x1, x2)
+    same_listing(t, what .. " crashes", c1, c2)
+  end
+end
+
+test("the engine's move listing equals the old Lua search: planets, map edges, orbits", function(t)
+  local g = t:game { scenario = "duel", seed = 1 }
+  local all = { 0, 1, 2, 3, 4, 5 }
+  local cases = {
+    { { q = -4, r = 6 }, { 0 }, 12, 5 },  -- the speed-12 listing of the bench
+    { { q = 0, r = 2 }, { 0 }, 6, 3 },    -- straight into the planet at (0,0)
+    { { q = 1, r = -1 }, all, 3, 2 },     -- leaving orbit: any start facing
+    { { q = 8, r = -8 }, { 1 }, 5, 1 },   -- at the map edge: exits
+    { { q = 9, r = 0 }, { 2 }, 2, 0 },    -- nothing but exits
+    { { q = 2, r = 3 }, all, 0, 3 },      -- speed 0
+    { { q = -1, r = 2 }, { 5, 1 }, 9, 4 },
+  }
+  g:edit(function(ctx)
+    local env = ORBITAL_SKIRMISH.move_env(ctx)
+    compare(t, env, cases)
+    -- Planets crashed into (as the gravity variant does) instead of forbidden.
+    compare(t, setmetatable({ crash = true }, { __index = env }), cases)
+    -- A map with more planets and a pull (any pure function will do).
+    local walls = { ["1,1"] = true, ["-2,3"] = true, ["3,-1"] = true, ["0,0"] = true }
+    local busy = {
+      on_board = env.on_board,
+      blocked = function(h) return walls[mv.key(h)] == true end,
+      pull = function(h, f, left) if (h.q + 2 * h.r + left) % 3 == 0 then return (f + 1) % 6 end end,
+    }
+    compare(t, busy, cases)
+  end)
+end)

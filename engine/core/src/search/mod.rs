@@ -8,6 +8,9 @@
 //!   ([`Reach::path_to`]), and grouping of end states by a caller key ([`Reach::best_by_key`]).
 //! - [`facing`]: the facing-and-turns movement of document 000 (move exactly the speed, one
 //!   hexside turn per hex, at most MR turns) as a ready-made state for [`reachable`].
+//! - [`listing`]: the same movement as a whole move list with plans (`FFLF...`), several start
+//!   facings, exits off the map, crashes into blocked hexes and a per-step pull
+//!   ([`move_listing`]), in a fixed order a mod can offer as its choices.
 //!
 //! **Every search is bounded** by [`Limits`] (expanded nodes and total cost), so a walled-off goal
 //! or an endless state space returns instead of running forever. **Results are deterministic**:
@@ -37,10 +40,12 @@
 //! ```
 
 pub mod facing;
+pub mod listing;
 mod path;
 mod reach;
 
 pub use facing::{FacingMove, FacingRules, end_positions, facing_moves, hexes_of};
+pub use listing::{HexKind, ListedMove, ListingRules, MoveEnd, MoveListing, move_listing};
 pub use path::{Path, cheapest_path};
 pub use reach::{Reach, reachable};
 

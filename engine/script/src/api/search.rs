@@ -7,6 +7,14 @@
 //!   -> list of `{ hex, facing, path = {hexes}, turns }`, one per end position (the fewest turns),
 //!   in (hex, facing) order. `enterable_fn(hex)` (optional: default every hex) says whether the
 //!   ship may enter a hex.
+//! - `search.move_listing(start, facings, { speed=, max_turns=, turn_in_final_hex=, paths=,
+//!   max_expanded= }, { on_board=, blocked=, crash=, pull= })` -> `ends, exits, crashes,
+//!   truncated`: every legal move with its plan (`F`, `FL`, `FR` per hex), for a mod to offer as
+//!   choices. Each list holds `{ to, facing, turns, plan, start_facing, exited, crashed }` (and
+//!   `path` with `paths = true`); ends are one per (hex, facing), the fewest turns, sorted by q,
+//!   r, facing; exits (off the map, or into a blocked hex with `crash = true`) and crashes (into
+//!   a blocked hex otherwise: illegal unless nothing else is possible) in the order found. See
+//!   `hexforge_core::search::listing` for the exact rules and order.
 //!
 //! Bound from `hexforge_core::search`. The callbacks run inside the calling engine call, so they
 //! count against the same instruction budget and memory limit; an error raised in a callback
@@ -19,11 +27,14 @@
 //! assert_eq!(cost, 6);
 //! ```
 
-use super::args::{Args, add, hex_to_table, hexes_to_table};
-use hexforge_core::hex::Hex;
-use hexforge_core::search::{self, FacingRules, Limits};
-use mlua::{Function, IntoLuaMulti, Lua, Table, Value};
+use super::args::{Args, add, dir_from_value, hex_to_table, hexes_to_table};
+use hexforge_core::hex::{Direction, Hex};
+use hexforge_core::search::{
+    self, FacingRules, HexKind, Limits, ListedMove, ListingRules, MoveEnd, MoveListing,
+};
+use mlua::{Function, IntoLuaMulti, Lua, MultiValue, Table, Value};
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// Largest speed and turn count accepted by `search.facing_moves`.
 pub const MAX_SPEED: i64 = 1000;
@@ -224,7 +235,284 @@ pub fn register(lua: &Lua) -> mlua::Result<Table> {
         }
         out.into_lua_multi(lua)
     })?;
+    let helpers: Table = lua
+        .load(LISTING_HELPERS)
+        .set_name("=hexforge search.move_listing")
+        .set_environment({
+            let env = lua.create_table()?;
+            let string: Table = lua.globals().raw_get("string")?;
+            env.raw_set("unpack", string.raw_get::<Function>("unpack")?)?;
+            env
+        })
+        .eval()?;
+    let helpers = ListingHelpers {
+        classify: helpers.raw_get("classify")?,
+        pull: helpers.raw_get("pull")?,
+        decode: helpers.raw_get("decode")?,
+    };
+    add(lua, &t, NS, "move_listing", move |lua, a| {
+        move_listing(lua, a, &helpers)
+    })?;
     Ok(t)
+}
+
+/// Lua side of `search.move_listing`, compiled with an environment holding only the real
+/// `string.unpack` (a mod replacing globals changes nothing here).
+///
+/// Why the listing crosses as one packed string decoded in Lua: under the memory limit every
+/// table, string or field made from Rust is a protected call (~1-2.5k instructions each), and
+/// a speed-12 listing has over a thousand moves of seven fields; `string.unpack` and table
+/// constructors in Lua do the same for a fraction of that. For the same reason the callbacks
+/// get their hex tables built in Lua.
+const LISTING_HELPERS: &str = r#"
+local H = {}
+function H.classify(on_board, blocked, q, r)
+  local h = { q = q, r = r }
+  if on_board and not on_board(h) then return 0 end
+  if blocked and blocked(h) then return 2 end
+  return 1
+end
+function H.pull(pull, q, r, f, left)
+  return pull({ q = q, r = r }, f, left)
+end
+function H.decode(data, n1, n2, n3, paths)
+  local pos = 1
+  local function list(n)
+    local out = {}
+    for i = 1, n do
+      local q, r, f, t, sf, how, plan
+      q, r, f, t, sf, how, plan, pos = unpack("<i4i4BI4BBs4", data, pos)
+      local e = { to = { q = q, r = r }, facing = f, turns = t, plan = plan, start_facing = sf,
+                  exited = how == 1, crashed = how == 2 }
+      if paths then
+        local k
+        k, pos = unpack("<I4", data, pos)
+        local p = {}
+        for j = 1, k do
+          local hq, hr
+          hq, hr, pos = unpack("<i4i4", data, pos)
+          p[j] = { q = hq, r = hr }
+        end
+        e.path = p
+      end
+      out[i] = e
+    end
+    return out
+  end
+  return list(n1), list(n2), list(n3)
+end
+return H
+"#;
+
+/// The compiled [`LISTING_HELPERS`].
+struct ListingHelpers {
+    classify: Function,
+    pull: Function,
+    decode: Function,
+}
+
+/// Reads `facings`: one direction or a non-empty list of them.
+fn facings_arg(a: &Args<'_>, i: usize) -> mlua::Result<Vec<Direction>> {
+    match a.values.get(i) {
+        Some(Value::Table(t)) => {
+            let mut out = Vec::new();
+            for v in t.sequence_values::<Value>() {
+                out.push(dir_from_value(&v?).map_err(|m| a.err(i, &m))?);
+                if out.len() > 6 * 1000 {
+                    return Err(a.err(i, "too many facings"));
+                }
+            }
+            if out.is_empty() {
+                return Err(a.err(i, "expected at least one facing"));
+            }
+            Ok(out)
+        }
+        _ => Ok(vec![a.dir(i)?]),
+    }
+}
+
+fn opt_bool(a: &Args<'_>, i: usize, t: Option<&Table>, key: &str) -> mlua::Result<Option<bool>> {
+    let Some(t) = t else { return Ok(None) };
+    match t.raw_get::<Value>(key)? {
+        Value::Nil => Ok(None),
+        Value::Boolean(b) => Ok(Some(b)),
+        v => Err(a.err(
+            i,
+            &format!("{key}: expected a boolean, got {}", v.type_name()),
+        )),
+    }
+}
+
+fn opt_fn(a: &Args<'_>, i: usize, t: Option<&Table>, key: &str) -> mlua::Result<Option<Function>> {
+    let Some(t) = t else { return Ok(None) };
+    // Not raw: a mod's env may inherit its fields through `__index` (a forced-crash copy).
+    match t.get::<Value>(key)? {
+        Value::Nil => Ok(None),
+        Value::Function(f) => Ok(Some(f)),
+        v => Err(a.err(
+            i,
+            &format!("{key}: expected a function, got {}", v.type_name()),
+        )),
+    }
+}
+
+fn move_listing(lua: &Lua, a: &Args<'_>, h: &ListingHelpers) -> mlua::Result<MultiValue> {
+    let start = a.hex(0)?;
+    let facings = facings_arg(a, 1)?;
+    let opts = opt_table(a, 2)?;
+    let speed = opt_int(a, 2, opts.as_ref(), "speed", 0, MAX_SPEED)?
+        .ok_or_else(|| a.err(2, "speed: required (hexes to move, exactly)"))?;
+    let max_turns = opt_int(a, 2, opts.as_ref(), "max_turns", 0, MAX_SPEED)?.unwrap_or(0);
+    let turn_in_final_hex = opt_bool(a, 2, opts.as_ref(), "turn_in_final_hex")?.unwrap_or(true);
+    let paths = opt_bool(a, 2, opts.as_ref(), "paths")?.unwrap_or(false);
+    let max_expanded = opt_int(
+        a,
+        2,
+        opts.as_ref(),
+        "max_expanded",
+        0,
+        Limits::DEFAULT_MAX_EXPANDED as i64,
+    )?
+    .map_or(Limits::DEFAULT_MAX_EXPANDED, |n| n as usize);
+    let env = opt_table(a, 3)?;
+    let on_board = opt_fn(a, 3, env.as_ref(), "on_board")?;
+    let blocked = opt_fn(a, 3, env.as_ref(), "blocked")?;
+    let pull_fn = opt_fn(a, 3, env.as_ref(), "pull")?;
+    let crash = match env.as_ref().map(|t| t.get::<Value>("crash")).transpose()? {
+        None | Some(Value::Nil | Value::Boolean(false)) => false,
+        Some(_) => true,
+    };
+    let rules = ListingRules {
+        moves: FacingRules {
+            speed: speed as u32,
+            max_turns: max_turns as u32,
+            turn_in_final_hex,
+        },
+        crash,
+    };
+    let failed: RefCell<Option<mlua::Error>> = RefCell::new(None);
+    let fail = |e: mlua::Error| {
+        let mut f = failed.borrow_mut();
+        if f.is_none() {
+            *f = Some(e);
+        }
+    };
+    // Why caches: the callbacks are pure by contract and the search asks about the same hex
+    // once per state that enters it; ask Lua once per hex (and per hex, facing, hexes left).
+    let mut kinds: HashMap<Hex, HexKind> = HashMap::new();
+    let kind = |x: Hex| -> HexKind {
+        if on_board.is_none() && blocked.is_none() {
+            return HexKind::Open;
+        }
+        if let Some(k) = kinds.get(&x) {
+            return *k;
+        }
+        let k = if failed.borrow().is_some() {
+            HexKind::Open
+        } else {
+            match h
+                .classify
+                .call::<i64>((on_board.clone(), blocked.clone(), x.q, x.r))
+            {
+                Ok(0) => HexKind::OffBoard,
+                Ok(2) => HexKind::Blocked,
+                Ok(_) => HexKind::Open,
+                Err(e) => {
+                    fail(e);
+                    HexKind::Open
+                }
+            }
+        };
+        kinds.insert(x, k);
+        k
+    };
+    let mut pulls: HashMap<(Hex, Direction, u32), Option<Direction>> = HashMap::new();
+    let pull = |x: Hex, f: Direction, left: u32| -> Option<Direction> {
+        let p = pull_fn.as_ref()?;
+        if failed.borrow().is_some() {
+            return None;
+        }
+        if let Some(r) = pulls.get(&(x, f, left)) {
+            return *r;
+        }
+        let r = match h
+            .pull
+            .call::<Value>((p, x.q, x.r, i64::from(f.index()), left))
+        {
+            Ok(Value::Nil | Value::Boolean(false)) => None,
+            Ok(v) => match dir_from_value(&v) {
+                Ok(d) => Some(d),
+                Err(m) => {
+                    fail(mlua::Error::runtime(format!(
+                        "search.move_listing: pull must return a direction or nil: {m}"
+                    )));
+                    None
+                }
+            },
+            Err(e) => {
+                fail(e);
+                None
+            }
+        };
+        pulls.insert((x, f, left), r);
+        r
+    };
+    let listing = search::move_listing(
+        start,
+        &facings,
+        &rules,
+        kind,
+        pull,
+        Limits::default().with_max_expanded(max_expanded),
+    );
+    if let Some(e) = failed.into_inner() {
+        return Err(e);
+    }
+    let mut data = Vec::with_capacity(
+        (listing.ends.len() + listing.exits.len() + listing.crashes.len())
+            * (20 + speed as usize * 2),
+    );
+    for m in listing
+        .ends
+        .iter()
+        .chain(&listing.exits)
+        .chain(&listing.crashes)
+    {
+        encode(&listing, m, paths, &mut data);
+    }
+    let (ends, exits, crashes): (Table, Table, Table) = h.decode.call((
+        lua.create_string(&data)?,
+        listing.ends.len(),
+        listing.exits.len(),
+        listing.crashes.len(),
+        paths,
+    ))?;
+    (ends, exits, crashes, listing.truncated).into_lua_multi(lua)
+}
+
+/// Packs one move for [`LISTING_HELPERS`]' `decode` (`<i4i4BI4BBs4`, then the path).
+fn encode(l: &MoveListing, m: &ListedMove, paths: bool, out: &mut Vec<u8>) {
+    out.extend_from_slice(&m.to.q.to_le_bytes());
+    out.extend_from_slice(&m.to.r.to_le_bytes());
+    out.push(m.facing.index());
+    out.extend_from_slice(&m.turns.to_le_bytes());
+    out.push(m.start_facing.index());
+    out.push(match m.end {
+        MoveEnd::Stays => 0,
+        MoveEnd::Exited => 1,
+        MoveEnd::Crashed => 2,
+    });
+    let plan = l.plan(m);
+    out.extend_from_slice(&(plan.len() as u32).to_le_bytes());
+    out.extend_from_slice(plan.as_bytes());
+    if paths {
+        let p = l.path(m);
+        out.extend_from_slice(&(p.len() as u32).to_le_bytes());
+        for x in p {
+            out.extend_from_slice(&x.q.to_le_bytes());
+            out.extend_from_slice(&x.r.to_le_bytes());
+        }
+    }
 }
 
 #[cfg(test)]
@@ -315,5 +603,122 @@ mod tests {
             .unwrap();
         // Straight: N,N; or turn after one hex (left/right) then move: 3 end positions.
         assert_eq!(free, 3);
+    }
+
+    #[test]
+    fn move_listing_lists_ends_exits_and_crashes_with_plans_and_paths() {
+        let sb = sb();
+        // Facing N from the origin at speed 2, MR 1: (0,-2) is off the map, (1,-2) a planet.
+        let env = "local env = {
+                     on_board = function(h) return not (h.q == 0 and h.r == -2) end,
+                     blocked = function(h) return h.q == 1 and h.r == -2 end,
+                   }";
+        let got: String = sb
+            .eval(
+                &format!(
+                    "{env}
+                     string.unpack = nil -- a mod's globals do not reach the decoder
+                     local e, x, c, tr = search.move_listing({{q=0,r=0}}, 'N', {{ speed = 2, max_turns = 1, paths = true }}, env)
+                     local function show(l)
+                       local out = {{}}
+                       for _, m in ipairs(l) do
+                         out[#out + 1] = ('%s>%d,%d:%d/%d/%d/%s/%s/%d'):format(m.plan, m.to.q, m.to.r, m.facing, m.turns,
+                           m.start_facing, tostring(m.exited), tostring(m.crashed), #m.path)
+                       end
+                       return table.concat(out, ' ')
+                     end
+                     env.crash = true
+                     local e2, x2, c2 = search.move_listing({{q=0,r=0}}, {{ 0 }}, {{ speed = 2, max_turns = 1 }}, env)
+                     return show(e) .. ' | ' .. show(x) .. ' | ' .. show(c) .. ' | ' .. tostring(tr)
+                       .. ' || ' .. #e2 .. ' ' .. x2[1].plan .. ' ' .. x2[2].plan .. ' ' .. tostring(x2[2].crashed)
+                       .. ' ' .. #c2 .. ' ' .. tostring(e2[1].path)"
+                ),
+                "=t",
+            )
+            .unwrap();
+        assert_eq!(
+            got,
+            "FLF>-1,-1:5/1/0/false/false/3 | FF>0,-2:0/0/0/true/false/3 | FRF>1,-2:1/1/0/false/true/3 | false \
+             || 1 FF FRF true 0 nil"
+        );
+    }
+
+    #[test]
+    fn move_listing_start_facings_pull_and_the_document_example() {
+        let sb = sb();
+        let (n, plan, sf, pulled): (i64, String, i64, String) = sb
+            .eval(
+                "local ends = search.move_listing({q=0,r=0}, {0}, { speed = 7, max_turns = 3 })
+                 local plan
+                 for _, e in ipairs(ends) do
+                   if e.to.q == -3 and e.to.r == -1 and e.facing == 3 then plan = e.plan end
+                 end
+                 local six = search.move_listing({q=0,r=0}, {0, 1, 2, 3, 4, 5}, { speed = 1 })
+                 -- A pull to the right whenever hexes are left: FFF from N ends SE at (2,-2).
+                 local asked = 0
+                 local p = search.move_listing({q=0,r=0}, 0, { speed = 3 }, { pull = function(h, f, left)
+                   asked = asked + 1
+                   return (f + 1) % 6
+                 end })
+                 return #ends, plan, six[1].start_facing,
+                   p[1].plan .. ' ' .. p[1].to.q .. ',' .. p[1].to.r .. ' ' .. p[1].facing .. ' ' .. asked",
+                "=t",
+            )
+            .unwrap();
+        // 187 ends (as the mod's test of its old Lua search); the example's end with 3 turns.
+        assert_eq!(n, 187);
+        assert_eq!(plan.matches('F').count(), 7);
+        assert_eq!(plan.len(), 10);
+        // Speed 1 from all six facings: sorted by q, r: NW (-1,0) first.
+        assert_eq!(sf, 5);
+        assert_eq!(pulled, "FFF 2,-2 2 2");
+    }
+
+    #[test]
+    fn move_listing_errors_name_the_function_and_callback_errors_surface() {
+        let sb = sb();
+        for (code, want) in [
+            (
+                "search.move_listing({q=0,r=0}, 0, {})",
+                "search.move_listing: argument 3: speed: required",
+            ),
+            (
+                "search.move_listing({q=0,r=0}, {}, { speed = 1 })",
+                "expected at least one facing",
+            ),
+            (
+                "search.move_listing({q=0,r=0}, 7, { speed = 1 })",
+                "search.move_listing: argument 2",
+            ),
+            (
+                "search.move_listing({q=0,r=0}, 0, { speed = 1 }, { blocked = 3 })",
+                "blocked: expected a function",
+            ),
+            (
+                "search.move_listing({q=0,r=0}, 0, { speed = 2 }, { on_board = function() error('boom') end })",
+                "boom",
+            ),
+            (
+                "search.move_listing({q=0,r=0}, 0, { speed = 2 }, { pull = function() return 'up' end })",
+                "pull must return a direction or nil",
+            ),
+        ] {
+            let e = sb.exec(code, "@mods/x/a.lua").unwrap_err();
+            assert!(e.to_string().contains(want), "{code}: {e}");
+        }
+        let e = sb
+            .exec(
+                "search.move_listing({q=0,r=0}, 0, { speed = 2 }, { blocked = function() while true do end end })",
+                "@mods/x/a.lua",
+            )
+            .unwrap_err();
+        assert_eq!(e.kind, crate::ScriptErrorKind::Budget, "{e}");
+        let truncated: bool = sb
+            .eval(
+                "return select(4, search.move_listing({q=0,r=0}, 0, { speed = 40, max_turns = 40, max_expanded = 100 }))",
+                "=t",
+            )
+            .unwrap();
+        assert!(truncated);
     }
 }
