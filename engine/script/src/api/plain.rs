@@ -694,6 +694,55 @@ mod tests {
     }
 
     #[test]
+    fn rows_build_every_kind_and_span_several_calls() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            let tpl = Templates::new(lua).unwrap();
+            let key = |s: &str| Value::String(lua.create_string(s).unwrap());
+            let sub = tpl.freeze_json(lua, &json!({"a": [1, 2]})).unwrap();
+            let spec = [
+                (key("id"), RowCell::Plain),
+                (key("hex"), RowCell::Hex),
+                (key("sub"), RowCell::Copy),
+            ];
+            let node = json_to_lua(lua, &json!({"box": "reserve"})).unwrap();
+            // Rows cycle through: a hex, a table in the hex slot, nothing; 3,001 rows need
+            // more than one call.
+            let rows: Vec<Vec<Value>> = (0..3001)
+                .map(|i| match i % 3 {
+                    0 => vec![Value::Integer(i), Value::Integer(i), Value::Integer(-i), sub.as_value()],
+                    1 => vec![Value::Integer(i), node.clone(), NO, NO],
+                    _ => vec![Value::Nil, NO, NO, NO],
+                })
+                .collect();
+            let t = tpl.rows(lua, &spec, rows).unwrap();
+            let ok: bool = lua
+                .load(
+                    "local l = ...
+                     if #l ~= 3001 then return false end
+                     for i = 1, #l do
+                       local t, n = l[i], i - 1
+                       local k = 0
+                       for _ in pairs(t) do k = k + 1 end
+                       if n % 3 == 0 then
+                         if not (t.id == n and t.hex.q == n and t.hex.r == -n and t.sub.a[2] == 2 and k == 3) then return false end
+                       elseif n % 3 == 1 then
+                         if not (t.id == n and t.hex.box == 'reserve' and k == 2) then return false end
+                       elseif k ~= 0 then return false end
+                     end
+                     return l[1].sub ~= l[4].sub",
+                )
+                .call(t)
+                .unwrap();
+            assert!(ok);
+            let empty = tpl.rows(lua, &spec, Vec::new()).unwrap();
+            assert_eq!(empty.raw_len(), 0);
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
     fn a_replaced_global_cannot_see_templates() {
         let sb = Sandbox::new(Limits::default()).unwrap();
         sb.guarded(|lua| {
