@@ -106,10 +106,14 @@ function R.enemies(ctx, a, b) return R.team_of(ctx, a) ~= R.team_of(ctx, b) end
 -- Pieces ------------------------------------------------------------------------------------
 -- Why the type filter: the engine converts every matching snapshot into Lua, and ship records
 -- are large; filtering in the engine keeps torpedo and ship listings from converting the other.
+-- Why the field list: no rule reads a piece's `stats` or `position` (R.hex_of reads `hex`
+-- first), so listings copy the rest only.
+local LISTED = { "id", "owner", "type", "hex", "facing", "values" }
+
 function R.ships(ctx, owner)
   return memo(ctx, "ships:" .. tostring(owner), function()
     local out = {}
-    for _, p in ipairs(ctx:pieces { owner = owner, type = "ship" }) do
+    for _, p in ipairs(ctx:pieces { owner = owner, type = "ship", fields = LISTED }) do
       if R.type_of(p) == "ship" then out[#out + 1] = p end
     end
     table.sort(out, function(x, y) return x.id < y.id end)
@@ -140,7 +144,7 @@ function R.on_board(p) return R.hex_of(p) ~= nil end
 function R.torpedoes(ctx, owner)
   return memo(ctx, "torps:" .. tostring(owner), function()
     local out = {}
-    for _, p in ipairs(ctx:pieces { owner = owner, type = "torpedo" }) do
+    for _, p in ipairs(ctx:pieces { owner = owner, type = "torpedo", fields = LISTED }) do
       if R.type_of(p) == "torpedo" and R.on_board(p) then out[#out + 1] = p end
     end
     table.sort(out, function(x, y) return x.id < y.id end)
