@@ -23,7 +23,7 @@
 //! ```
 
 use crate::api::args::{dir_from_value, hex_from_value, hexes_to_table};
-use crate::api::plain::{RowCell, Field, Frozen, Templates, json_to_lua, lua_to_json};
+use crate::api::plain::{Field, Frozen, RowCell, Templates, json_to_lua, lua_to_json};
 use crate::decl::{CallbackId, ModDecls};
 use crate::error::ModError;
 use crate::loader::LoadedMods;
@@ -733,7 +733,10 @@ fn light_fields(v: Value) -> mlua::Result<Option<Vec<(String, Light)>>> {
     let mut out: Vec<(String, Light)> = Vec::new();
     for v in t.sequence_values::<Value>() {
         let v = v?;
-        let name = v.as_string().map(|s| s.to_string_lossy()).unwrap_or_default();
+        let name = v
+            .as_string()
+            .map(|s| s.to_string_lossy())
+            .unwrap_or_default();
         let Some((n, f)) = LIGHT.iter().find(|(n, _)| *n == name) else {
             let shown = match &v {
                 Value::String(_) => format!("{name:?}"),
@@ -791,7 +794,10 @@ fn light_tables(
                 },
                 Light::Position => match p.pos.hex() {
                     Some(h) => row.extend([Value::Integer(h.q.into()), Value::Integer(h.r.into())]),
-                    None => row.extend([json_to_lua(lua, &position_json(&p.pos))?, Value::Boolean(false)]),
+                    None => row.extend([
+                        json_to_lua(lua, &position_json(&p.pos))?,
+                        Value::Boolean(false),
+                    ]),
                 },
                 Light::Facing => row.push(
                     p.facing
@@ -1739,17 +1745,32 @@ assert(a[1].values ~= b[1].values and a[2].stats ~= b[2].stats)
     #[test]
     fn bad_field_lists_are_errors_that_name_the_field() {
         let (_d, rules, state) = setup();
-        let e = run(&rules, &state, "local ctx = ...; ctx:pieces { fields = { 'id', 'hull' } }")
-            .unwrap_err()
-            .message;
-        assert!(e.contains("ctx:pieces: fields: unknown field \"hull\""), "{e}");
-        let e = run(&rules, &state, "local ctx = ...; ctx:pieces { fields = { 3 } }")
-            .unwrap_err()
-            .message;
+        let e = run(
+            &rules,
+            &state,
+            "local ctx = ...; ctx:pieces { fields = { 'id', 'hull' } }",
+        )
+        .unwrap_err()
+        .message;
+        assert!(
+            e.contains("ctx:pieces: fields: unknown field \"hull\""),
+            "{e}"
+        );
+        let e = run(
+            &rules,
+            &state,
+            "local ctx = ...; ctx:pieces { fields = { 3 } }",
+        )
+        .unwrap_err()
+        .message;
         assert!(e.contains("unknown field integer"), "{e}");
-        let e = run(&rules, &state, "local ctx = ...; ctx:pieces { fields = 'id' }")
-            .unwrap_err()
-            .message;
+        let e = run(
+            &rules,
+            &state,
+            "local ctx = ...; ctx:pieces { fields = 'id' }",
+        )
+        .unwrap_err()
+        .message;
         assert!(e.contains("fields: expected a list of field names"), "{e}");
     }
 

@@ -419,7 +419,12 @@ impl Templates {
     ///
     /// # Errors
     /// Out of memory or the instruction budget.
-    pub fn rows(&self, lua: &Lua, spec: &[(Value, RowCell)], rows: Vec<Vec<Value>>) -> mlua::Result<Table> {
+    pub fn rows(
+        &self,
+        lua: &Lua,
+        spec: &[(Value, RowCell)],
+        rows: Vec<Vec<Value>>,
+    ) -> mlua::Result<Table> {
         let head: Vec<Value> = spec
             .iter()
             .flat_map(|(k, c)| [k.clone(), Value::Integer(*c as i64)])
