@@ -80,6 +80,8 @@ struct Snapshot {
     full: Frozen,
     /// `values` alone (for light reads that list it).
     values: Frozen,
+    /// The templates of the nested tables in `values`, by key (reused while unchanged).
+    parts: BTreeMap<String, (Json, Frozen)>,
 }
 
 /// The state as one callback may see it.
@@ -621,13 +623,23 @@ fn snapshot(
     {
         return Ok(Some((snap.full.clone(), snap.values.clone())));
     }
+    // The piece changed: its old entry still serves for whatever of `values` is unchanged
+    // (moving or turning changes no value at all).
+    let old = rules.snapshots.borrow_mut().remove(&id);
+    let (values, parts) = match old {
+        Some(o) if o.piece.values == p.values => (o.values, o.parts),
+        o => rules.templates.freeze_object(
+            lua,
+            &p.values,
+            &o.map(|o| o.parts).unwrap_or_default(),
+        )?,
+    };
     let key = |s: &str| rules.templates.string(lua, s);
     let hex = p
         .pos
         .hex()
         .map(|h| serde_json::json!({ "q": h.q, "r": h.r }));
     let position = position_json(&p.pos);
-    let values = Json::Object(p.values.clone().into_iter().collect());
     let mut fields = vec![
         (key("id")?, Field::Plain(Value::Integer(i64::from(p.id.0)))),
         (key("type")?, Field::Plain(key(&p.kind)?)),
@@ -643,7 +655,6 @@ fn snapshot(
             Field::Plain(Value::Integer(i64::from(f.index()))),
         ));
     }
-    let values = rules.templates.freeze_json(lua, &values)?;
     fields.push((key("values")?, Field::Frozen(&values)));
     if let Some(stats) = rules.stats.get(&p.kind) {
         fields.push((key("stats")?, Field::Frozen(stats)));
@@ -661,6 +672,7 @@ fn snapshot(
             piece: p.clone(),
             full: f.clone(),
             values: values.clone(),
+            parts,
         },
     );
     Ok(Some((f, values)))
@@ -1772,6 +1784,34 @@ assert(a[1].values ~= b[1].values and a[2].stats ~= b[2].stats)
         .unwrap_err()
         .message;
         assert!(e.contains("fields: expected a list of field names"), "{e}");
+    }
+
+    #[test]
+    fn snapshots_follow_every_change_of_a_piece() {
+        let (_d, rules, mut state) = setup();
+        let read = "local ctx = ...; local p = ctx:piece(1); local l = ctx:pieces { fields = { 'values', 'hex' } }[1]
+          assert(p.values.hull == %H and p.values.rec.guns[2] == %G and p.values.rec.crew.a == 1 and p.hex.q == %Q)
+          assert(l.values.hull == %H and l.values.rec.guns[2] == %G and l.hex.q == %Q)";
+        let check = |state: &GameState, h: i64, g: i64, q: i64| {
+            let code = read
+                .replace("%H", &h.to_string())
+                .replace("%G", &g.to_string())
+                .replace("%Q", &q.to_string());
+            run(&rules, state, &code).unwrap();
+        };
+        check(&state, 5, 2, 0);
+        let p = state.pieces.get_mut(&PieceId(1)).unwrap();
+        p.pos = Position::Hex(Hex::new(1, 2));
+        check(&state, 5, 2, 1);
+        let p = state.pieces.get_mut(&PieceId(1)).unwrap();
+        p.values.insert("hull".into(), serde_json::json!(4));
+        check(&state, 4, 2, 1);
+        let p = state.pieces.get_mut(&PieceId(1)).unwrap();
+        p.values.insert(
+            "rec".into(),
+            serde_json::json!({"guns": [1, 7], "crew": {"a": 1}}),
+        );
+        check(&state, 4, 7, 1);
     }
 
     #[test]
