@@ -23,7 +23,7 @@
 //! ```
 
 use crate::api::args::{dir_from_value, hex_from_value, hexes_to_table};
-use crate::api::plain::{Field, Frozen, RowCell, Templates, json_to_lua, lua_to_json};
+use crate::api::plain::{Field, Frozen, Parts, RowCell, Templates, json_to_lua, lua_to_json};
 use crate::decl::{CallbackId, ModDecls};
 use crate::error::ModError;
 use crate::loader::LoadedMods;
@@ -81,7 +81,7 @@ struct Snapshot {
     /// `values` alone (for light reads that list it).
     values: Frozen,
     /// The templates of the nested tables in `values`, by key (reused while unchanged).
-    parts: BTreeMap<String, (Json, Frozen)>,
+    parts: Parts,
 }
 
 /// The state as one callback may see it.

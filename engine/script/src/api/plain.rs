@@ -399,8 +399,8 @@ impl Templates {
         &self,
         lua: &Lua,
         m: &BTreeMap<String, Json>,
-        reuse: &BTreeMap<String, (Json, Frozen)>,
-    ) -> mlua::Result<(Frozen, BTreeMap<String, (Json, Frozen)>)> {
+        reuse: &Parts,
+    ) -> mlua::Result<(Frozen, Parts)> {
         let mut slots = Slots::default();
         let mut parts = BTreeMap::new();
         for (k, x) in m {
@@ -541,6 +541,10 @@ impl Templates {
         Ok(())
     }
 }
+
+/// Nested templates of an object's values by key, each with the value it was made from (see
+/// [`Templates::freeze_object`]).
+pub type Parts = BTreeMap<String, (Json, Frozen)>;
 
 /// How [`Templates::rows`] builds one field of a row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
