@@ -492,7 +492,7 @@ detonate = function(ctx, id)
       ctx:log(("torpedo %d detonates at %s with strength %d"):format(tid, G.key(centre), level))
       local map = R.terrain_map(ctx)
       local victims = {}
-      for _, v in ipairs(ctx:pieces {}) do
+      for _, v in ipairs(ctx:pieces { fields = { "id", "hex" } }) do
         local vh = R.hex_of(v)
         if vh and not done[v.id] then
           local dist = G.distance(centre, vh)

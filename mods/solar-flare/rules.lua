@@ -106,10 +106,14 @@ function R.enemies(ctx, a, b) return R.team_of(ctx, a) ~= R.team_of(ctx, b) end
 -- Pieces ------------------------------------------------------------------------------------
 -- Why the type filter: the engine converts every matching snapshot into Lua, and ship records
 -- are large; filtering in the engine keeps torpedo and ship listings from converting the other.
+-- Why the field list: no rule reads a piece's `stats` or `position` (R.hex_of reads `hex`
+-- first), so listings copy the rest only.
+local LISTED = { "id", "owner", "type", "hex", "facing", "values" }
+
 function R.ships(ctx, owner)
   return memo(ctx, "ships:" .. tostring(owner), function()
     local out = {}
-    for _, p in ipairs(ctx:pieces { owner = owner, type = "ship" }) do
+    for _, p in ipairs(ctx:pieces { owner = owner, type = "ship", fields = LISTED }) do
       if R.type_of(p) == "ship" then out[#out + 1] = p end
     end
     table.sort(out, function(x, y) return x.id < y.id end)
@@ -117,39 +121,18 @@ function R.ships(ctx, owner)
   end)
 end
 
----The ids and owners of every ship of the game, stored once by setup (ships are only ever
----created by the scenario; torpedoes are not ships). `nil` in a state set up without it.
-function R.fleet(ctx)
-  return R.global(ctx, "fleet", nil)
-end
-
 ---Every ship still in the game as `{ id, owner, type = "ship", hex = hex or nil }` (hex nil in
 ---reserve), sorted by id, without its record. Why: who is where and whose it is is all that
 ---occupancy, lines of attack, victory and eliminations need, and the full record is by far the
----most expensive snapshot to convert; `ctx:footprint` gives the hex alone (and fails for a
----destroyed piece).
+---most expensive snapshot to convert; the engine's light read copies only these fields.
 function R.ship_spots(ctx)
   return memo(ctx, "spots", function()
-    local out = {}
-    local fleet = R.fleet(ctx)
-    if fleet == nil then
-      for _, p in ipairs(R.ships(ctx)) do
-        out[#out + 1] = { id = p.id, owner = p.owner, type = "ship", hex = R.hex_of(p) }
-      end
-      return out
-    end
-    for _, e in ipairs(fleet) do
-      local ok, fp = pcall(ctx.footprint, ctx, e.id)
-      if ok then
-        local h = fp[1]
-        out[#out + 1] = { id = e.id, owner = e.owner, type = "ship", hex = h and { q = h.q, r = h.r } or nil }
-      end
-    end
-    return out
+    return ctx:pieces { type = "ship", fields = { "id", "owner", "type", "hex" } }
   end)
 end
 
----The fleet record for setup: every ship's id and owner, by id.
+---The fleet record for setup: every ship's id and owner, by id. No rule reads it any more (the
+---light read above replaced it); setup still stores it so states and saves stay as they were.
 function R.fleet_of(ctx)
   local out = {}
   for _, p in ipairs(R.ships(ctx)) do out[#out + 1] = { id = p.id, owner = p.owner } end
@@ -161,7 +144,7 @@ function R.on_board(p) return R.hex_of(p) ~= nil end
 function R.torpedoes(ctx, owner)
   return memo(ctx, "torps:" .. tostring(owner), function()
     local out = {}
-    for _, p in ipairs(ctx:pieces { owner = owner, type = "torpedo" }) do
+    for _, p in ipairs(ctx:pieces { owner = owner, type = "torpedo", fields = LISTED }) do
       if R.type_of(p) == "torpedo" and R.on_board(p) then out[#out + 1] = p end
     end
     table.sort(out, function(x, y) return x.id < y.id end)

@@ -483,9 +483,16 @@ function Ctx:sides() end
 ---@return table|nil
 function Ctx:side(id) end
 
----@param filter? { owner?: string, type?: string, at?: Hex, location?: string }
+---Piece snapshots by id; `fields` lists the top-level fields to keep (light snapshots: any of
+---"id", "type", "owner", "hex", "position", "facing", "values", "stats").
+---@param filter? { owner?: string, type?: string, at?: Hex, location?: string, fields?: string[] }
 ---@return table[]
 function Ctx:pieces(filter) end
+
+---True when a piece with this id is in the game.
+---@param id integer
+---@return boolean
+function Ctx:exists(id) end
 
 ---@param id integer
 ---@return table|nil

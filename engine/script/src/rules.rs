@@ -23,7 +23,7 @@
 //! ```
 
 use crate::api::args::{dir_from_value, hex_from_value, hexes_to_table};
-use crate::api::plain::{Field, Frozen, Templates, json_to_lua};
+use crate::api::plain::{Field, Frozen, Parts, RowCell, Templates, json_to_lua, lua_to_json};
 use crate::decl::{CallbackId, ModDecls};
 use crate::error::ModError;
 use crate::loader::LoadedMods;
@@ -56,7 +56,7 @@ pub struct LuaRules {
     /// the piece's content and not by a state version: one rule set serves many states (every
     /// action works on a clone, games share the VM), and comparing a piece is far cheaper than
     /// converting it again. Never iterated, so its order cannot leak into results.
-    snapshots: RefCell<BTreeMap<PieceId, (Piece, Frozen)>>,
+    snapshots: RefCell<BTreeMap<PieceId, Snapshot>>,
     /// The last game options converted, as a template (every ctx has `options`).
     options: RefCell<Option<(Json, Frozen)>>,
     /// The last template of each global that is a table, with the value it was made from
@@ -70,6 +70,18 @@ impl std::fmt::Debug for LuaRules {
             .field("turns", &self.turns)
             .finish_non_exhaustive()
     }
+}
+
+/// A piece's cached snapshot template and, shared inside it, the template of its `values`.
+struct Snapshot {
+    /// The piece it was made from.
+    piece: Piece,
+    /// The whole snapshot.
+    full: Frozen,
+    /// `values` alone (for light reads that list it).
+    values: Frozen,
+    /// The templates of the nested tables in `values`, by key (reused while unchanged).
+    parts: Parts,
 }
 
 /// The state as one callback may see it.
@@ -105,8 +117,10 @@ fn to_lua(lua: &Lua, v: &impl serde::Serialize) -> mlua::Result<Value> {
 }
 
 fn from_lua(lua: &Lua, v: Value, what: &str) -> mlua::Result<Json> {
-    if v.is_nil() {
-        return Ok(Json::Null);
+    // The direct walk gives the same JSON as serde for plain data; anything unusual (and every
+    // error) still goes through serde, so messages stay the same.
+    if let Some(j) = lua_to_json(&v) {
+        return Ok(j);
     }
     lua.from_value::<Json>(v).map_err(|e| mlua::Error::runtime(format!("{what}: values must be plain data (nil, booleans, numbers, strings, tables of them): {e}")))
 }
@@ -591,21 +605,41 @@ fn piece_template(
     state: &GameState,
     id: PieceId,
 ) -> mlua::Result<Option<Frozen>> {
+    Ok(snapshot(lua, rules, state, id)?.map(|(full, _)| full))
+}
+
+/// The snapshot template of a piece and the template of its `values` (see [`piece_template`]).
+fn snapshot(
+    lua: &Lua,
+    rules: &LuaRules,
+    state: &GameState,
+    id: PieceId,
+) -> mlua::Result<Option<(Frozen, Frozen)>> {
     let Some(p) = state.pieces.get(&id) else {
         return Ok(None);
     };
-    if let Some((old, f)) = rules.snapshots.borrow().get(&id)
-        && old == p
+    if let Some(snap) = rules.snapshots.borrow().get(&id)
+        && &snap.piece == p
     {
-        return Ok(Some(f.clone()));
+        return Ok(Some((snap.full.clone(), snap.values.clone())));
     }
+    // The piece changed: its old entry still serves for whatever of `values` is unchanged
+    // (moving or turning changes no value at all).
+    let old = rules.snapshots.borrow_mut().remove(&id);
+    let (values, parts) = match old {
+        Some(o) if o.piece.values == p.values => (o.values, o.parts),
+        o => rules.templates.freeze_object(
+            lua,
+            &p.values,
+            &o.map(|o| o.parts).unwrap_or_default(),
+        )?,
+    };
     let key = |s: &str| rules.templates.string(lua, s);
     let hex = p
         .pos
         .hex()
         .map(|h| serde_json::json!({ "q": h.q, "r": h.r }));
     let position = position_json(&p.pos);
-    let values = Json::Object(p.values.clone().into_iter().collect());
     let mut fields = vec![
         (key("id")?, Field::Plain(Value::Integer(i64::from(p.id.0)))),
         (key("type")?, Field::Plain(key(&p.kind)?)),
@@ -621,7 +655,7 @@ fn piece_template(
             Field::Plain(Value::Integer(i64::from(f.index()))),
         ));
     }
-    fields.push((key("values")?, Field::Json(&values)));
+    fields.push((key("values")?, Field::Frozen(&values)));
     if let Some(stats) = rules.stats.get(&p.kind) {
         fields.push((key("stats")?, Field::Frozen(stats)));
     }
@@ -632,8 +666,16 @@ fn piece_template(
     if cache.len() > 2 * state.pieces.len() + 64 {
         cache.retain(|k, _| state.pieces.contains_key(k));
     }
-    cache.insert(id, (p.clone(), f.clone()));
-    Ok(Some(f))
+    cache.insert(
+        id,
+        Snapshot {
+            piece: p.clone(),
+            full: f.clone(),
+            values: values.clone(),
+            parts,
+        },
+    );
+    Ok(Some((f, values)))
 }
 
 /// A fresh snapshot table of a piece (nil if there is no such piece).
@@ -658,6 +700,136 @@ fn piece_tables(
         }
     }
     rules.templates.thaw_all(lua, &list)
+}
+
+/// A top-level snapshot field that a light read (`ctx:pieces { fields = { ... } }`) can list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Light {
+    Id,
+    Type,
+    Owner,
+    Hex,
+    Position,
+    Facing,
+    Values,
+    Stats,
+}
+
+/// Every light field by name, in the order of a snapshot's description.
+const LIGHT: [(&str, Light); 8] = [
+    ("id", Light::Id),
+    ("type", Light::Type),
+    ("owner", Light::Owner),
+    ("hex", Light::Hex),
+    ("position", Light::Position),
+    ("facing", Light::Facing),
+    ("values", Light::Values),
+    ("stats", Light::Stats),
+];
+
+/// The `fields` of a `ctx:pieces` filter: `None` when absent (whole snapshots), else the listed
+/// fields in order, each once.
+fn light_fields(v: Value) -> mlua::Result<Option<Vec<(String, Light)>>> {
+    let names = || LIGHT.map(|(n, _)| n).join(", ");
+    let t = match v {
+        Value::Nil => return Ok(None),
+        Value::Table(t) => t,
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "fields: expected a list of field names ({}), got {}",
+                names(),
+                other.type_name()
+            )));
+        }
+    };
+    let mut out: Vec<(String, Light)> = Vec::new();
+    for v in t.sequence_values::<Value>() {
+        let v = v?;
+        let name = v
+            .as_string()
+            .map(|s| s.to_string_lossy())
+            .unwrap_or_default();
+        let Some((n, f)) = LIGHT.iter().find(|(n, _)| *n == name) else {
+            let shown = match &v {
+                Value::String(_) => format!("{name:?}"),
+                o => o.type_name().to_string(),
+            };
+            return Err(mlua::Error::runtime(format!(
+                "fields: unknown field {shown} (a snapshot has {})",
+                names()
+            )));
+        };
+        if !out.iter().any(|(_, x)| x == f) {
+            out.push(((*n).to_string(), *f));
+        }
+    }
+    Ok(Some(out))
+}
+
+/// Light snapshots of pieces: fresh tables with only the listed top-level fields, each equal to
+/// that field of the whole snapshot. Why: `id`, `owner`, `hex` of every ship is what victory,
+/// occupancy and targeting need, and copying `values` (a ship record of ~120 values) is the
+/// costliest part of a snapshot; nothing here converts or copies what is not listed.
+fn light_tables(
+    lua: &Lua,
+    rules: &LuaRules,
+    state: &GameState,
+    fields: &[(String, Light)],
+    ids: impl IntoIterator<Item = PieceId>,
+) -> mlua::Result<Table> {
+    let t = &rules.templates;
+    let spec = fields
+        .iter()
+        .map(|(n, f)| {
+            let cell = match f {
+                Light::Hex | Light::Position => RowCell::Hex,
+                Light::Values | Light::Stats => RowCell::Copy,
+                _ => RowCell::Plain,
+            };
+            Ok((t.string(lua, n)?, cell))
+        })
+        .collect::<mlua::Result<Vec<_>>>()?;
+    let mut rows = Vec::new();
+    for id in ids {
+        let Some(p) = state.pieces.get(&id) else {
+            continue;
+        };
+        let mut row = Vec::with_capacity(fields.len() + 2);
+        for (_, f) in fields {
+            match f {
+                Light::Id => row.push(Value::Integer(i64::from(p.id.0))),
+                Light::Type => row.push(t.string(lua, &p.kind)?),
+                Light::Owner => row.push(t.string(lua, p.owner.as_str())?),
+                Light::Hex => match p.pos.hex() {
+                    Some(h) => row.extend([Value::Integer(h.q.into()), Value::Integer(h.r.into())]),
+                    None => row.extend([Value::Boolean(false), Value::Boolean(false)]),
+                },
+                Light::Position => match p.pos.hex() {
+                    Some(h) => row.extend([Value::Integer(h.q.into()), Value::Integer(h.r.into())]),
+                    None => row.extend([
+                        json_to_lua(lua, &position_json(&p.pos))?,
+                        Value::Boolean(false),
+                    ]),
+                },
+                Light::Facing => row.push(
+                    p.facing
+                        .map_or(Value::Nil, |f| Value::Integer(i64::from(f.index()))),
+                ),
+                Light::Values => {
+                    let v = snapshot(lua, rules, state, id)?.map(|(_, v)| v.as_value());
+                    row.push(v.unwrap_or(Value::Boolean(false)));
+                }
+                Light::Stats => row.push(
+                    rules
+                        .stats
+                        .get(&p.kind)
+                        .map_or(Value::Boolean(false), Frozen::as_value),
+                ),
+            }
+        }
+        rows.push(row);
+    }
+    t.rows(lua, &spec, rows)
 }
 
 fn footprint(rules: &LuaRules, state: &GameState, id: PieceId) -> Vec<Hex> {
@@ -1066,6 +1238,10 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             Some(Ok(v)) if !v.is_nil() => Some(hex_from_value(&v).map_err(mlua::Error::runtime)?),
             _ => None,
         };
+        let fields = match &filter {
+            Some(f) => light_fields(f.raw_get("fields")?)?,
+            None => None,
+        };
         let ids = s.pieces.values().filter_map(|p| {
             let skip = owner.as_ref().is_some_and(|o| p.owner.as_str() != o)
                 || kind.as_ref().is_some_and(|k| &p.kind != k)
@@ -1075,7 +1251,21 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
                 );
             (!skip).then_some(p.id)
         });
-        one(lua, piece_tables(lua, rules, s, ids)?)
+        match fields {
+            Some(fields) => one(lua, light_tables(lua, rules, s, &fields, ids)?),
+            None => one(lua, piece_tables(lua, rules, s, ids)?),
+        }
+    });
+    read!("exists", |lua, rules, s, args| {
+        // Like ctx:piece, anything that is not a piece id is simply not a piece.
+        let id = match arg(&args, 0) {
+            Value::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => Some(PieceId(n as u32)),
+            Value::Number(f) if f.fract() == 0.0 && f >= 0.0 && f <= f64::from(u32::MAX) => {
+                Some(PieceId(f as u32))
+            }
+            _ => None,
+        };
+        one(lua, id.is_some_and(|id| s.pieces.contains_key(&id)))
     });
     read!("pieces_at", |lua, rules, s, args| {
         let h = hex(&args, 0)?;
@@ -1445,4 +1635,239 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     });
 
     Ok(methods)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loader::{LoadOptions, load_mods};
+
+    const MAIN: &str = r#"game.piece_type { id = "ship", stats = { mr = 2, arcs = { "F", "A" } },
+  values = { hull = 3, spot = { q = 1, r = 2 }, rec = { guns = { 1, 2 }, crew = { a = 1 } } } }
+game.piece_type { id = "buoy" }
+game.turns { order = "fixed", phases = { { id = "move" } } }
+"#;
+
+    const SCENARIO: &str = r#"[board]
+shape = "hexagon"
+radius = 4
+[[sides]]
+id = "blue"
+[[sides]]
+id = "red"
+[[pieces]]
+type = "ship"
+owner = "blue"
+hex = { q = 0, r = 3 }
+facing = "N"
+values = { hull = 5 }
+[[pieces]]
+type = "ship"
+owner = "red"
+box = "reserve"
+[[pieces]]
+type = "buoy"
+owner = "red"
+position = { location = "sol", slot = "orbit" }
+[[pieces]]
+type = "buoy"
+owner = "blue"
+position = { location = "sol" }
+[[pieces]]
+type = "buoy"
+owner = "blue"
+hex = { q = -1, r = 1 }
+"#;
+
+    /// A loaded rule set and a set-up state (the temp dir must outlive them).
+    fn setup() -> (tempfile::TempDir, LuaRules, GameState) {
+        let dir = tempfile::tempdir().unwrap();
+        let m = dir.path().join("mods/t");
+        std::fs::create_dir_all(m.join("scenarios")).unwrap();
+        std::fs::write(
+            m.join("mod.toml"),
+            "id = \"t\"\nname = \"T\"\nversion = \"0.1.0\"\nengine = \"*\"\n",
+        )
+        .unwrap();
+        std::fs::write(m.join("main.lua"), MAIN).unwrap();
+        std::fs::write(m.join("scenarios/s.toml"), SCENARIO).unwrap();
+        let loaded = load_mods(&dir.path().join("mods"), "t", &LoadOptions::default())
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        let rules = LuaRules::new(loaded).unwrap();
+        let mut state = GameState::new(rules.mod_locks(), "s", Json::Null, 1);
+        rules.setup(&mut state).unwrap();
+        (dir, rules, state)
+    }
+
+    /// Runs `code` with a read-only ctx as `...`.
+    fn run(rules: &LuaRules, state: &GameState, code: &str) -> Result<(), crate::ScriptError> {
+        rules.loaded.sandbox.guarded(|lua| {
+            rules.with_ctx(lua, Access::Read(state), |lua, ctx| {
+                lua.load(code).set_name("=test").call::<()>(ctx)
+            })
+        })
+    }
+
+    const SAME: &str = r"
+local function same(a, b)
+  if type(a) ~= type(b) or math.type(a) ~= math.type(b) then return false end
+  if type(a) ~= 'table' then return a == b end
+  for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+  for k in pairs(b) do if a[k] == nil then return false end end
+  return true
+end
+";
+
+    #[test]
+    fn light_reads_equal_the_listed_fields_of_whole_snapshots() {
+        let (_d, rules, state) = setup();
+        assert_eq!(state.pieces.len(), 5);
+        let code = format!(
+            "{SAME}
+local ctx = ...
+local all = ctx:pieces()
+assert(#all == 5)
+local lists = {{ {{ 'id' }}, {{ 'id', 'owner', 'type', 'hex', 'facing' }}, {{ 'position' }},
+  {{ 'values', 'stats' }}, {{ 'stats', 'facing', 'values', 'position', 'hex', 'owner', 'type', 'id' }},
+  {{}}, {{ 'hex', 'hex', 'id' }} }}
+for n, f in ipairs(lists) do
+  for _, filter in ipairs({{ {{}}, {{ owner = 'blue' }}, {{ type = 'buoy' }}, {{ at = {{ q = 0, r = 3 }} }} }}) do
+    local whole = ctx:pieces(filter)
+    filter.fields = f
+    local light = ctx:pieces(filter)
+    assert(#light == #whole, 'count ' .. n)
+    for i, p in ipairs(whole) do
+      local want = {{}}
+      for _, k in ipairs(f) do want[k] = p[k] end
+      assert(same(light[i], want), 'list ' .. n .. ' piece ' .. i)
+    end
+  end
+end
+-- Every row is fresh: changing one changes no later read.
+local a = ctx:pieces {{ fields = {{ 'values', 'stats', 'hex' }} }}
+a[1].values.rec.guns[1] = 99; a[1].stats.arcs[1] = 'X'; a[1].hex.q = 7
+local b = ctx:pieces {{ fields = {{ 'values', 'stats', 'hex' }} }}
+assert(b[1].values.rec.guns[1] == 1 and b[1].stats.arcs[1] == 'F' and b[1].hex.q == 0)
+assert(a[1].values ~= b[1].values and a[2].stats ~= b[2].stats)
+"
+        );
+        run(&rules, &state, &code).unwrap();
+    }
+
+    #[test]
+    fn bad_field_lists_are_errors_that_name_the_field() {
+        let (_d, rules, state) = setup();
+        let e = run(
+            &rules,
+            &state,
+            "local ctx = ...; ctx:pieces { fields = { 'id', 'hull' } }",
+        )
+        .unwrap_err()
+        .message;
+        assert!(
+            e.contains("ctx:pieces: fields: unknown field \"hull\""),
+            "{e}"
+        );
+        let e = run(
+            &rules,
+            &state,
+            "local ctx = ...; ctx:pieces { fields = { 3 } }",
+        )
+        .unwrap_err()
+        .message;
+        assert!(e.contains("unknown field integer"), "{e}");
+        let e = run(
+            &rules,
+            &state,
+            "local ctx = ...; ctx:pieces { fields = 'id' }",
+        )
+        .unwrap_err()
+        .message;
+        assert!(e.contains("fields: expected a list of field names"), "{e}");
+    }
+
+    #[test]
+    fn snapshots_follow_every_change_of_a_piece() {
+        let (_d, rules, mut state) = setup();
+        let read = "local ctx = ...; local p = ctx:piece(1); local l = ctx:pieces { fields = { 'values', 'hex' } }[1]
+          assert(p.values.hull == %H and p.values.rec.guns[2] == %G and p.values.rec.crew.a == 1 and p.hex.q == %Q)
+          assert(l.values.hull == %H and l.values.rec.guns[2] == %G and l.hex.q == %Q)";
+        let check = |state: &GameState, h: i64, g: i64, q: i64| {
+            let code = read
+                .replace("%H", &h.to_string())
+                .replace("%G", &g.to_string())
+                .replace("%Q", &q.to_string());
+            run(&rules, state, &code).unwrap();
+        };
+        check(&state, 5, 2, 0);
+        let p = state.pieces.get_mut(&PieceId(1)).unwrap();
+        p.pos = Position::Hex(Hex::new(1, 2));
+        check(&state, 5, 2, 1);
+        let p = state.pieces.get_mut(&PieceId(1)).unwrap();
+        p.values.insert("hull".into(), serde_json::json!(4));
+        check(&state, 4, 2, 1);
+        let p = state.pieces.get_mut(&PieceId(1)).unwrap();
+        p.values.insert(
+            "rec".into(),
+            serde_json::json!({"guns": [1, 7], "crew": {"a": 1}}),
+        );
+        check(&state, 4, 7, 1);
+    }
+
+    #[test]
+    fn exists_is_true_for_pieces_only() {
+        let (_d, rules, mut state) = setup();
+        let code = "local ctx = ...
+assert(ctx:exists(1) and ctx:exists(5) and ctx:exists(1.0))
+assert(ctx:exists(6) == false and ctx:exists(0) == false and ctx:exists(-1) == false)
+assert(ctx:exists(1.5) == false and ctx:exists('1') == false and ctx:exists() == false)";
+        run(&rules, &state, code).unwrap();
+        state.pieces.remove(&PieceId(1));
+        run(&rules, &state, "assert((...):exists(1) == false)").unwrap();
+    }
+
+    #[test]
+    fn choices_convert_as_serde_did_and_unusual_values_keep_serde_errors() {
+        let (_d, rules, _state) = setup();
+        rules
+            .loaded
+            .sandbox
+            .guarded(|lua| {
+                let samples: Vec<Value> = lua
+                    .load(
+                        "return { piece = 1, to = { q = -1, r = 2 } }, { 1, 2.5, 4.0, 'x', true },
+                         {}, { 1, nil, 3 }, { 1, 2, extra = 'ignored' }, { a = { b = { c = {} } } },
+                         0/0, 1/0, math.maxinteger, 'é', { [1] = 'a', [2] = 'b' }",
+                    )
+                    .eval::<MultiValue>()?
+                    .into_iter()
+                    .collect();
+                for v in samples {
+                    let serde: Json = lua.from_value(v.clone()).unwrap();
+                    assert_eq!(lua_to_json(&v), Some(serde.clone()), "{serde}");
+                    assert_eq!(from_lua(lua, v, "x").unwrap(), serde);
+                }
+                let odd: Vec<Value> = lua
+                    .load(
+                        "local cyc = {}; cyc.self = cyc
+                         return { [2] = 'b' }, { f = print }, setmetatable({}, {}), cyc,
+                                { [true] = 1 }, '\\xff'",
+                    )
+                    .eval::<MultiValue>()?
+                    .into_iter()
+                    .collect();
+                for v in odd {
+                    assert_eq!(lua_to_json(&v), None);
+                    let serde = lua.from_value::<Json>(v.clone()).map_err(|e| e.to_string());
+                    let ours = from_lua(lua, v, "x").map_err(|e| e.to_string());
+                    match (serde, ours) {
+                        (Ok(a), Ok(b)) => assert_eq!(a, b),
+                        (Err(a), Err(b)) => assert!(b.contains(&a), "{b} / {a}"),
+                        (a, b) => panic!("{a:?} vs {b:?}"),
+                    }
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
 }

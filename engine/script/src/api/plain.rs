@@ -80,6 +80,72 @@ pub fn json_to_lua(lua: &Lua, v: &Json) -> mlua::Result<Value> {
     })
 }
 
+/// Deepest nesting [`lua_to_json`] walks; deeper values (and cycles) are left to serde, whose
+/// recursion checks and messages then apply.
+const MAX_WALK_DEPTH: usize = 64;
+
+/// A Lua value as JSON exactly as mlua's serde conversion (default options) gives it, or `None`
+/// when the value holds anything the walk leaves to serde (so errors keep serde's messages).
+///
+/// What serde does, and so this: nil is null; integers stay integers; floats are floats (NaN and
+/// infinities become null); a table with a border `n > 0` (`#t`, raw) is the array of
+/// `t[1..=n]` (holes are null; other keys are ignored); any other table is an object, which
+/// needs string keys. Left to serde: a table with a metatable, a non-string key in an object,
+/// a string that is not UTF-8, functions, userdata, threads, nesting deeper than 64.
+#[must_use]
+pub fn lua_to_json(v: &Value) -> Option<Json> {
+    walk(v, 0)
+}
+
+fn walk(v: &Value, depth: usize) -> Option<Json> {
+    Some(match v {
+        Value::Nil => Json::Null,
+        Value::Boolean(b) => Json::Bool(*b),
+        Value::Integer(i) => Json::from(*i),
+        Value::Number(f) => Json::from(*f),
+        Value::String(s) => Json::String(s.to_str().ok()?.to_owned()),
+        Value::Table(t) => {
+            if depth >= MAX_WALK_DEPTH || t.metatable().is_some() {
+                return None;
+            }
+            let len = t.raw_len();
+            if len > 0 {
+                let mut items = Vec::with_capacity(len);
+                // Stops at the first nil: at `len + 1`, or earlier at a hole.
+                t.for_each_value::<Value>(|x| {
+                    items.push(x);
+                    Ok(())
+                })
+                .ok()?;
+                for i in items.len() + 1..=len {
+                    items.push(t.raw_get::<Value>(i).ok()?);
+                }
+                let mut out = Vec::with_capacity(len);
+                for x in items.iter().take(len) {
+                    out.push(walk(x, depth + 1)?);
+                }
+                Json::Array(out)
+            } else {
+                let mut pairs = Vec::new();
+                t.for_each::<Value, Value>(|k, x| {
+                    pairs.push((k, x));
+                    Ok(())
+                })
+                .ok()?;
+                let mut out = serde_json::Map::new();
+                for (k, x) in pairs {
+                    let Value::String(k) = k else {
+                        return None;
+                    };
+                    out.insert(k.to_str().ok()?.to_owned(), walk(&x, depth + 1)?);
+                }
+                Json::Object(out)
+            }
+        }
+        _ => return None,
+    })
+}
+
 /// A JSON number the way serde hands it to mlua: i64, else u64, else f64.
 fn number(lua: &Lua, n: &serde_json::Number) -> mlua::Result<Value> {
     if let Some(i) = n.as_i64() {
@@ -113,6 +179,34 @@ local function copy_all(...)
   for i = 1, #list do out[i] = copy(list[i]) end
   return out
 end
+-- Light rows (`ctx:pieces { fields = ... }`): appends n tables to `out` (a new list when false).
+-- The arguments after n are nf pairs `key, kind`, then the rows' values, row by row: kind 1 is one
+-- plain value (nil leaves the field out), kind 2 two values `q, r` (a hex; `t, false` puts the
+-- table t instead, `false, false` nothing), kind 3 a template to copy (false leaves it out).
+local function rows(out, make, nf, n, ...)
+  local a = { ... }
+  out = out or {}
+  local base, j, last = #out, 2 * nf + 1, 2 * nf
+  for i = 1, n do
+    local t = make and make() or {}
+    for f = 1, last, 2 do
+      local k, kind, v = a[f], a[f + 1], a[j]
+      if kind == 1 then
+        t[k] = v
+        j = j + 1
+      elseif kind == 2 then
+        local r = a[j + 1]
+        if r then t[k] = { q = v, r = r } elseif v then t[k] = v end
+        j = j + 2
+      else
+        if v then t[k] = copy(v) end
+        j = j + 1
+      end
+    end
+    out[base + i] = t
+  end
+  return out
+end
 -- Templates are built by one call from Rust instead of one protected call per slot.
 local function pack(...) return { ... } end
 -- A ctx table and its metatable (the caller sets it: setmetatable is a global). The metatable
@@ -124,7 +218,7 @@ local function make_ctx(methods, st, ru, w, round, segment, phase, label, limit,
            active = active, acting = { ... }, scenario = scenario, options = options },
          { __index = methods, st, ru, w }
 end
-return copy, copy_all, make_ctx, pack
+return copy, copy_all, make_ctx, pack, rows
 ";
 
 /// Largest table (fields of one kind) built presized; larger ones grow as usual.
@@ -179,6 +273,8 @@ pub struct Templates {
     make_ctx: Function,
     /// `pack(...)`: a sequence of its arguments.
     pack: Function,
+    /// `rows(...)`: see [`Templates::rows`].
+    rows: Function,
     /// Short strings already in the VM (keys, ids): pushing a kept string costs far less than
     /// creating it again. Never iterated.
     strings: RefCell<BTreeMap<String, LuaString>>,
@@ -199,16 +295,17 @@ impl Templates {
             .set_name("=hexforge constructors")
             .set_environment(lua.create_table()?)
             .eval::<(Vec<Function>, Vec<Function>)>()?;
-        let (copy, copy_all, make_ctx, pack) = lua
+        let (copy, copy_all, make_ctx, pack, rows) = lua
             .load(COPIER)
             .set_name("=hexforge copier")
             .set_environment(lua.create_table()?)
-            .eval::<(Function, Function, Function, Function)>()?;
+            .eval::<(Function, Function, Function, Function, Function)>()?;
         Ok(Templates {
             copy,
             copy_all,
             make_ctx,
             pack,
+            rows,
             strings: RefCell::new(BTreeMap::new()),
             arrays,
             hashes,
@@ -290,6 +387,44 @@ impl Templates {
         Ok(Frozen(self.json_template(lua, j)?))
     }
 
+    /// The template of an object (as [`Templates::freeze_json`] makes it), reusing the nested
+    /// templates of `reuse` whose value is unchanged; also returns the nested templates for the
+    /// next call. Why: a piece's `values` change a few keys at a time (a ship's record holds
+    /// ~120 values in a few nested lists), and converting a nested table costs a protected call
+    /// per field, comparing it in Rust far less.
+    ///
+    /// # Errors
+    /// Out of memory.
+    pub fn freeze_object(
+        &self,
+        lua: &Lua,
+        m: &BTreeMap<String, Json>,
+        reuse: &Parts,
+    ) -> mlua::Result<(Frozen, Parts)> {
+        let mut slots = Slots::default();
+        let mut parts = BTreeMap::new();
+        for (k, x) in m {
+            let key = self.string(lua, k)?;
+            let nested = match x {
+                Json::Object(o) => !is_hex(o),
+                Json::Array(_) => true,
+                _ => false,
+            };
+            if !nested {
+                self.push_json(lua, &mut slots, key, x)?;
+                continue;
+            }
+            let sub = match reuse.get(k) {
+                Some((old, f)) if old == x => f.clone(),
+                _ => Frozen(self.json_template(lua, x)?),
+            };
+            slots.subs.extend([key, sub.as_value()]);
+            parts.insert(k.clone(), (x.clone(), sub));
+        }
+        let make = self.maker(0, slots.count());
+        Ok((Frozen(self.sequence(lua, slots.finish(make))?), parts))
+    }
+
     /// A fresh table built from a template.
     ///
     /// # Errors
@@ -313,6 +448,50 @@ impl Templates {
         self.copy_all.call(MultiValue::from_iter(
             fs.iter().map(|f| Value::Table(f.0.clone())),
         ))
+    }
+
+    /// A fresh list of small tables built in Lua from flat values (light piece reads): every row
+    /// has the fields `spec` names, and `values` holds each row's values in `spec` order
+    /// ([`RowCell::Plain`] one value, [`RowCell::Hex`] two, [`RowCell::Copy`] one template). Why: setting
+    /// fields from Rust is one protected call each; this is one call per few hundred rows.
+    ///
+    /// # Errors
+    /// Out of memory or the instruction budget.
+    pub fn rows(
+        &self,
+        lua: &Lua,
+        spec: &[(Value, RowCell)],
+        rows: Vec<Vec<Value>>,
+    ) -> mlua::Result<Table> {
+        let head: Vec<Value> = spec
+            .iter()
+            .flat_map(|(k, c)| [k.clone(), Value::Integer(*c as i64)])
+            .collect();
+        let width: usize = spec.iter().map(|(_, c)| c.width()).sum();
+        // Rows per call: a call's arguments live on the Lua stack.
+        let per_call = (MAX_PACKED.saturating_sub(head.len() + 4) / width.max(1)).max(1);
+        let make = self.maker(0, spec.len());
+        let mut out = NO;
+        let mut it = rows.into_iter().peekable();
+        while it.peek().is_some() || matches!(out, Value::Boolean(false)) {
+            let chunk: Vec<Vec<Value>> = it.by_ref().take(per_call).collect();
+            let mut args = Vec::with_capacity(4 + head.len() + width * chunk.len());
+            args.extend([
+                out,
+                make.clone(),
+                Value::Integer(spec.len() as i64),
+                Value::Integer(chunk.len() as i64),
+            ]);
+            args.extend(head.iter().cloned());
+            for row in chunk {
+                args.extend(row);
+            }
+            out = Value::Table(self.rows.call::<Table>(MultiValue::from_vec(args))?);
+        }
+        match out {
+            Value::Table(t) => Ok(t),
+            _ => lua.create_table(),
+        }
     }
 
     /// The template of an array or object (other values: an empty template).
@@ -360,6 +539,29 @@ impl Templates {
             }
         }
         Ok(())
+    }
+}
+
+/// Nested templates of an object's values by key, each with the value it was made from (see
+/// [`Templates::freeze_object`]).
+pub type Parts = BTreeMap<String, (Json, Frozen)>;
+
+/// How [`Templates::rows`] builds one field of a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowCell {
+    /// One value, set as it is (nil: no field).
+    Plain = 1,
+    /// Two values: `q, r` gives `{ q =, r = }`; `table, false` gives the table; `false, false`
+    /// no field.
+    Hex = 2,
+    /// One template, copied fresh (false: no field).
+    Copy = 3,
+}
+
+impl RowCell {
+    /// Values per row.
+    fn width(self) -> usize {
+        if self == RowCell::Hex { 2 } else { 1 }
     }
 }
 
@@ -533,6 +735,80 @@ mod tests {
                 .call(all)
                 .unwrap();
             assert!(ok);
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn rows_build_every_kind_and_span_several_calls() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            let tpl = Templates::new(lua).unwrap();
+            let key = |s: &str| Value::String(lua.create_string(s).unwrap());
+            let sub = tpl.freeze_json(lua, &json!({"a": [1, 2]})).unwrap();
+            let spec = [
+                (key("id"), RowCell::Plain),
+                (key("hex"), RowCell::Hex),
+                (key("sub"), RowCell::Copy),
+            ];
+            let node = json_to_lua(lua, &json!({"box": "reserve"})).unwrap();
+            // Rows cycle through: a hex, a table in the hex slot, nothing; 3,001 rows need
+            // more than one call.
+            let rows: Vec<Vec<Value>> = (0..3001)
+                .map(|i| match i % 3 {
+                    0 => vec![Value::Integer(i), Value::Integer(i), Value::Integer(-i), sub.as_value()],
+                    1 => vec![Value::Integer(i), node.clone(), NO, NO],
+                    _ => vec![Value::Nil, NO, NO, NO],
+                })
+                .collect();
+            let t = tpl.rows(lua, &spec, rows).unwrap();
+            let ok: bool = lua
+                .load(
+                    "local l = ...
+                     if #l ~= 3001 then return false end
+                     for i = 1, #l do
+                       local t, n = l[i], i - 1
+                       local k = 0
+                       for _ in pairs(t) do k = k + 1 end
+                       if n % 3 == 0 then
+                         if not (t.id == n and t.hex.q == n and t.hex.r == -n and t.sub.a[2] == 2 and k == 3) then return false end
+                       elseif n % 3 == 1 then
+                         if not (t.id == n and t.hex.box == 'reserve' and k == 2) then return false end
+                       elseif k ~= 0 then return false end
+                     end
+                     return l[1].sub ~= l[4].sub",
+                )
+                .call(t)
+                .unwrap();
+            assert!(ok);
+            let empty = tpl.rows(lua, &spec, Vec::new()).unwrap();
+            assert_eq!(empty.raw_len(), 0);
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn objects_frozen_with_reuse_equal_fresh_ones_and_reuse_only_unchanged_parts() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            let tpl = Templates::new(lua).unwrap();
+            let obj = |v: Json| -> BTreeMap<String, Json> {
+                v.as_object().unwrap().clone().into_iter().collect()
+            };
+            let a = obj(json!({"n": 1, "at": {"q": 1, "r": 2}, "list": [1, {"x": 2}], "m": {"k": [3]}, "gone": null}));
+            let (fa, parts) = tpl.freeze_object(lua, &a, &BTreeMap::new()).unwrap();
+            let serde = serde_way(lua, &Json::Object(a.clone().into_iter().collect()));
+            assert!(same(lua, Value::Table(tpl.thaw(&fa).unwrap()), serde));
+            assert_eq!(parts.keys().collect::<Vec<_>>(), ["list", "m"]);
+            // Change one nested part: the other is reused, the changed one is new.
+            let b = obj(json!({"n": 1, "at": {"q": 1, "r": 2}, "list": [1, {"x": 9}], "m": {"k": [3]}}));
+            let (fb, parts_b) = tpl.freeze_object(lua, &b, &parts).unwrap();
+            let serde = serde_way(lua, &Json::Object(b.clone().into_iter().collect()));
+            assert!(same(lua, Value::Table(tpl.thaw(&fb).unwrap()), serde));
+            assert_eq!(parts_b["m"].1.0, parts["m"].1.0);
+            assert_ne!(parts_b["list"].1.0, parts["list"].1.0);
             Ok(())
         })
         .unwrap();
