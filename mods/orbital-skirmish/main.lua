@@ -677,11 +677,12 @@ local function side_hull(ctx, side)
   return sum
 end
 
--- Victory runs after every action: one ctx:pieces call, counted per side.
+-- Victory runs after every action: one light ctx:pieces call (owner, type and hex only),
+-- counted per side.
 local function result(ctx)
   local count, objective = {}, 0
   local o = ctx.options or {}
-  for _, p in ipairs(ctx:pieces {}) do
+  for _, p in ipairs(ctx:pieces { fields = { "owner", "type", "hex" } }) do
     if p.hex then
       count[p.owner] = (count[p.owner] or 0) + 1
       if p.owner == o.defender and p.type == o.objective_type then objective = objective + 1 end
