@@ -316,13 +316,20 @@ impl std::fmt::Debug for Session {
     }
 }
 
-/// Whether the mod in `dir` loads: its manifests, dependencies (also looked for in
-/// `extra_roots`), Lua files and declarations, exactly as [`Session::open`] loads them, without
-/// starting a game. The mod browser shows the answer next to each mod.
-///
-/// # Errors
-/// Every problem found, each at its file and line.
-pub fn check_mod(dir: &Path, extra_roots: &[PathBuf]) -> Result<(), Vec<Problem>> {
+/// A mod's rules loaded as the editor loads them, with what a session keeps of the loading.
+struct LoadedRules {
+    rules: LuaRules,
+    root: PathBuf,
+    id: String,
+    base: PathBuf,
+    opts: LoadOptions,
+    mod_dirs: Vec<PathBuf>,
+}
+
+/// Loads the rules of the mod in `dir` exactly as the CLI does (`load_mods` with the shared
+/// `scripts/` folder beside the mods root, dependencies also looked for in `extra_roots`, then
+/// `LuaRules::new`); every problem at its file and line.
+fn load_rules(dir: &Path, extra_roots: Vec<PathBuf>) -> Result<LoadedRules, Vec<Problem>> {
     let (root, id) = root_and_id(dir);
     let base = error_base(&root);
     let to_problems = |errs: Vec<ModError>| -> Vec<Problem> {
@@ -331,12 +338,30 @@ pub fn check_mod(dir: &Path, extra_roots: &[PathBuf]) -> Result<(), Vec<Problem>
     let scripts = base.join("scripts");
     let opts = LoadOptions {
         scripts_dir: scripts.is_dir().then_some(scripts),
-        extra_roots: extra_roots.to_vec(),
+        extra_roots,
         ..LoadOptions::default()
     };
     let loaded = load_mods(&root, &id, &opts).map_err(to_problems)?;
-    LuaRules::new(loaded).map_err(to_problems)?;
-    Ok(())
+    let mod_dirs: Vec<PathBuf> = loaded.mods.iter().map(|m| m.dir.clone()).collect();
+    let rules = LuaRules::new(loaded).map_err(to_problems)?;
+    Ok(LoadedRules {
+        rules,
+        root,
+        id,
+        base,
+        opts,
+        mod_dirs,
+    })
+}
+
+/// Whether the mod in `dir` loads: its manifests, dependencies (also looked for in
+/// `extra_roots`), Lua files and declarations, exactly as [`Session::open`] loads them, without
+/// starting a game. The mod browser shows the answer next to each mod.
+///
+/// # Errors
+/// Every problem found, each at its file and line.
+pub fn check_mod(dir: &Path, extra_roots: &[PathBuf]) -> Result<(), Vec<Problem>> {
+    load_rules(dir, extra_roots.to_vec()).map(|_| ())
 }
 
 impl Session {
@@ -359,21 +384,15 @@ impl Session {
         seed: u64,
         extra_roots: Vec<PathBuf>,
     ) -> Result<Session, Vec<Problem>> {
-        let (root, id) = root_and_id(dir);
-        let base = error_base(&root);
-        let to_problems = |errs: Vec<ModError>| -> Vec<Problem> {
-            errs.iter().map(|e| problem_from_error(&base, e)).collect()
-        };
-        let scripts = base.join("scripts");
-        let opts = LoadOptions {
-            scripts_dir: scripts.is_dir().then_some(scripts),
-            extra_roots,
-            ..LoadOptions::default()
-        };
-        let loaded = load_mods(&root, &id, &opts).map_err(to_problems)?;
-        let mod_dirs: Vec<PathBuf> = loaded.mods.iter().map(|m| m.dir.clone()).collect();
+        let LoadedRules {
+            rules,
+            root,
+            id,
+            base,
+            opts,
+            mod_dirs,
+        } = load_rules(dir, extra_roots)?;
         let scenarios = scenario_ids(&mod_dirs);
-        let rules = LuaRules::new(loaded).map_err(to_problems)?;
         let scenario = match scenario {
             Some(s) => s.to_owned(),
             None => scenarios.first().cloned().ok_or_else(|| {
