@@ -167,6 +167,15 @@ fn bench(c: &mut Criterion) {
             b.iter(|| black_box(rules.legal_actions(&state, &blue).expect("choices")));
         },
     );
+
+    // One check: the first listed action of the first waiting side, on the starting state (the
+    // cost of one callback with its ctx and snapshots).
+    let game = hexforge_game::Game::new(&rules, start(&rules, 1)).expect("game starts");
+    let side = game.waiting()[0].clone();
+    let action = game.legal_actions(&side).expect("legal")[0].clone();
+    c.bench_function("orbital-skirmish duel, one check", |b| {
+        b.iter(|| black_box(game.check(&action).expect("check runs")));
+    });
 }
 
 criterion_group! {
