@@ -284,6 +284,9 @@ pub struct Templates {
     generic: Function,
     /// Compiled constructors by their source (which is the shape). Never iterated.
     shapes: RefCell<BTreeMap<String, Function>>,
+    /// Tests only: every template generic (to compare the two builders).
+    #[cfg(test)]
+    generic_only: std::cell::Cell<bool>,
     /// Short strings already in the VM (keys, ids): pushing a kept string costs far less than
     /// creating it again. Never iterated.
     strings: RefCell<BTreeMap<String, LuaString>>,
@@ -317,6 +320,8 @@ impl Templates {
             rows,
             generic,
             shapes: RefCell::new(BTreeMap::new()),
+            #[cfg(test)]
+            generic_only: std::cell::Cell::new(false),
             strings: RefCell::new(BTreeMap::new()),
             arrays,
             hashes,
@@ -541,6 +546,8 @@ impl Templates {
             .chain(slots.hexes.iter().step_by(3))
             .chain(slots.subs.iter().step_by(2));
         let literals: Option<Vec<String>> = keys.map(key_literal).collect();
+        #[cfg(test)]
+        let literals = literals.filter(|_| !self.generic_only.get());
         let Some(literals) = literals.filter(|_| count <= MAX_SHAPE) else {
             let make = self.maker(arr, hash);
             let mut out = vec![Value::Function(self.generic.clone())];
@@ -825,6 +832,16 @@ mod tests {
                     .map(|i| (format!("k{i}"), json!([i, {"q": i, "r": -i}])))
                     .collect(),
             ),
+            // Keys that are not identifiers (or try to break out of a literal), and holes.
+            json!({"a b": 1, "x\"]=nil}) --": [2, null, {"q": 1, "r": 1}], "\n\\9": 3, "": 4, "1": {"é": 5}}),
+            json!([null, null, 1, [], {}]),
+            Json::Object((0..25).map(|i| (format!("{i}"), json!(i))).collect()),
+            // Larger than a shape constructor.
+            Json::Object(
+                (0..300)
+                    .map(|i| (format!("f{i}"), json!({"q": i, "r": i})))
+                    .collect(),
+            ),
             // More slots than one packing call takes.
             Json::Array((0..5000).map(|i| json!(format!("s{}", i % 7))).collect()),
         ]
@@ -859,6 +876,56 @@ mod tests {
             let b = tpl.thaw(&f).unwrap();
             assert!(same(lua, Value::Table(b), serde_way(lua, &v)), "{v}");
         }
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn shape_copies_iterate_like_generic_copies_and_shapes_are_shared() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            let tpl = Templates::new(lua).unwrap();
+            let order = lua
+                .load(
+                    r"
+                    local function order(t)
+                      local out = {}
+                      for k, v in pairs(t) do
+                        out[#out + 1] = tostring(k)
+                        if type(v) == 'table' then out[#out + 1] = '(' .. order(v) .. ')' end
+                      end
+                      return table.concat(out, ',')
+                    end
+                    return order",
+                )
+                .eval::<Function>()
+                .unwrap();
+            for v in samples()
+                .into_iter()
+                .filter(|v| v.is_array() || v.is_object())
+            {
+                tpl.generic_only.set(false);
+                let a = tpl.thaw(&tpl.freeze_json(lua, &v).unwrap()).unwrap();
+                tpl.generic_only.set(true);
+                let b = tpl.thaw(&tpl.freeze_json(lua, &v).unwrap()).unwrap();
+                let (a, b): (String, String) = (order.call(a).unwrap(), order.call(b).unwrap());
+                assert_eq!(a, b, "{v}");
+            }
+            tpl.generic_only.set(false);
+            // Same keys and kinds, other values: one constructor.
+            let before = tpl.shapes.borrow().len();
+            let x = tpl
+                .freeze_json(lua, &json!({"zz": 1, "yy": {"q": 0, "r": 1}}))
+                .unwrap();
+            let y = tpl
+                .freeze_json(lua, &json!({"zz": 7, "yy": {"q": 2, "r": 3}}))
+                .unwrap();
+            assert_eq!(tpl.shapes.borrow().len(), before + 1);
+            let (x, y) = (tpl.thaw(&x).unwrap(), tpl.thaw(&y).unwrap());
+            assert_eq!(x.get::<Table>("yy").unwrap().get::<i64>("r").unwrap(), 1);
+            assert_eq!(y.get::<i64>("zz").unwrap(), 7);
+            assert!(x.metatable().is_none());
             Ok(())
         })
         .unwrap();
