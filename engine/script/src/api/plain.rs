@@ -574,17 +574,24 @@ impl Templates {
         let push = |body: &mut String, values: &mut Vec<Value>, cell: Cell| match cell {
             Cell::Plain(v) => {
                 values.push(v);
-                body.push_str(&format!("d[{}]", values.len() + 1));
+                slot(body, values.len() + 1);
             }
             Cell::Hex(q, r) => {
                 values.extend([q, r]);
                 let j = values.len();
-                body.push_str(&format!("{{q=d[{j}],r=d[{}]}}", j + 1));
+                body.push_str("{q=");
+                slot(body, j);
+                body.push_str(",r=");
+                slot(body, j + 1);
+                body.push('}');
             }
             Cell::Sub(s) => {
                 values.push(s);
                 let j = values.len() + 1;
-                body.push_str(&format!("d[{j}][1](d[{j}])"));
+                slot(body, j);
+                body.push_str("[1](");
+                slot(body, j);
+                body.push(')');
             }
         };
         if arr > 0 && arr <= PRESIZED {
@@ -610,7 +617,9 @@ impl Templates {
         } else if arr == 0 && count <= PRESIZED {
             body.push_str("return {");
             for (k, c) in cells {
-                body.push_str(&format!("[{k}]="));
+                body.push('[');
+                body.push_str(&k);
+                body.push_str("]=");
                 push(&mut body, &mut values, c);
                 body.push(',');
             }
@@ -619,7 +628,9 @@ impl Templates {
             // Larger than the presized constructors: grown one field at a time, as before.
             body.push_str("local t={}\n");
             for (k, c) in cells {
-                body.push_str(&format!("t[{k}]="));
+                body.push_str("t[");
+                body.push_str(&k);
+                body.push_str("]=");
                 push(&mut body, &mut values, c);
                 body.push('\n');
             }
@@ -694,6 +705,26 @@ impl RowCell {
     fn width(self) -> usize {
         if self == RowCell::Hex { 2 } else { 1 }
     }
+}
+
+/// Appends `d[j]` (no formatting machinery: this runs for every field of every template).
+fn slot(body: &mut String, j: usize) {
+    body.push_str("d[");
+    let mut digits = [0u8; 20];
+    let mut n = j;
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        body.push(char::from(d));
+    }
+    body.push(']');
 }
 
 /// One field of a shape: its value slots.
