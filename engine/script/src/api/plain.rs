@@ -11,8 +11,11 @@
 //!   a cached template costs a few thousand. Every copy is new, so a mod that changes its copy
 //!   changes nothing else (game state never lives in the VM).
 //!
-//! A template is a Lua sequence of triples `key, value, sub`: `sub` is the template of a nested
-//! table (and `value` then `false`), or `false` for a plain value. The copier is compiled with an
+//! A template is a Lua sequence `{ build, slot... }`: `build(template)` makes the copy. For most
+//! tables `build` is a constructor compiled once per *shape* (the keys and kinds of the fields,
+//! in order), `function(d) return { k1 = d[2], k2 = { q = d[3], r = d[4] }, k3 = d[5][1](d[5]) }
+//! end`: one presized table and one instruction pair per field, about a third of the VM
+//! instructions of a loop over key/value slots. The copier and the constructors are compiled with an
 //! **empty environment**: it uses no globals (no `next`, no `type`), so a mod that replaced a
 //! global cannot see a template or change how copies are made. Templates are held only by Rust
 //! (registry references); no mod code can reach them.
@@ -158,25 +161,27 @@ fn number(lua: &Lua, n: &serde_json::Number) -> mlua::Result<Value> {
 }
 
 /// The copier: `copy(template)` builds a fresh table; `copy_all(...)` a sequence of copies.
-/// No globals are used (the chunk's environment is empty). A template is
-/// `{ make, p, h, <key, value>..., <key, q, r>..., <key, template>... }`: `make` builds the empty
-/// table already sized for its fields (or is false); plain values end at slot `p`, hexes
-/// (`{ q =, r = }`) at slot `h`, nested tables follow. Why this shape: growing a table one field
-/// at a time rehashes it at every power of two, hexes (paths) are most of a snapshot's tables,
-/// and one loop per kind runs about half the VM instructions of one loop that tests each slot.
+/// No globals are used (the chunk's environment is empty). A template is `{ build, slots... }`
+/// and `build(template)` returns the fresh table: usually the cached constructor of the
+/// template's shape (see [`Templates::shape`]), for very large or unusual tables `gen`, a loop
+/// over the layout described at `gen`.
 const COPIER: &str = r"
-local function copy(d)
-  local make = d[1]
+local function copy(d) return d[1](d) end
+-- The generic copier of very large (or unusual) tables: `{ gen, make, p, h, <key, value>...,
+-- <key, q, r>..., <key, template>... }`; `make` builds the presized empty table (or is false);
+-- plain values end at slot `p + 1`, hexes at `h + 1`, nested tables follow.
+local function gen(d)
+  local make = d[2]
   local t = make and make() or {}
-  local p, h = d[2], d[3]
-  for i = 4, p, 2 do t[d[i]] = d[i + 1] end
+  local p, h = d[3] + 1, d[4] + 1
+  for i = 5, p, 2 do t[d[i]] = d[i + 1] end
   for i = p + 1, h, 3 do t[d[i]] = { q = d[i + 1], r = d[i + 2] } end
-  for i = h + 1, #d, 2 do t[d[i]] = copy(d[i + 1]) end
+  for i = h + 1, #d, 2 do local s = d[i + 1]; t[d[i]] = s[1](s) end
   return t
 end
 local function copy_all(...)
   local list, out = { ... }, {}
-  for i = 1, #list do out[i] = copy(list[i]) end
+  for i = 1, #list do local s = list[i]; out[i] = s[1](s) end
   return out
 end
 -- Light rows (`ctx:pieces { fields = ... }`): appends n tables to `out` (a new list when false).
@@ -199,7 +204,7 @@ local function rows(out, make, nf, n, ...)
         if r then t[k] = { q = v, r = r } elseif v then t[k] = v end
         j = j + 2
       else
-        if v then t[k] = copy(v) end
+        if v then t[k] = v[1](v) end
         j = j + 1
       end
     end
@@ -213,12 +218,12 @@ local function pack(...) return { ... } end
 -- keeps the state handle, the rules handle and whether writes are allowed at 1, 2 and 3.
 local function make_ctx(methods, st, ru, w, round, segment, phase, label, limit, active,
                         scenario, options_tpl, options, ...)
-  if options_tpl then options = copy(options_tpl) end
+  if options_tpl then options = options_tpl[1](options_tpl) end
   return { round = round, segment = segment, phase = phase, label = label, turn_limit = limit,
            active = active, acting = { ... }, scenario = scenario, options = options },
          { __index = methods, st, ru, w }
 end
-return copy, copy_all, make_ctx, pack, rows
+return copy, copy_all, make_ctx, pack, rows, gen
 ";
 
 /// Largest table (fields of one kind) built presized; larger ones grow as usual.
@@ -275,6 +280,13 @@ pub struct Templates {
     pack: Function,
     /// `rows(...)`: see [`Templates::rows`].
     rows: Function,
+    /// The generic builder of large or unusual tables (see `COPIER`).
+    generic: Function,
+    /// Compiled constructors by their source (which is the shape). Never iterated.
+    shapes: RefCell<BTreeMap<String, Function>>,
+    /// Tests only: every template generic (to compare the two builders).
+    #[cfg(test)]
+    generic_only: std::cell::Cell<bool>,
     /// Short strings already in the VM (keys, ids): pushing a kept string costs far less than
     /// creating it again. Never iterated.
     strings: RefCell<BTreeMap<String, LuaString>>,
@@ -295,17 +307,21 @@ impl Templates {
             .set_name("=hexforge constructors")
             .set_environment(lua.create_table()?)
             .eval::<(Vec<Function>, Vec<Function>)>()?;
-        let (copy, copy_all, make_ctx, pack, rows) = lua
+        let (copy, copy_all, make_ctx, pack, rows, generic) = lua
             .load(COPIER)
             .set_name("=hexforge copier")
             .set_environment(lua.create_table()?)
-            .eval::<(Function, Function, Function, Function, Function)>()?;
+            .eval::<(Function, Function, Function, Function, Function, Function)>()?;
         Ok(Templates {
             copy,
             copy_all,
             make_ctx,
             pack,
             rows,
+            generic,
+            shapes: RefCell::new(BTreeMap::new()),
+            #[cfg(test)]
+            generic_only: std::cell::Cell::new(false),
             strings: RefCell::new(BTreeMap::new()),
             arrays,
             hashes,
@@ -374,8 +390,8 @@ impl Templates {
                 Field::Frozen(fr) => slots.subs.extend([k, Value::Table(fr.0.clone())]),
             }
         }
-        let make = self.maker(0, slots.count());
-        Ok(Frozen(self.sequence(lua, slots.finish(make))?))
+        let hash = slots.count();
+        Ok(Frozen(self.build(lua, slots, 0, hash)?))
     }
 
     /// A template of a JSON value's table (an array or object; anything else gives an empty
@@ -421,8 +437,8 @@ impl Templates {
             slots.subs.extend([key, sub.as_value()]);
             parts.insert(k.clone(), (x.clone(), sub));
         }
-        let make = self.maker(0, slots.count());
-        Ok((Frozen(self.sequence(lua, slots.finish(make))?), parts))
+        let hash = slots.count();
+        Ok((Frozen(self.build(lua, slots, 0, hash)?), parts))
     }
 
     /// A fresh table built from a template.
@@ -515,8 +531,134 @@ impl Templates {
             }
             _ => {}
         }
-        let make = self.maker(arr, hash);
-        self.sequence(lua, slots.finish(make))
+        self.build(lua, slots, arr, hash)
+    }
+
+    /// The template of these slots for a table of `arr` array and `hash` hash fields (as the
+    /// presized constructors count them): the shape's constructor and the values it reads, or
+    /// the generic layout when the table is large or has keys that are not strings or integers.
+    fn build(&self, lua: &Lua, slots: Slots, arr: usize, hash: usize) -> mlua::Result<Table> {
+        let count = slots.count();
+        let keys = slots
+            .plain
+            .iter()
+            .step_by(2)
+            .chain(slots.hexes.iter().step_by(3))
+            .chain(slots.subs.iter().step_by(2));
+        let literals: Option<Vec<String>> = keys.map(key_literal).collect();
+        #[cfg(test)]
+        let literals = literals.filter(|_| !self.generic_only.get());
+        let Some(literals) = literals.filter(|_| count <= MAX_SHAPE) else {
+            let make = self.maker(arr, hash);
+            let mut out = vec![Value::Function(self.generic.clone())];
+            out.extend(slots.finish(make));
+            return self.sequence(lua, out);
+        };
+        // The fields in the order the generic copier sets them (plain, hexes, nested): with the
+        // same presizing this gives the same table layout, so `pairs` visits keys in the same
+        // order as before (mods may depend on it).
+        let mut cells: Vec<(String, Cell)> = Vec::with_capacity(count);
+        let mut lits = literals.into_iter();
+        for kv in slots.plain.chunks_exact(2) {
+            cells.push((lits.next().unwrap_or_default(), Cell::Plain(kv[1].clone())));
+        }
+        for kqr in slots.hexes.chunks_exact(3) {
+            let c = Cell::Hex(kqr[1].clone(), kqr[2].clone());
+            cells.push((lits.next().unwrap_or_default(), c));
+        }
+        for ks in slots.subs.chunks_exact(2) {
+            cells.push((lits.next().unwrap_or_default(), Cell::Sub(ks[1].clone())));
+        }
+        let mut values = Vec::with_capacity(1 + count * 2);
+        let mut body = String::new();
+        let push = |body: &mut String, values: &mut Vec<Value>, cell: Cell| match cell {
+            Cell::Plain(v) => {
+                values.push(v);
+                slot(body, values.len() + 1);
+            }
+            Cell::Hex(q, r) => {
+                values.extend([q, r]);
+                let j = values.len();
+                body.push_str("{q=");
+                slot(body, j);
+                body.push_str(",r=");
+                slot(body, j + 1);
+                body.push('}');
+            }
+            Cell::Sub(s) => {
+                values.push(s);
+                let j = values.len() + 1;
+                slot(body, j);
+                body.push_str("[1](");
+                slot(body, j);
+                body.push(')');
+            }
+        };
+        if arr > 0 && arr <= PRESIZED {
+            // A presized array: positional items in index order (a hole is nil), which sizes
+            // the array part exactly as the presized constructor did.
+            let mut by_index: Vec<Option<Cell>> = (0..arr).map(|_| None).collect();
+            for (k, c) in cells {
+                let slot = k.parse::<usize>().ok().and_then(|i| i.checked_sub(1));
+                match slot.and_then(|i| by_index.get_mut(i)) {
+                    Some(s) => *s = Some(c),
+                    None => return Err(mlua::Error::runtime("template: array key out of range")),
+                }
+            }
+            body.push_str("return {");
+            for c in by_index {
+                match c {
+                    Some(c) => push(&mut body, &mut values, c),
+                    None => body.push_str("nil"),
+                }
+                body.push(',');
+            }
+            body.push('}');
+        } else if arr == 0 && count <= PRESIZED {
+            body.push_str("return {");
+            for (k, c) in cells {
+                body.push('[');
+                body.push_str(&k);
+                body.push_str("]=");
+                push(&mut body, &mut values, c);
+                body.push(',');
+            }
+            body.push('}');
+        } else {
+            // Larger than the presized constructors: grown one field at a time, as before.
+            body.push_str("local t={}\n");
+            for (k, c) in cells {
+                body.push_str("t[");
+                body.push_str(&k);
+                body.push_str("]=");
+                push(&mut body, &mut values, c);
+                body.push('\n');
+            }
+            body.push_str("return t");
+        }
+        let ctor = self.shape(lua, body)?;
+        let mut out = Vec::with_capacity(1 + values.len());
+        out.push(Value::Function(ctor));
+        out.extend(values);
+        self.sequence(lua, out)
+    }
+
+    /// The constructor `function(d) <body> end`, compiled once per body (per shape).
+    fn shape(&self, lua: &Lua, body: String) -> mlua::Result<Function> {
+        if let Some(f) = self.shapes.borrow().get(&body) {
+            return Ok(f.clone());
+        }
+        let f = lua
+            .load(format!("return function(d) {body} end"))
+            .set_name("=hexforge shape")
+            .set_environment(lua.create_table()?)
+            .eval::<Function>()?;
+        let mut kept = self.shapes.borrow_mut();
+        if kept.len() >= MAX_SHAPES {
+            kept.clear();
+        }
+        kept.insert(body, f.clone());
+        Ok(f)
     }
 
     fn push_json(&self, lua: &Lua, slots: &mut Slots, key: Value, j: &Json) -> mlua::Result<()> {
@@ -562,6 +704,62 @@ impl RowCell {
     /// Values per row.
     fn width(self) -> usize {
         if self == RowCell::Hex { 2 } else { 1 }
+    }
+}
+
+/// Appends `d[j]` (no formatting machinery: this runs for every field of every template).
+fn slot(body: &mut String, j: usize) {
+    body.push_str("d[");
+    let mut digits = [0u8; 20];
+    let mut n = j;
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        body.push(char::from(d));
+    }
+    body.push(']');
+}
+
+/// One field of a shape: its value slots.
+enum Cell {
+    /// One plain value.
+    Plain(Value),
+    /// `{ q =, r = }`.
+    Hex(Value, Value),
+    /// A nested template.
+    Sub(Value),
+}
+
+/// Most fields of a table built by a shape constructor; larger tables use the generic copier.
+const MAX_SHAPE: usize = 256;
+/// Most shape constructors kept (all are dropped when full).
+const MAX_SHAPES: usize = 4096;
+
+/// A key as Lua source: a decimal integer, or a string literal with every byte but letters,
+/// digits and `_` escaped (so no key can break out of the literal); `None` for other keys.
+fn key_literal(k: &Value) -> Option<String> {
+    match k {
+        Value::Integer(i) => Some(i.to_string()),
+        Value::String(s) => {
+            let mut out = String::from("\"");
+            for b in s.as_bytes().iter() {
+                if b.is_ascii_alphanumeric() || *b == b'_' {
+                    out.push(char::from(*b));
+                } else {
+                    out.push_str(&format!("\\{b:03}"));
+                }
+            }
+            out.push('"');
+            Some(out)
+        }
+        _ => None,
     }
 }
 
@@ -665,6 +863,16 @@ mod tests {
                     .map(|i| (format!("k{i}"), json!([i, {"q": i, "r": -i}])))
                     .collect(),
             ),
+            // Keys that are not identifiers (or try to break out of a literal), and holes.
+            json!({"a b": 1, "x\"]=nil}) --": [2, null, {"q": 1, "r": 1}], "\n\\9": 3, "": 4, "1": {"é": 5}}),
+            json!([null, null, 1, [], {}]),
+            Json::Object((0..25).map(|i| (format!("{i}"), json!(i))).collect()),
+            // Larger than a shape constructor.
+            Json::Object(
+                (0..300)
+                    .map(|i| (format!("f{i}"), json!({"q": i, "r": i})))
+                    .collect(),
+            ),
             // More slots than one packing call takes.
             Json::Array((0..5000).map(|i| json!(format!("s{}", i % 7))).collect()),
         ]
@@ -699,6 +907,56 @@ mod tests {
             let b = tpl.thaw(&f).unwrap();
             assert!(same(lua, Value::Table(b), serde_way(lua, &v)), "{v}");
         }
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn shape_copies_iterate_like_generic_copies_and_shapes_are_shared() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            let tpl = Templates::new(lua).unwrap();
+            let order = lua
+                .load(
+                    r"
+                    local function order(t)
+                      local out = {}
+                      for k, v in pairs(t) do
+                        out[#out + 1] = tostring(k)
+                        if type(v) == 'table' then out[#out + 1] = '(' .. order(v) .. ')' end
+                      end
+                      return table.concat(out, ',')
+                    end
+                    return order",
+                )
+                .eval::<Function>()
+                .unwrap();
+            for v in samples()
+                .into_iter()
+                .filter(|v| v.is_array() || v.is_object())
+            {
+                tpl.generic_only.set(false);
+                let a = tpl.thaw(&tpl.freeze_json(lua, &v).unwrap()).unwrap();
+                tpl.generic_only.set(true);
+                let b = tpl.thaw(&tpl.freeze_json(lua, &v).unwrap()).unwrap();
+                let (a, b): (String, String) = (order.call(a).unwrap(), order.call(b).unwrap());
+                assert_eq!(a, b, "{v}");
+            }
+            tpl.generic_only.set(false);
+            // Same keys and kinds, other values: one constructor.
+            let before = tpl.shapes.borrow().len();
+            let x = tpl
+                .freeze_json(lua, &json!({"zz": 1, "yy": {"q": 0, "r": 1}}))
+                .unwrap();
+            let y = tpl
+                .freeze_json(lua, &json!({"zz": 7, "yy": {"q": 2, "r": 3}}))
+                .unwrap();
+            assert_eq!(tpl.shapes.borrow().len(), before + 1);
+            let (x, y) = (tpl.thaw(&x).unwrap(), tpl.thaw(&y).unwrap());
+            assert_eq!(x.get::<Table>("yy").unwrap().get::<i64>("r").unwrap(), 1);
+            assert_eq!(y.get::<i64>("zz").unwrap(), 7);
+            assert!(x.metatable().is_none());
             Ok(())
         })
         .unwrap();
