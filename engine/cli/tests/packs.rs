@@ -265,8 +265,9 @@ fn install_newer_keeps_older_while_a_save_uses_it_and_replay_uses_it() {
     );
 }
 
-#[test]
-fn remove_refuses_while_a_save_uses_it_and_explains() {
+/// A temp folder whose user mods folder has `demo` 0.1.0 installed (packed and installed with
+/// the commands) and a game of it saved as `g.hexsave`: (temp folder, user mods, save).
+fn demo_installed_and_saved() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let user = tmp.path().join("user/mods");
     ok(
@@ -275,6 +276,12 @@ fn remove_refuses_while_a_save_uses_it_and_explains() {
     );
     let save = tmp.path().join("g.hexsave");
     ok(&["play", "demo", "--save", s(&save)], &user);
+    (tmp, user, save)
+}
+
+#[test]
+fn remove_refuses_while_a_save_uses_it_and_explains() {
+    let (_tmp, user, save) = demo_installed_and_saved();
     let e = fails(&["remove", "demo"], &user);
     assert!(e.contains("demo 0.1.0 is used by 1 saved game"), "{e}");
     assert!(e.contains(s(&save)), "{e}");
@@ -288,14 +295,7 @@ fn remove_refuses_while_a_save_uses_it_and_explains() {
 
 #[test]
 fn a_save_whose_version_is_gone_says_which_version_it_was_made_with() {
-    let tmp = tempfile::tempdir().unwrap();
-    let user = tmp.path().join("user/mods");
-    ok(
-        &["install", s(&demo_pack(tmp.path(), &user, "0.1.0", ""))],
-        &user,
-    );
-    let save = tmp.path().join("g.hexsave");
-    ok(&["play", "demo", "--save", s(&save)], &user);
+    let (tmp, user, save) = demo_installed_and_saved();
     ok(
         &["install", s(&demo_pack(tmp.path(), &user, "0.2.0", ""))],
         &user,
@@ -316,14 +316,7 @@ fn a_save_whose_version_is_gone_says_which_version_it_was_made_with() {
 
 #[test]
 fn a_migration_turns_an_old_save_into_one_the_new_version_replays() {
-    let tmp = tempfile::tempdir().unwrap();
-    let user = tmp.path().join("user/mods");
-    ok(
-        &["install", s(&demo_pack(tmp.path(), &user, "0.1.0", ""))],
-        &user,
-    );
-    let save = tmp.path().join("g.hexsave");
-    ok(&["play", "demo", "--save", s(&save)], &user);
+    let (tmp, user, save) = demo_installed_and_saved();
     // 0.2.0 renames the action `fire` to `shoot` and migrates old saves.
     let migration = r#"
 game.actions.shoot = game.actions.fire
