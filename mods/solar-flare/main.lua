@@ -1002,7 +1002,7 @@ action {
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
     local cr, comp, n = s.crew[P(a, "crew")], s.comps[P(a, "comp")], P(a, "amount")
-    R.pool(ctx, s)
+    R.open_pool(ctx, s)
     local from_pool = math.min(s.pool, n)
     s.pool = s.pool - from_pool
     local from_bat = n - from_pool

@@ -286,10 +286,17 @@ function R.bank(ctx, s)
   if s.bank_round ~= ctx.round then s.bank_round = ctx.round; s.bank_mv = 0; s.bank_mn = 0 end
 end
 
+---The banked (movement, manoeuvre) points of this movement phase, without touching the record
+---(check and choices read shared, read-only snapshots).
+local function banked(ctx, s)
+  if s.bank_round ~= ctx.round then return 0, 0 end
+  return s.bank_mv or 0, s.bank_mn or 0
+end
+
 ---Manoeuvre points available: banked ones plus thruster charges.
 function R.manoeuvre_available(ctx, s)
-  R.bank(ctx, s)
-  return s.bank_mn + R.thruster_charges(s)
+  local _, mn = banked(ctx, s)
+  return mn + R.thruster_charges(s)
 end
 
 function R.spend_manoeuvre(ctx, s, n)
@@ -300,8 +307,8 @@ function R.spend_manoeuvre(ctx, s, n)
 end
 
 function R.movement_available(ctx, s)
-  R.bank(ctx, s)
-  return s.bank_mv + R.engine_charges(s)
+  local mv = banked(ctx, s)
+  return mv + R.engine_charges(s)
 end
 
 function R.spend_movement(ctx, s, n)
@@ -311,14 +318,22 @@ function R.spend_movement(ctx, s, n)
   drain(s, "engine", n - b)
 end
 
--- Power pool: base power plus working generators, made once per power phase.
+-- Power pool: base power plus working generators, made once per power phase. Reading it
+-- changes nothing (check and choices see read-only snapshots); apply stores it with
+-- R.open_pool before spending from it.
 function R.pool(ctx, s)
   if s.pool_round ~= ctx.round then
     local n = D.base_power
     for _, c in ipairs(s.comps) do if c.kind == "generator" and not c.dead then n = n + c.level end end
-    s.pool_round = ctx.round
-    s.pool = n
+    return n
   end
+  return s.pool
+end
+
+---Opens this power phase's pool in a writable record (apply): the pool as R.pool reads it.
+function R.open_pool(ctx, s)
+  s.pool = R.pool(ctx, s)
+  s.pool_round = ctx.round
   return s.pool
 end
 

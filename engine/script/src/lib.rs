@@ -31,6 +31,7 @@ pub mod loader;
 pub mod manifest;
 pub mod migrate;
 pub mod profile;
+pub mod raw;
 pub mod rules;
 pub mod sandbox;
 pub mod scenario;

@@ -27,6 +27,7 @@ use crate::api::plain::{Field, Frozen, Parts, RowCell, Templates, json_to_lua, l
 use crate::decl::{CallbackId, ModDecls};
 use crate::error::ModError;
 use crate::loader::LoadedMods;
+use crate::raw::RawReader;
 use crate::scenario::apply_scenario;
 use hexforge_core::dice::{DiceExpr, DiceSet, MAX_DICE, MAX_SIDES};
 use hexforge_core::hex::Hex;
@@ -62,6 +63,8 @@ pub struct LuaRules {
     /// The last template of each global that is a table, with the value it was made from
     /// (`planets`-style lists are read by many callbacks and rarely change).
     globals: RefCell<BTreeMap<String, (Json, Frozen)>>,
+    /// The last template of each side, with the side it was made from.
+    sides: RefCell<BTreeMap<String, (hexforge_game::SideState, Frozen)>>,
 }
 
 impl std::fmt::Debug for LuaRules {
@@ -117,10 +120,24 @@ fn to_lua(lua: &Lua, v: &impl serde::Serialize) -> mlua::Result<Value> {
 }
 
 fn from_lua(lua: &Lua, v: Value, what: &str) -> mlua::Result<Json> {
-    // The direct walk gives the same JSON as serde for plain data; anything unusual (and every
-    // error) still goes through serde, so messages stay the same.
-    if let Some(j) = lua_to_json(&v) {
-        return Ok(j);
+    // The direct walks give the same JSON as serde for plain data; anything unusual (and every
+    // error) still goes through serde, so messages stay the same. Tables are read off the stack
+    // in one call (`raw`) once the rules have set up their reader.
+    let raw = match &v {
+        Value::Table(_) => lua.app_data_ref::<RawReader>().map(|r| r.to_json(lua, &v)),
+        _ => None,
+    };
+    match raw {
+        Some(r) => {
+            if let Some(j) = r? {
+                return Ok(j);
+            }
+        }
+        None => {
+            if let Some(j) = lua_to_json(&v) {
+                return Ok(j);
+            }
+        }
     }
     lua.from_value::<Json>(v).map_err(|e| mlua::Error::runtime(format!("{what}: values must be plain data (nil, booleans, numbers, strings, tables of them): {e}")))
 }
@@ -211,6 +228,7 @@ impl LuaRules {
         let built = loaded.sandbox.guarded(|lua| {
             let m = build_methods(lua)?;
             let templates = Templates::new(lua)?;
+            lua.set_app_data(RawReader::new(lua)?);
             let stats = stats_templates(lua, &templates, &loaded.decls)?;
             Ok((m, templates, stats))
         });
@@ -232,6 +250,7 @@ impl LuaRules {
             snapshots: RefCell::new(BTreeMap::new()),
             options: RefCell::new(None),
             globals: RefCell::new(BTreeMap::new()),
+            sides: RefCell::new(BTreeMap::new()),
         })
     }
 
@@ -412,7 +431,7 @@ impl Rules for LuaRules {
     }
 
     fn legal_actions(&self, state: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError> {
-        let mut out = Vec::new();
+        let mut listed = Vec::new();
         for (id, decl) in &self.loaded.decls.actions {
             // The engine adds end_phase itself (when the rules' check allows it).
             let Some(choices) = decl
@@ -425,35 +444,53 @@ impl Rules for LuaRules {
             if self.phase_allows(state, &probe).is_err() {
                 continue;
             }
-            let mut list = Vec::new();
-            self.call(
-                Access::Read(state),
-                choices,
-                |_| {
+            listed.push((id, self.function(choices)?));
+        }
+        if listed.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::new();
+        let sandbox = &self.loaded.sandbox;
+        // One ctx for the whole listing: the state cannot change between the choices of one
+        // listing, so they share it (and whatever a mod memoises on it), and building a ctx is
+        // a good part of a small callback's cost. Each choices still gets the whole budget.
+        sandbox
+            .guarded(|lua| {
+                lua.scope(|scope| {
+                    let ctx = build_ctx(lua, scope, Access::Read(state), self)?;
                     // A kept string: side ids repeat in every listing.
-                    Ok(MultiValue::from_iter([self
-                        .templates
-                        .string(self.loaded.sandbox.lua(), side.as_str())?]))
-                },
-                |lua, mv| {
-                    if let Some(Value::Table(t)) = mv.into_iter().next() {
-                        for v in t.sequence_values::<Value>() {
-                            let mut params = from_lua(lua, v?, &format!("action {id}: choices"))?;
-                            if let Json::Object(m) = &mut params {
-                                m.remove("id");
-                                m.remove("side");
+                    let who = self.templates.string(lua, side.as_str())?;
+                    for (id, f) in &listed {
+                        sandbox.refill()?;
+                        let mv: MultiValue = f.call((ctx.clone(), who.clone()))?;
+                        if let Some(Value::Table(t)) = mv.into_iter().next() {
+                            let read = lua
+                                .app_data_ref::<RawReader>()
+                                .map(|r| r.list_to_json(lua, &t))
+                                .transpose()?
+                                .and_then(|l| l.into_iter().collect::<Option<Vec<Json>>>());
+                            // Anything the one-call read could not take: item by item through
+                            // serde (whose errors name the problem).
+                            let list = match read {
+                                Some(list) => list,
+                                None => crate::api::plain::real_table(&t)
+                                    .sequence_values::<Value>()
+                                    .map(|v| from_lua(lua, v?, &format!("action {id}: choices")))
+                                    .collect::<mlua::Result<Vec<Json>>>()?,
+                            };
+                            for mut params in list {
+                                if let Json::Object(m) = &mut params {
+                                    m.remove("id");
+                                    m.remove("side");
+                                }
+                                out.push(Action::new((*id).clone(), side.clone(), params));
                             }
-                            list.push(params);
                         }
                     }
-                    Ok(None)
-                },
-            )?;
-            out.extend(
-                list.into_iter()
-                    .map(|p| Action::new(id.clone(), side.clone(), p)),
-            );
-        }
+                    Ok(())
+                })
+            })
+            .map_err(rerr)?;
         Ok(out)
     }
 
@@ -679,19 +716,30 @@ fn snapshot(
 }
 
 /// A fresh snapshot table of a piece (nil if there is no such piece).
-fn piece_table(lua: &Lua, rules: &LuaRules, state: &GameState, id: PieceId) -> mlua::Result<Value> {
+/// A piece's snapshot (nil if there is no such piece): the shared read-only view when
+/// `shared` (check, choices, victory, bots), else a fresh copy (apply, setup, hooks).
+fn piece_table(
+    lua: &Lua,
+    rules: &LuaRules,
+    state: &GameState,
+    id: PieceId,
+    shared: bool,
+) -> mlua::Result<Value> {
     match piece_template(lua, rules, state, id)? {
+        Some(f) if shared => Ok(Value::Table(rules.templates.share(&f)?)),
         Some(f) => Ok(Value::Table(rules.templates.thaw(&f)?)),
         None => Ok(Value::Nil),
     }
 }
 
-/// Fresh snapshot tables of several pieces, as one sequence (one call into the copier).
+/// Snapshots of several pieces as one fresh sequence (one call into Lua): shared views or
+/// fresh copies, as for [`piece_table`].
 fn piece_tables(
     lua: &Lua,
     rules: &LuaRules,
     state: &GameState,
     ids: impl IntoIterator<Item = PieceId>,
+    shared: bool,
 ) -> mlua::Result<Table> {
     let mut list = Vec::new();
     for id in ids {
@@ -699,7 +747,11 @@ fn piece_tables(
             list.push(f);
         }
     }
-    rules.templates.thaw_all(lua, &list)
+    if shared {
+        rules.templates.share_all(lua, &list)
+    } else {
+        rules.templates.thaw_all(lua, &list)
+    }
 }
 
 /// A top-level snapshot field that a light read (`ctx:pieces { fields = { ... } }`) can list.
@@ -776,6 +828,7 @@ fn light_tables(
     state: &GameState,
     fields: &[(String, Light)],
     ids: impl IntoIterator<Item = PieceId>,
+    shared: bool,
 ) -> mlua::Result<Table> {
     let t = &rules.templates;
     let spec = fields
@@ -783,7 +836,7 @@ fn light_tables(
         .map(|(n, f)| {
             let cell = match f {
                 Light::Hex | Light::Position => RowCell::Hex,
-                Light::Values | Light::Stats => RowCell::Copy,
+                Light::Values | Light::Stats if !shared => RowCell::Copy,
                 _ => RowCell::Plain,
             };
             Ok((t.string(lua, n)?, cell))
@@ -816,20 +869,26 @@ fn light_tables(
                         .map_or(Value::Nil, |f| Value::Integer(i64::from(f.index()))),
                 ),
                 Light::Values => {
-                    let v = snapshot(lua, rules, state, id)?.map(|(_, v)| v.as_value());
-                    row.push(v.unwrap_or(Value::Boolean(false)));
+                    let v = snapshot(lua, rules, state, id)?.map(|(_, v)| v);
+                    row.push(frozen_cell(t, v.as_ref(), shared)?);
                 }
-                Light::Stats => row.push(
-                    rules
-                        .stats
-                        .get(&p.kind)
-                        .map_or(Value::Boolean(false), Frozen::as_value),
-                ),
+                Light::Stats => row.push(frozen_cell(t, rules.stats.get(&p.kind), shared)?),
             }
         }
         rows.push(row);
     }
     t.rows(lua, &spec, rows)
+}
+
+/// A light row's `values` or `stats`: the shared view (a plain cell) or the template to copy;
+/// false (no field) when the piece has none.
+fn frozen_cell(t: &Templates, f: Option<&Frozen>, shared: bool) -> mlua::Result<Value> {
+    Ok(match f {
+        Some(f) if shared => Value::Table(t.share(f)?),
+        Some(f) => f.as_value(),
+        None if shared => Value::Nil,
+        None => Value::Boolean(false),
+    })
 }
 
 fn footprint(rules: &LuaRules, state: &GameState, id: PieceId) -> Vec<Hex> {
@@ -849,17 +908,58 @@ fn footprint(rules: &LuaRules, state: &GameState, id: PieceId) -> Vec<Hex> {
     }
 }
 
-fn side_table(lua: &Lua, s: &hexforge_game::SideState) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set("id", s.id.as_str())?;
-    t.raw_set("name", s.name.as_str())?;
-    t.raw_set("team", s.team.as_deref())?;
-    t.raw_set("eliminated", s.eliminated)?;
-    t.raw_set(
-        "values",
-        json_to_lua(lua, &Json::Object(s.values.clone().into_iter().collect()))?,
-    )?;
-    Ok(t)
+/// A side as `{ id, name, team, eliminated, values }`: the shared view or a fresh copy (as for
+/// [`piece_table`]), from a template cached while the side is unchanged.
+fn side_table(
+    lua: &Lua,
+    rules: &LuaRules,
+    s: &hexforge_game::SideState,
+    shared: bool,
+) -> mlua::Result<Table> {
+    let cached = rules
+        .sides
+        .borrow()
+        .get(s.id.as_str())
+        .filter(|(x, _)| x == s)
+        .map(|(_, f)| f.clone());
+    let f = match cached {
+        Some(f) => f,
+        None => {
+            let t = &rules.templates;
+            let values = Json::Object(s.values.clone().into_iter().collect());
+            let mut fields = vec![
+                (
+                    t.string(lua, "id")?,
+                    Field::Plain(t.string(lua, s.id.as_str())?),
+                ),
+                (
+                    t.string(lua, "name")?,
+                    Field::Plain(t.string(lua, &s.name)?),
+                ),
+            ];
+            if let Some(team) = &s.team {
+                fields.push((t.string(lua, "team")?, Field::Plain(t.string(lua, team)?)));
+            }
+            fields.push((
+                t.string(lua, "eliminated")?,
+                Field::Plain(Value::Boolean(s.eliminated)),
+            ));
+            fields.push((t.string(lua, "values")?, Field::Json(&values)));
+            let f = t.freeze(lua, fields)?;
+            let mut sides = rules.sides.borrow_mut();
+            // Side ids come from scenarios; the cap guards against states with very many.
+            if sides.len() >= 64 {
+                sides.clear();
+            }
+            sides.insert(s.id.as_str().to_owned(), (s.clone(), f.clone()));
+            f
+        }
+    };
+    if shared {
+        rules.templates.share(&f)
+    } else {
+        rules.templates.thaw(&f)
+    }
 }
 
 /// Looks a cell up in a declared table through the core table built at load time: `row` and
@@ -934,7 +1034,8 @@ fn build_ctx<'scope, 'env>(
         // Kept strings: phase, side and scenario ids repeat in every callback.
         x.map_or(Ok(Value::Nil), |x| rules.templates.string(lua, x))
     };
-    let (options_tpl, options) = options_value(lua, rules, &s.options)?;
+    let shared = matches!(access, Access::Read(_));
+    let (options_tpl, options) = options_value(lua, rules, &s.options, shared)?;
     let mut args = vec![
         Value::Table(rules.methods.clone()),
         Value::Nil,
@@ -973,9 +1074,14 @@ fn build_ctx<'scope, 'env>(
     Ok(ctx)
 }
 
-/// The game options for `make_ctx`: (template, false) for a table, from a cached template;
-/// (false, the value) otherwise.
-fn options_value(lua: &Lua, rules: &LuaRules, options: &Json) -> mlua::Result<(Value, Value)> {
+/// The game options for `make_ctx`: (template, false) for a table, from a cached template,
+/// or (false, its shared view) when `shared`; (false, the value) otherwise.
+fn options_value(
+    lua: &Lua,
+    rules: &LuaRules,
+    options: &Json,
+    shared: bool,
+) -> mlua::Result<(Value, Value)> {
     if !(options.is_object() || options.is_array()) {
         return Ok((Value::Boolean(false), json_to_lua(lua, options)?));
     }
@@ -993,12 +1099,24 @@ fn options_value(lua: &Lua, rules: &LuaRules, options: &Json) -> mlua::Result<(V
             f
         }
     };
+    if shared {
+        return Ok((
+            Value::Boolean(false),
+            Value::Table(rules.templates.share(&f)?),
+        ));
+    }
     Ok((f.as_value(), Value::Nil))
 }
 
 /// A global as a fresh Lua value; tables come from a template cached per key while the value
 /// stays the same.
-fn global_value(lua: &Lua, rules: &LuaRules, key: &str, v: Option<&Json>) -> mlua::Result<Value> {
+fn global_value(
+    lua: &Lua,
+    rules: &LuaRules,
+    key: &str,
+    v: Option<&Json>,
+    shared: bool,
+) -> mlua::Result<Value> {
     let Some(v) = v.filter(|v| v.is_object() || v.is_array()) else {
         return json_to_lua(lua, v.unwrap_or(&Json::Null));
     };
@@ -1021,6 +1139,9 @@ fn global_value(lua: &Lua, rules: &LuaRules, key: &str, v: Option<&Json>) -> mlu
             f
         }
     };
+    if shared {
+        return Ok(Value::Table(rules.templates.share(&f)?));
+    }
     Ok(Value::Table(rules.templates.thaw(&f)?))
 }
 
@@ -1089,11 +1210,14 @@ fn with_write<R>(
 fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     let methods = lua.create_table()?;
     macro_rules! read {
-        ($name:literal, |$lua:ident, $rules:ident, $s:ident, $args:ident| $body:expr) => {
+        ($name:literal, |$lua:ident, $rules:ident, $s:ident, $args:ident $(, $shared:ident)?| $body:expr) => {
             methods.raw_set(
                 $name,
                 lua.create_function(move |$lua, (this, $args): (Value, MultiValue)| {
-                    let (state, rules, _) = ctx_parts(&this, $name)?;
+                    let (state, rules, writable) = ctx_parts(&this, $name)?;
+                    // Read-only callbacks get shared read-only views, writable ones fresh copies.
+                    $(let $shared = !writable;)?
+                    let _ = writable;
                     with_read(&rules, &state, $name, |$rules, $s| {
                         let _ = $rules; // not every method needs the rules
                         // The closure lets a body use `?`.
@@ -1196,21 +1320,21 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             .unwrap_or_default()
     }
 
-    read!("sides", |lua, rules, s, _args| {
+    read!("sides", |lua, rules, s, _args, shared| {
         let t = lua.create_table()?;
         for (i, side) in s.sides.iter().enumerate() {
-            t.raw_set(i + 1, side_table(lua, side)?)?;
+            t.raw_set(i + 1, side_table(lua, rules, side, shared)?)?;
         }
         one(lua, t)
     });
-    read!("side", |lua, rules, s, args| {
+    read!("side", |lua, rules, s, args, shared| {
         let id = string(&args, 0)?;
         match s.sides.iter().find(|x| x.id.as_str() == id) {
-            Some(side) => one(lua, side_table(lua, side)?),
+            Some(side) => one(lua, side_table(lua, rules, side, shared)?),
             None => one(lua, Value::Nil),
         }
     });
-    read!("piece", |lua, rules, s, args| {
+    read!("piece", |lua, rules, s, args, shared| {
         let id = match arg(&args, 0) {
             Value::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => PieceId(n as u32),
             Value::Number(f) if f.fract() == 0.0 && f >= 0.0 && f <= f64::from(u32::MAX) => {
@@ -1218,9 +1342,9 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             }
             _ => return one(lua, Value::Nil),
         };
-        one(lua, piece_table(lua, rules, s, id)?)
+        one(lua, piece_table(lua, rules, s, id, shared)?)
     });
-    read!("pieces", |lua, rules, s, args| {
+    read!("pieces", |lua, rules, s, args, shared| {
         let filter = match arg(&args, 0) {
             Value::Table(t) => Some(t),
             _ => None,
@@ -1252,8 +1376,8 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             (!skip).then_some(p.id)
         });
         match fields {
-            Some(fields) => one(lua, light_tables(lua, rules, s, &fields, ids)?),
-            None => one(lua, piece_tables(lua, rules, s, ids)?),
+            Some(fields) => one(lua, light_tables(lua, rules, s, &fields, ids, shared)?),
+            None => one(lua, piece_tables(lua, rules, s, ids, shared)?),
         }
     });
     read!("exists", |lua, rules, s, args| {
@@ -1267,14 +1391,14 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         };
         one(lua, id.is_some_and(|id| s.pieces.contains_key(&id)))
     });
-    read!("pieces_at", |lua, rules, s, args| {
+    read!("pieces_at", |lua, rules, s, args, shared| {
         let h = hex(&args, 0)?;
         let ids = s
             .pieces
             .values()
             .filter(|p| footprint(rules, s, p.id).contains(&h))
             .map(|p| p.id);
-        one(lua, piece_tables(lua, rules, s, ids)?)
+        one(lua, piece_tables(lua, rules, s, ids, shared)?)
     });
     read!("footprint", |lua, rules, s, args| {
         let id = piece_id(&args, 0, s)?;
@@ -1364,9 +1488,12 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             None => one(lua, Value::Nil),
         }
     });
-    read!("global", |lua, rules, s, args| {
+    read!("global", |lua, rules, s, args, shared| {
         let key = string(&args, 0)?;
-        one(lua, global_value(lua, rules, &key, s.globals.get(&key))?)
+        one(
+            lua,
+            global_value(lua, rules, &key, s.globals.get(&key), shared)?,
+        )
     });
     read!("type", |lua, rules, _s, args| {
         let id = string(&args, 0)?;
@@ -1743,15 +1870,71 @@ for n, f in ipairs(lists) do
     end
   end
 end
--- Every row is fresh: changing one changes no later read.
+-- Rows and their hexes are fresh; values and stats are the shared read-only views.
 local a = ctx:pieces {{ fields = {{ 'values', 'stats', 'hex' }} }}
-a[1].values.rec.guns[1] = 99; a[1].stats.arcs[1] = 'X'; a[1].hex.q = 7
+a[1].hex.q = 7; a[1].extra = true
+assert(not pcall(function() a[1].values.rec.guns[1] = 99 end))
+assert(not pcall(function() a[1].stats.arcs[1] = 'X' end))
 local b = ctx:pieces {{ fields = {{ 'values', 'stats', 'hex' }} }}
 assert(b[1].values.rec.guns[1] == 1 and b[1].stats.arcs[1] == 'F' and b[1].hex.q == 0)
-assert(a[1].values ~= b[1].values and a[2].stats ~= b[2].stats)
+assert(b[1].extra == nil)
+assert(a[1].values == b[1].values and a[2].stats == b[2].stats)
 "
         );
         run(&rules, &state, &code).unwrap();
+    }
+
+    #[test]
+    fn read_only_callbacks_share_views_that_refuse_writes_and_read_like_tables() {
+        let (_d, rules, state) = setup();
+        let code = r"
+local ctx = ...
+local p, q = ctx:piece(1), ctx:piece(1)
+assert(p == q, 'the same view while the piece is unchanged')
+assert(p.values == ctx:pieces()[1].values)
+local ok, err = pcall(function() p.values.rec.guns[1] = 99 end)
+assert(not ok and err:find('read%-only snapshot'), err)
+assert(not pcall(function() p.hex.q = 1 end))
+assert(not pcall(function() table.insert(p.values.rec.guns, 5) end))
+assert(not pcall(function() setmetatable(p, nil) end))
+assert(getmetatable(p) == 'hexforge snapshot')
+-- Reading works as on a plain table: #, ipairs, pairs, table functions, conversions to Rust.
+assert(#p.values.rec.guns == 2 and p.values.rec.guns[1] == 1)
+local n = 0
+for _ in ipairs(p.values.rec.guns) do n = n + 1 end
+assert(n == 2)
+local keys = {}
+for k in pairs(p) do keys[#keys + 1] = k end
+table.sort(keys)
+assert(table.concat(keys, ',') == 'facing,hex,id,owner,position,stats,type,values', table.concat(keys, ','))
+assert(table.concat(p.stats.arcs, '') == 'FA')
+assert(hex.distance(p.hex, { q = 0, r = 0 }) == 3)
+assert(#ctx:pieces { at = p.hex } >= 1)
+";
+        run(&rules, &state, code).unwrap();
+        // A writable ctx gets fresh copies that the mod may change (and write back).
+        let mut s = state.clone();
+        rules
+            .loaded
+            .sandbox
+            .guarded(|lua| {
+                rules.with_ctx(lua, Access::Write(&mut s), |lua, ctx| {
+                    lua.load(
+                        r"
+local ctx = ...
+local p = ctx:piece(1)
+assert(getmetatable(p) == nil)
+p.values.rec.guns[1] = 99
+assert(ctx:piece(1).values.rec.guns[1] == 1)
+ctx:set(1, 'rec', p.values.rec)
+assert(ctx:piece(1).values.rec.guns[1] == 99)
+",
+                    )
+                    .set_name("=test")
+                    .call::<()>(ctx)
+                })
+            })
+            .unwrap();
     }
 
     #[test]

@@ -46,6 +46,10 @@ pub const DEFAULT_INSTRUCTIONS: u64 = 20_000_000;
 const MAX_OUTPUT_LINES: usize = 10_000;
 /// Hook granularity while budget remains (instructions between hook calls).
 const HOOK_STEP: u64 = 1000;
+/// Registry key of the base functions as they were before any mod ran (see [`PRISTINE`]).
+pub(crate) const PRISTINE_KEY: &str = "hexforge.pristine";
+/// The base functions kept under [`PRISTINE_KEY`].
+pub(crate) const PRISTINE: [&str; 5] = ["setmetatable", "error", "next", "type", "select"];
 
 /// Resource limits of one VM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,6 +177,13 @@ impl Sandbox {
     fn strip_globals(&self) -> mlua::Result<()> {
         let lua = &self.lua;
         let g = lua.globals();
+        // The engine's own Lua helpers (`api::plain`) need a few base functions that a mod can
+        // replace in the globals: keep the originals where no mod can reach them.
+        let pristine = lua.create_table()?;
+        for name in PRISTINE {
+            pristine.raw_set(name, g.raw_get::<Value>(name)?)?;
+        }
+        lua.set_named_registry_value(PRISTINE_KEY, pristine)?;
         // Lock the string metatable so `getmetatable("").__index` cannot be swapped.
         lua.load("getmetatable('').__metatable = false")
             .set_name("=sandbox")
@@ -287,6 +298,30 @@ impl Sandbox {
             b.exhausted.set(true);
         }
         r.map_err(|e| ScriptError::from_lua(&e))
+    }
+
+    /// Gives the running outermost call a fresh instruction budget, as if it had just started.
+    /// For engine calls that run several independent callbacks in one guarded call (a listing
+    /// of every action's choices shares one ctx): each callback still gets the whole budget.
+    /// Outside a guarded call it does nothing.
+    ///
+    /// # Errors
+    /// Re-installing the hook failed (out of memory).
+    pub fn refill(&self) -> mlua::Result<()> {
+        let b = &self.budget;
+        if b.depth.get() != 1 {
+            return Ok(());
+        }
+        b.remaining.set(b.limit.get() as i64);
+        b.exhausted.set(false);
+        if b.rearmed.get() {
+            b.rearmed.set(false);
+            self.lua.set_global_hook(
+                HookTriggers::new().every_nth_instruction(b.step.get() as u32),
+                budget_hook,
+            )?;
+        }
+        Ok(())
     }
 
     /// Runs a text chunk named `name` (use `@path/relative.lua` for files).

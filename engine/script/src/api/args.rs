@@ -147,6 +147,8 @@ pub fn hex_from_value(v: &Value) -> Result<Hex, String> {
     let Value::Table(t) = v else {
         return Err(format!("expected a hex {{q=, r=}}, got {}", v.type_name()));
     };
+    // A snapshot's hex in check or choices is a read-only view.
+    let t = &crate::api::plain::real_table(t);
     let coord = |k: &str| -> Result<i32, String> {
         let n = match t.raw_get::<Value>(k).map_err(|e| e.to_string())? {
             Value::Integer(n) => n,

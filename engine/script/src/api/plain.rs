@@ -44,6 +44,7 @@ use mlua::{Function, IntoLua, Lua, LuaString, MultiValue, Table, Value};
 use serde_json::Value as Json;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// Longest string kept by [`Templates::string`], and how many are kept at most.
 const MAX_KEPT_STRING: usize = 64;
@@ -108,6 +109,7 @@ fn walk(v: &Value, depth: usize) -> Option<Json> {
         Value::Number(f) => Json::from(*f),
         Value::String(s) => Json::String(s.to_str().ok()?.to_owned()),
         Value::Table(t) => {
+            let t = &real_table(t);
             if depth >= MAX_WALK_DEPTH || t.metatable().is_some() {
                 return None;
             }
@@ -149,6 +151,24 @@ fn walk(v: &Value, depth: usize) -> Option<Json> {
     })
 }
 
+/// What `getmetatable` says of a shared read-only view (see [`Templates::share`]).
+pub(crate) const VIEW_MARK: &str = "hexforge snapshot";
+
+/// The table behind a shared read-only view (see [`Templates::share`]); any other table as it
+/// is. Engine code that reads a mod's tables raw (hexes, filters, return values) goes through
+/// this, so a snapshot's `p.hex` or `p.values` is accepted wherever a plain table is.
+#[must_use]
+pub fn real_table(t: &Table) -> Table {
+    if let Some(mt) = t.metatable()
+        && let Ok(Value::String(m)) = mt.raw_get::<Value>("__metatable")
+        && m.as_bytes().as_ref() == VIEW_MARK.as_bytes()
+        && let Ok(Value::Table(real)) = mt.raw_get::<Value>("__index")
+    {
+        return real;
+    }
+    t.clone()
+}
+
 /// A JSON number the way serde hands it to mlua: i64, else u64, else f64.
 fn number(lua: &Lua, n: &serde_json::Number) -> mlua::Result<Value> {
     if let Some(i) = n.as_i64() {
@@ -166,6 +186,7 @@ fn number(lua: &Lua, n: &serde_json::Number) -> mlua::Result<Value> {
 /// template's shape (see [`Templates::shape`]), for very large or unusual tables `gen`, a loop
 /// over the layout described at `gen`.
 const COPIER: &str = r"
+local setmetatable, error, next, type = ...
 local function copy(d) return d[1](d) end
 -- The generic copier of very large (or unusual) tables: `{ gen, make, p, h, <key, value>...,
 -- <key, q, r>..., <key, template>... }`; `make` builds the presized empty table (or is false);
@@ -223,7 +244,50 @@ local function make_ctx(methods, st, ru, w, round, segment, phase, label, limit,
            active = active, acting = { ... }, scenario = scenario, options = options },
          { __index = methods, st, ru, w }
 end
-return copy, copy_all, make_ctx, pack, rows, gen
+-- Shared read-only views (see Templates::share). A view is an empty table whose metatable reads
+-- from the real table (kept only here and in the metatable, which getmetatable hides); nested
+-- tables are views too. REAL maps a view to its table for # and pairs; VIEWS keeps one view per
+-- template; VIEWER maps a shape's constructor to its view constructor, which builds the real
+-- table with nested templates as their (cached, shared) views. All have weak keys: a view lives
+-- as long as someone holds it, a cached view as long as its template.
+local REAL = setmetatable({}, { __mode = 'k' })
+local VIEWS = setmetatable({}, { __mode = 'k' })
+local VIEWER = setmetatable({}, { __mode = 'k' })
+local function refuse()
+  error('this table is a read-only snapshot (check, choices, victory and bots share snapshots ' ..
+        'between calls): change the game with ctx:set and friends in apply, setup or a hook, ' ..
+        'or build a new table for scratch work', 2)
+end
+local function len(v) return #REAL[v] end
+local function items(v) return next, REAL[v], nil end
+-- Wraps t, whose nested tables are views already.
+local function flat(t)
+  local v = setmetatable({}, { __index = t, __newindex = refuse, __len = len, __pairs = items,
+                               __metatable = 'hexforge snapshot' })
+  REAL[v] = t
+  return v
+end
+local function protect(t)
+  for k, x in next, t do
+    if type(x) == 'table' then t[k] = protect(x) end
+  end
+  return flat(t)
+end
+local function share(d)
+  local v = VIEWS[d]
+  if v == nil then
+    local make = VIEWER[d[1]]
+    if make then v = make(d) else v = protect(d[1](d)) end
+    VIEWS[d] = v
+  end
+  return v
+end
+local function share_all(...)
+  local list, out = { ... }, {}
+  for i = 1, #list do out[i] = share(list[i]) end
+  return out
+end
+return copy, copy_all, make_ctx, pack, rows, gen, share, share_all, flat, VIEWER
 ";
 
 /// Largest table (fields of one kind) built presized; larger ones grow as usual.
@@ -282,6 +346,14 @@ pub struct Templates {
     rows: Function,
     /// The generic builder of large or unusual tables (see `COPIER`).
     generic: Function,
+    /// `share(template)`: see [`Templates::share`].
+    share: Function,
+    /// `share_all(templates...)`: a fresh sequence of shared views.
+    share_all: Function,
+    /// The environment of view constructors: `S` (share) and `P` (wrap one table read-only).
+    view_env: Table,
+    /// A shape's constructor -> its view constructor (weak keys; see `COPIER`).
+    viewer: Table,
     /// Compiled constructors by their source (which is the shape). Never iterated.
     shapes: RefCell<BTreeMap<String, Function>>,
     /// Tests only: every template generic (to compare the two builders).
@@ -307,11 +379,32 @@ impl Templates {
             .set_name("=hexforge constructors")
             .set_environment(lua.create_table()?)
             .eval::<(Vec<Function>, Vec<Function>)>()?;
-        let (copy, copy_all, make_ctx, pack, rows, generic) = lua
+        // The base functions the views need, as they were before any mod ran.
+        let base = match lua.named_registry_value::<Value>(crate::sandbox::PRISTINE_KEY)? {
+            Value::Table(t) => t,
+            _ => lua.globals(),
+        };
+        let base = ["setmetatable", "error", "next", "type"]
+            .iter()
+            .map(|k| base.raw_get::<Value>(*k))
+            .collect::<mlua::Result<MultiValue>>()?;
+        #[allow(clippy::type_complexity)]
+        let (copy, copy_all, make_ctx, pack, rows, generic, share, share_all, flat, viewer): (
+            Function,
+            Function,
+            Function,
+            Function,
+            Function,
+            Function,
+            Function,
+            Function,
+            Function,
+            Table,
+        ) = lua
             .load(COPIER)
             .set_name("=hexforge copier")
             .set_environment(lua.create_table()?)
-            .eval::<(Function, Function, Function, Function, Function, Function)>()?;
+            .call(base)?;
         Ok(Templates {
             copy,
             copy_all,
@@ -319,6 +412,15 @@ impl Templates {
             pack,
             rows,
             generic,
+            view_env: {
+                let env = lua.create_table()?;
+                env.raw_set("S", share.clone())?;
+                env.raw_set("P", flat)?;
+                env
+            },
+            viewer,
+            share,
+            share_all,
             shapes: RefCell::new(BTreeMap::new()),
             #[cfg(test)]
             generic_only: std::cell::Cell::new(false),
@@ -404,10 +506,12 @@ impl Templates {
     }
 
     /// The template of an object (as [`Templates::freeze_json`] makes it), reusing the nested
-    /// templates of `reuse` whose value is unchanged; also returns the nested templates for the
-    /// next call. Why: a piece's `values` change a few keys at a time (a ship's record holds
-    /// ~120 values in a few nested lists), and converting a nested table costs a protected call
-    /// per field, comparing it in Rust far less.
+    /// templates of `reuse` whose value is unchanged, at any depth; also returns the nested
+    /// templates for the next call. Why: a piece's `values` change a few numbers at a time (a
+    /// ship's record holds ~120 values in lists of small tables), and building a table's
+    /// template costs far more than comparing it in Rust; with reuse at every depth, changing
+    /// one component's charge rebuilds that component and the lists above it, nothing else
+    /// (and the shared views of everything unchanged stay the same tables).
     ///
     /// # Errors
     /// Out of memory.
@@ -421,24 +525,57 @@ impl Templates {
         let mut parts = BTreeMap::new();
         for (k, x) in m {
             let key = self.string(lua, k)?;
-            let nested = match x {
-                Json::Object(o) => !is_hex(o),
-                Json::Array(_) => true,
-                _ => false,
-            };
-            if !nested {
+            if !nested(x) {
                 self.push_json(lua, &mut slots, key, x)?;
                 continue;
             }
-            let sub = match reuse.get(k) {
-                Some((old, f)) if old == x => f.clone(),
-                _ => Frozen(self.json_template(lua, x)?),
-            };
-            slots.subs.extend([key, sub.as_value()]);
-            parts.insert(k.clone(), (x.clone(), sub));
+            let sub = self.freeze_tree(lua, x, reuse.get(k))?;
+            slots.subs.extend([key, sub.frozen.as_value()]);
+            parts.insert(k.clone(), sub);
         }
         let hash = slots.count();
         Ok((Frozen(self.build(lua, slots, 0, hash)?), parts))
+    }
+
+    /// The template of a nested table, reusing `old` (and, inside it, every unchanged nested
+    /// table) where the value is the same.
+    fn freeze_tree(&self, lua: &Lua, j: &Json, old: Option<&Rc<Tree>>) -> mlua::Result<Rc<Tree>> {
+        if let Some(o) = old.filter(|o| o.json == *j) {
+            return Ok(Rc::clone(o));
+        }
+        let mut slots = Slots::default();
+        let mut kids = BTreeMap::new();
+        let mut nest = |slots: &mut Slots, key: Value, name: String, x: &Json| {
+            if !nested(x) {
+                return self.push_json(lua, slots, key, x);
+            }
+            let sub = self.freeze_tree(lua, x, old.and_then(|o| o.kids.get(&name)))?;
+            slots.subs.extend([key, sub.frozen.as_value()]);
+            kids.insert(name, sub);
+            Ok(())
+        };
+        let (arr, hash) = match j {
+            Json::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    nest(&mut slots, Value::Integer(i as i64 + 1), i.to_string(), x)?;
+                }
+                // A null element leaves a hole: the array part is still sized by the length.
+                (a.len(), 0)
+            }
+            Json::Object(m) => {
+                for (k, x) in m {
+                    nest(&mut slots, self.string(lua, k)?, k.clone(), x)?;
+                }
+                (0, slots.count())
+            }
+            _ => (0, 0),
+        };
+        let frozen = Frozen(self.build(lua, slots, arr, hash)?);
+        Ok(Rc::new(Tree {
+            json: j.clone(),
+            frozen,
+            kids,
+        }))
     }
 
     /// A fresh table built from a template.
@@ -447,6 +584,37 @@ impl Templates {
     /// Out of memory or the instruction budget.
     pub fn thaw(&self, f: &Frozen) -> mlua::Result<Table> {
         self.copy.call(&f.0)
+    }
+
+    /// The shared read-only view of a template: built (a copy whose tables are all wrapped
+    /// read-only) the first time, then the same table for as long as the template lives. Why:
+    /// check, choices and victory cannot change the game, yet each asked for fresh copies of
+    /// the same pieces, and copying was most of a game's time; a view is shared by every
+    /// read-only call and costs nothing after the first. Writing to a view (or any table in it)
+    /// is an error that names the mod's line; `pairs`, `ipairs`, `#` and indexing work as on
+    /// a plain table (`next` and `rawget` see an empty table).
+    ///
+    /// # Errors
+    /// Out of memory or the instruction budget.
+    pub fn share(&self, f: &Frozen) -> mlua::Result<Table> {
+        self.share.call(&f.0)
+    }
+
+    /// A fresh sequence of the shared views of these templates (see [`Templates::share`]).
+    ///
+    /// # Errors
+    /// Out of memory or the instruction budget.
+    pub fn share_all(&self, lua: &Lua, fs: &[Frozen]) -> mlua::Result<Table> {
+        if fs.len() > MAX_PACKED {
+            let views = fs
+                .iter()
+                .map(|f| self.share(f))
+                .collect::<mlua::Result<Vec<Table>>>()?;
+            return lua.create_sequence_from(views);
+        }
+        self.share_all.call(MultiValue::from_iter(
+            fs.iter().map(|f| Value::Table(f.0.clone())),
+        ))
     }
 
     /// A fresh sequence of fresh tables, one per template.
@@ -570,28 +738,35 @@ impl Templates {
             cells.push((lits.next().unwrap_or_default(), Cell::Sub(ks[1].clone())));
         }
         let mut values = Vec::with_capacity(1 + count * 2);
-        let mut body = String::new();
-        let push = |body: &mut String, values: &mut Vec<Value>, cell: Cell| match cell {
+        // Two constructors from the same slots: the copy, and the shared view (nested
+        // templates as their cached views `S(t)`, every table wrapped read-only by `P`).
+        let mut code = Code::default();
+        let push = |code: &mut Code, values: &mut Vec<Value>, cell: Cell| match cell {
             Cell::Plain(v) => {
                 values.push(v);
-                slot(body, values.len() + 1);
+                code.slot(values.len() + 1);
             }
             Cell::Hex(q, r) => {
                 values.extend([q, r]);
                 let j = values.len();
-                body.push_str("{q=");
-                slot(body, j);
-                body.push_str(",r=");
-                slot(body, j + 1);
-                body.push('}');
+                code.copy.push_str("{q=");
+                code.view.push_str("P({q=");
+                code.slot(j);
+                code.both(",r=");
+                code.slot(j + 1);
+                code.copy.push('}');
+                code.view.push_str("})");
             }
             Cell::Sub(s) => {
                 values.push(s);
                 let j = values.len() + 1;
-                slot(body, j);
-                body.push_str("[1](");
-                slot(body, j);
-                body.push(')');
+                slot(&mut code.copy, j);
+                code.copy.push_str("[1](");
+                slot(&mut code.copy, j);
+                code.copy.push(')');
+                code.view.push_str("S(");
+                slot(&mut code.view, j);
+                code.view.push(')');
             }
         };
         if arr > 0 && arr <= PRESIZED {
@@ -605,59 +780,67 @@ impl Templates {
                     None => return Err(mlua::Error::runtime("template: array key out of range")),
                 }
             }
-            body.push_str("return {");
+            code.open();
             for c in by_index {
                 match c {
-                    Some(c) => push(&mut body, &mut values, c),
-                    None => body.push_str("nil"),
+                    Some(c) => push(&mut code, &mut values, c),
+                    None => code.both("nil"),
                 }
-                body.push(',');
+                code.both(",");
             }
-            body.push('}');
+            code.close();
         } else if arr == 0 && count <= PRESIZED {
-            body.push_str("return {");
+            code.open();
             for (k, c) in cells {
-                body.push('[');
-                body.push_str(&k);
-                body.push_str("]=");
-                push(&mut body, &mut values, c);
-                body.push(',');
+                code.both("[");
+                code.both(&k);
+                code.both("]=");
+                push(&mut code, &mut values, c);
+                code.both(",");
             }
-            body.push('}');
+            code.close();
         } else {
             // Larger than the presized constructors: grown one field at a time, as before.
-            body.push_str("local t={}\n");
+            code.both("local t={}\n");
             for (k, c) in cells {
-                body.push_str("t[");
-                body.push_str(&k);
-                body.push_str("]=");
-                push(&mut body, &mut values, c);
-                body.push('\n');
+                code.both("t[");
+                code.both(&k);
+                code.both("]=");
+                push(&mut code, &mut values, c);
+                code.both("\n");
             }
-            body.push_str("return t");
+            code.copy.push_str("return t");
+            code.view.push_str("return P(t)");
         }
-        let ctor = self.shape(lua, body)?;
+        let ctor = self.shape(lua, code)?;
         let mut out = Vec::with_capacity(1 + values.len());
         out.push(Value::Function(ctor));
         out.extend(values);
         self.sequence(lua, out)
     }
 
-    /// The constructor `function(d) <body> end`, compiled once per body (per shape).
-    fn shape(&self, lua: &Lua, body: String) -> mlua::Result<Function> {
-        if let Some(f) = self.shapes.borrow().get(&body) {
+    /// The constructor `function(d) <copy> end`, compiled once per body (per shape), with its
+    /// view constructor registered for [`Templates::share`].
+    fn shape(&self, lua: &Lua, code: Code) -> mlua::Result<Function> {
+        if let Some(f) = self.shapes.borrow().get(&code.copy) {
             return Ok(f.clone());
         }
         let f = lua
-            .load(format!("return function(d) {body} end"))
+            .load(format!("return function(d) {} end", code.copy))
             .set_name("=hexforge shape")
             .set_environment(lua.create_table()?)
             .eval::<Function>()?;
+        let view = lua
+            .load(format!("return function(d) {} end", code.view))
+            .set_name("=hexforge view")
+            .set_environment(self.view_env.clone())
+            .eval::<Function>()?;
+        self.viewer.raw_set(&f, view)?;
         let mut kept = self.shapes.borrow_mut();
         if kept.len() >= MAX_SHAPES {
             kept.clear();
         }
-        kept.insert(body, f.clone());
+        kept.insert(code.copy, f.clone());
         Ok(f)
     }
 
@@ -684,9 +867,34 @@ impl Templates {
     }
 }
 
-/// Nested templates of an object's values by key, each with the value it was made from (see
-/// [`Templates::freeze_object`]).
-pub type Parts = BTreeMap<String, (Json, Frozen)>;
+/// Nested templates of an object's values by key (see [`Templates::freeze_object`]).
+pub type Parts = BTreeMap<String, Rc<Tree>>;
+
+/// The template of a nested table, with the value it was made from and the templates of its own
+/// nested tables (by key; array items by their index from 0).
+#[derive(Debug)]
+pub struct Tree {
+    json: Json,
+    frozen: Frozen,
+    kids: BTreeMap<String, Rc<Tree>>,
+}
+
+impl Tree {
+    /// The template.
+    #[must_use]
+    pub fn frozen(&self) -> &Frozen {
+        &self.frozen
+    }
+}
+
+/// Whether a value becomes a nested template (arrays, and objects other than hexes).
+fn nested(x: &Json) -> bool {
+    match x {
+        Json::Object(o) => !is_hex(o),
+        Json::Array(_) => true,
+        _ => false,
+    }
+}
 
 /// How [`Templates::rows`] builds one field of a row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -704,6 +912,40 @@ impl RowCell {
     /// Values per row.
     fn width(self) -> usize {
         if self == RowCell::Hex { 2 } else { 1 }
+    }
+}
+
+/// The two constructor bodies of a shape under construction: `copy` builds a fresh table,
+/// `view` the shared read-only view (see [`Templates::share`]).
+#[derive(Default)]
+struct Code {
+    copy: String,
+    view: String,
+}
+
+impl Code {
+    /// Appends the same text to both.
+    fn both(&mut self, s: &str) {
+        self.copy.push_str(s);
+        self.view.push_str(s);
+    }
+
+    /// Appends `d[j]` to both.
+    fn slot(&mut self, j: usize) {
+        slot(&mut self.copy, j);
+        slot(&mut self.view, j);
+    }
+
+    /// `return {` (the view wraps its table: `return P({`).
+    fn open(&mut self) {
+        self.copy.push_str("return {");
+        self.view.push_str("return P({");
+    }
+
+    /// Closes what [`Code::open`] opened.
+    fn close(&mut self) {
+        self.copy.push('}');
+        self.view.push_str("})");
     }
 }
 
@@ -1065,8 +1307,18 @@ mod tests {
             let (fb, parts_b) = tpl.freeze_object(lua, &b, &parts).unwrap();
             let serde = serde_way(lua, &Json::Object(b.clone().into_iter().collect()));
             assert!(same(lua, Value::Table(tpl.thaw(&fb).unwrap()), serde));
-            assert_eq!(parts_b["m"].1.0, parts["m"].1.0);
-            assert_ne!(parts_b["list"].1.0, parts["list"].1.0);
+            assert_eq!(parts_b["m"].frozen().0, parts["m"].frozen().0);
+            assert_ne!(parts_b["list"].frozen().0, parts["list"].frozen().0);
+            // Deeper: only the changed branch is rebuilt, its unchanged sibling is reused.
+            let c = obj(json!({"deep": [{"a": [1]}, {"b": [2]}]}));
+            let (_, pc) = tpl.freeze_object(lua, &c, &BTreeMap::new()).unwrap();
+            let d = obj(json!({"deep": [{"a": [1]}, {"b": [5]}]}));
+            let (fd, pd) = tpl.freeze_object(lua, &d, &pc).unwrap();
+            let serde = serde_way(lua, &Json::Object(d.clone().into_iter().collect()));
+            assert!(same(lua, Value::Table(tpl.thaw(&fd).unwrap()), serde));
+            assert_ne!(pd["deep"].frozen().0, pc["deep"].frozen().0);
+            assert_eq!(pd["deep"].kids["0"].frozen().0, pc["deep"].kids["0"].frozen().0);
+            assert_ne!(pd["deep"].kids["1"].frozen().0, pc["deep"].kids["1"].frozen().0);
             Ok(())
         })
         .unwrap();

@@ -1,0 +1,312 @@
+//! Plain Lua data read straight off the Lua stack into JSON: the one place in Hexforge that
+//! calls the Lua C API itself.
+//!
+//! Why it exists: every legal action a mod lists crosses into Rust as a small table (`{ piece =
+//! 3, to = { q = 1, r = 2 } }`), and a listing holds hundreds of them. Read through mlua's safe
+//! API each field costs a registry reference for every string and table (created, moved between
+//! threads, dropped), which made converting choices a tenth of a whole game. Here one protected
+//! call walks the whole value with `lua_next` / `lua_rawgeti`.
+//!
+//! What it gives is exactly [`crate::api::plain::lua_to_json`]'s answer (the same rules as mlua's
+//! serde conversion for plain data), `None` where that leaves a value to serde: functions,
+//! userdata, a non-string key in an object, a string that is not UTF-8, a table with a metatable
+//! other than a shared snapshot view, nesting deeper than 64. Callers then take the serde path,
+//! so every error message stays the same.
+//!
+//! Why this is sound (the `unsafe` below relies on all of it):
+//! - nothing here allocates in Lua or can raise a Lua error: reading a table with `lua_rawgeti`,
+//!   `lua_rawget` and `lua_next` (with the key `lua_next` itself gave), `lua_getmetatable`,
+//!   `lua_rawequal`, `lua_rawlen`, and `lua_tolstring` on values that already are strings; stack
+//!   space is reserved with `lua_checkstack`, which reports failure instead of raising. So no
+//!   `longjmp` can cross the Rust frames (with their `Vec`s and `String`s) of the walk;
+//! - no allocation means no garbage collection step, so the pointer `lua_tolstring` returns stays
+//!   valid while the bytes are copied out;
+//! - every index used is absolute and every function restores the stack height it found.
+//!
+//! Deliberately not here: writing into Lua (that can run out of memory and raise), or any other
+//! use of the C API.
+//!
+//! ```
+//! use hexforge_script::{Limits, Sandbox};
+//! let sb = Sandbox::new(Limits::default()).unwrap();
+//! sb.guarded(|lua| {
+//!     let v: mlua::Value = lua.load("return { at = { q = 1, r = -2 }, n = 3 }").eval()?;
+//!     let j = hexforge_script::raw::RawReader::new(lua)?.to_json(lua, &v)?;
+//!     assert_eq!(j, Some(serde_json::json!({ "at": { "q": 1, "r": -2 }, "n": 3 })));
+//!     Ok(())
+//! })
+//! .unwrap();
+//! ```
+#![allow(unsafe_code)]
+
+use mlua::{Lua, LuaString, Table, Value, ffi};
+use serde_json::Value as Json;
+use std::os::raw::c_int;
+
+/// Deepest nesting walked (as [`crate::api::plain::lua_to_json`]).
+const MAX_DEPTH: usize = 64;
+
+/// Stack slots of the walk's constants (the value or list itself is slot 1).
+const KEY_METATABLE: c_int = 2;
+const KEY_INDEX: c_int = 3;
+const VIEW_MARK: c_int = 4;
+
+/// Reads plain Lua values as JSON in one protected call (one per VM: it keeps the strings the
+/// walk compares against).
+#[derive(Debug, Clone)]
+pub struct RawReader {
+    metatable: LuaString,
+    index: LuaString,
+    mark: LuaString,
+}
+
+impl RawReader {
+    /// Makes the reader's strings in `lua`.
+    ///
+    /// # Errors
+    /// Out of memory.
+    pub fn new(lua: &Lua) -> mlua::Result<RawReader> {
+        Ok(RawReader {
+            metatable: lua.create_string("__metatable")?,
+            index: lua.create_string("__index")?,
+            mark: lua.create_string(crate::api::plain::VIEW_MARK)?,
+        })
+    }
+
+    /// `v` as JSON, or `None` where [`crate::api::plain::lua_to_json`] gives `None`.
+    ///
+    /// # Errors
+    /// Only if the Lua stack cannot grow (out of memory).
+    pub fn to_json(&self, lua: &Lua, v: &Value) -> mlua::Result<Option<Json>> {
+        let mut out = None;
+        // SAFETY: see the module header; slot 1 is `v`, slots 2-4 the constants.
+        unsafe {
+            lua.exec_raw::<()>(self.args(v.clone()), |l| {
+                out = walk(l, 1, 0);
+                ffi::lua_settop(l, 0);
+            })?;
+        }
+        Ok(out)
+    }
+
+    /// The items `t[1], t[2], ...` up to the first nil (as `sequence_values` visits them), each
+    /// as JSON or `None` (see [`RawReader::to_json`]).
+    ///
+    /// # Errors
+    /// Only if the Lua stack cannot grow (out of memory).
+    pub fn list_to_json(&self, lua: &Lua, t: &Table) -> mlua::Result<Vec<Option<Json>>> {
+        let mut out = Vec::new();
+        // SAFETY: see the module header; slot 1 is the list, slots 2-4 the constants.
+        unsafe {
+            lua.exec_raw::<()>(self.args(Value::Table(t.clone())), |l| {
+                // A list with a foreign metatable is read raw, as `sequence_values` reads it.
+                let list = real_index(l, 1).unwrap_or(1);
+                {
+                    let mut i: ffi::lua_Integer = 1;
+                    loop {
+                        ffi::lua_rawgeti(l, list, i);
+                        let top = ffi::lua_gettop(l);
+                        if ffi::lua_type(l, top) == ffi::LUA_TNIL {
+                            break;
+                        }
+                        out.push(walk(l, top, 0));
+                        ffi::lua_settop(l, top - 1);
+                        i += 1;
+                    }
+                }
+                ffi::lua_settop(l, 0);
+            })?;
+        }
+        Ok(out)
+    }
+
+    fn args(&self, v: Value) -> mlua::MultiValue {
+        mlua::MultiValue::from_iter([
+            v,
+            Value::String(self.metatable.clone()),
+            Value::String(self.index.clone()),
+            Value::String(self.mark.clone()),
+        ])
+    }
+}
+
+/// The value at absolute index `idx` as JSON (`None`: left to serde).
+unsafe fn walk(l: *mut ffi::lua_State, idx: c_int, depth: usize) -> Option<Json> {
+    // SAFETY (whole function): `idx` is a valid absolute index; see the module header.
+    unsafe {
+        match ffi::lua_type(l, idx) {
+            ffi::LUA_TNIL => Some(Json::Null),
+            ffi::LUA_TBOOLEAN => Some(Json::Bool(ffi::lua_toboolean(l, idx) != 0)),
+            ffi::LUA_TNUMBER => Some(if ffi::lua_isinteger(l, idx) != 0 {
+                Json::from(ffi::lua_tointegerx(l, idx, std::ptr::null_mut()))
+            } else {
+                Json::from(ffi::lua_tonumberx(l, idx, std::ptr::null_mut()))
+            }),
+            ffi::LUA_TSTRING => string(l, idx).map(Json::String),
+            ffi::LUA_TTABLE => {
+                if depth >= MAX_DEPTH || ffi::lua_checkstack(l, 8) == 0 {
+                    return None;
+                }
+                let top = ffi::lua_gettop(l);
+                let out = real_index(l, idx).and_then(|t| table(l, t, depth));
+                ffi::lua_settop(l, top);
+                out
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The string at `idx` (which must be a string, so nothing is converted) if it is UTF-8.
+unsafe fn string(l: *mut ffi::lua_State, idx: c_int) -> Option<String> {
+    // SAFETY: a string value: `lua_tolstring` neither converts nor allocates, and the bytes stay
+    // put while copied (no collection can run, see the module header).
+    unsafe {
+        let mut len = 0usize;
+        let p = ffi::lua_tolstring(l, idx, &mut len);
+        if p.is_null() {
+            return None;
+        }
+        let bytes = std::slice::from_raw_parts(p.cast::<u8>(), len);
+        std::str::from_utf8(bytes).ok().map(str::to_owned)
+    }
+}
+
+/// The absolute index of the table to read for the table at `idx`: itself when it has no
+/// metatable, the real table (pushed) for a shared snapshot view, `None` for any other
+/// metatable. May leave values pushed; callers restore the stack height.
+unsafe fn real_index(l: *mut ffi::lua_State, idx: c_int) -> Option<c_int> {
+    // SAFETY: raw reads of a metatable with constant keys already on the stack.
+    unsafe {
+        if ffi::lua_getmetatable(l, idx) == 0 {
+            return Some(idx);
+        }
+        ffi::lua_pushvalue(l, KEY_METATABLE);
+        ffi::lua_rawget(l, -2);
+        let view = ffi::lua_rawequal(l, -1, VIEW_MARK) != 0;
+        if !view {
+            return None;
+        }
+        ffi::lua_pushvalue(l, KEY_INDEX);
+        ffi::lua_rawget(l, -3);
+        let real = ffi::lua_gettop(l);
+        (ffi::lua_type(l, real) == ffi::LUA_TTABLE).then_some(real)
+    }
+}
+
+/// The plain table at absolute index `t`: an array when its border is above 0, else an object
+/// with string keys.
+unsafe fn table(l: *mut ffi::lua_State, t: c_int, depth: usize) -> Option<Json> {
+    // SAFETY: `t` is a table; `lua_next` only ever gets back the key it gave.
+    unsafe {
+        let len = ffi::lua_rawlen(l, t);
+        if len > 0 {
+            let mut out = Vec::with_capacity(len.min(1 << 16));
+            for i in 1..=len {
+                ffi::lua_rawgeti(l, t, i as ffi::lua_Integer);
+                let top = ffi::lua_gettop(l);
+                let x = walk(l, top, depth + 1);
+                ffi::lua_settop(l, top - 1);
+                out.push(x?);
+            }
+            return Some(Json::Array(out));
+        }
+        let mut out = serde_json::Map::new();
+        ffi::lua_pushnil(l);
+        while ffi::lua_next(l, t) != 0 {
+            let top = ffi::lua_gettop(l);
+            if ffi::lua_type(l, top - 1) != ffi::LUA_TSTRING {
+                return None;
+            }
+            let k = string(l, top - 1)?;
+            let x = walk(l, top, depth + 1)?;
+            ffi::lua_settop(l, top - 1);
+            out.insert(k, x);
+        }
+        Some(Json::Object(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::plain::{Templates, lua_to_json};
+    use crate::{Limits, Sandbox};
+
+    /// Values chosen to hit every branch: arrays with holes, empty tables, floats, NaN, deep
+    /// nesting, non-string keys, functions, non-UTF-8 strings, foreign metatables.
+    const CASES: &[&str] = &[
+        "return nil",
+        "return true",
+        "return 3",
+        "return 2.5",
+        "return 0/0",
+        "return 1/0",
+        "return 'text'",
+        "return '\\255'",
+        "return {}",
+        "return { 1, 2, 3 }",
+        "return { 1, nil, 3 }",
+        "return { [1] = 'a', [2] = 'b', x = 'ignored' }",
+        "return { q = 1, r = -2, name = 'x', list = { { a = 1 }, { b = { c = false } } } }",
+        "return { [true] = 1 }",
+        "return { 1.5, -0.0, 2^63 }",
+        "return { f = function() end }",
+        "return setmetatable({}, {})",
+        "local t = {} for i = 1, 70 do t = { t } end return t",
+        "return { ['\\255'] = 1 }",
+    ];
+
+    #[test]
+    fn reads_every_value_as_the_safe_walk_does() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            let raw = RawReader::new(lua)?;
+            for src in CASES {
+                let v: Value = lua.load(*src).eval()?;
+                assert_eq!(raw.to_json(lua, &v)?, lua_to_json(&v), "{src}");
+            }
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn lists_stop_at_the_first_nil_and_mark_what_serde_must_read() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            let raw = RawReader::new(lua)?;
+            let t: Table = lua
+                .load("return { { a = 1 }, { f = print }, 'x', nil, { b = 2 } }")
+                .eval()?;
+            let got = raw.list_to_json(lua, &t)?;
+            assert_eq!(
+                got,
+                vec![
+                    Some(serde_json::json!({ "a": 1 })),
+                    None,
+                    Some(serde_json::json!("x"))
+                ]
+            );
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn shared_views_read_as_their_tables() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            let raw = RawReader::new(lua)?;
+            let tpl = Templates::new(lua)?;
+            let j = serde_json::json!({ "hull": 4, "at": { "q": 1, "r": 2 }, "w": [{ "n": 1 }, { "n": 2 }] });
+            let view = tpl.share(&tpl.freeze_json(lua, &j)?)?;
+            assert_eq!(raw.to_json(lua, &Value::Table(view.clone()))?, Some(j.clone()));
+            assert_eq!(lua_to_json(&Value::Table(view.clone())), Some(j.clone()));
+            let list = lua.create_sequence_from([view.clone(), view])?;
+            assert_eq!(raw.list_to_json(lua, &list)?, vec![Some(j.clone()), Some(j)]);
+            Ok(())
+        })
+        .unwrap();
+    }
+}
