@@ -66,7 +66,7 @@ fn piece(id: u32, kind: &str, owner: &str, pos: Position, facing: Option<Directi
         owner: SideId::new(owner),
         pos,
         facing,
-        values: BTreeMap::new(),
+        values: Default::default(),
     }
 }
 

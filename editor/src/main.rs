@@ -18,6 +18,10 @@ use hexforge_editor::command::Command;
 use hexforge_editor::demo::DemoKind;
 use std::path::PathBuf;
 
+/// The same allocator as the `hexforge` binary (bots and replays are allocation-heavy).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The shell eframe drives: the app plus the commands given on the command line.
 struct Shell {
     app: EditorApp,

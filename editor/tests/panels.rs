@@ -120,7 +120,7 @@ fn the_inspector_shows_the_selected_piece_its_values_stats_sides_and_clock() {
         .clone();
     let at = frigate.pos.hex().expect("on the hex map");
     // A nested value, as a mod may keep (orders with a path).
-    state.pieces.get_mut(&frigate.id).unwrap().values.insert(
+    std::sync::Arc::make_mut(&mut state.pieces.get_mut(&frigate.id).unwrap().values).insert(
         "orders".into(),
         json!({ "target": 7, "path": [[0, 1], [0, 2]] }),
     );

@@ -20,6 +20,7 @@ use crate::ids::{PieceId, SideId, Value};
 use hexforge_core::hex::{Direction, Hex, Turn};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Where a piece is.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -65,9 +66,11 @@ pub struct Piece {
     /// Facing, for pieces that have one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facing: Option<Direction>,
-    /// Mod-defined values (speed, hull, damage, ...).
+    /// Mod-defined values (speed, hull, damage, ...). Shared between clones until one of them
+    /// changes (`Arc::make_mut`): every action works on a clone of the whole state, and most
+    /// pieces' values do not change in it, so cloning and comparing them costs next to nothing.
     #[serde(default)]
-    pub values: BTreeMap<String, Value>,
+    pub values: Arc<BTreeMap<String, Value>>,
 }
 
 impl Piece {
@@ -123,7 +126,7 @@ mod tests {
             owner: "red".into(),
             pos: Position::Hex(Hex::new(1, 2)),
             facing: None,
-            values: BTreeMap::new(),
+            values: Arc::default(),
         };
         assert_eq!(p.hexes(&[]), vec![Hex::new(1, 2)]);
         let json = serde_json::to_string(&p).unwrap();

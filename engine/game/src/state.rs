@@ -189,7 +189,7 @@ impl GameState {
                 owner,
                 pos,
                 facing,
-                values: BTreeMap::new(),
+                values: Default::default(),
             },
         );
         id

@@ -17,6 +17,10 @@
 //! one of its legal actions; no undo snapshots kept) but does not depend on the CLI crate.
 #![allow(missing_docs)]
 
+/// The allocator the `hexforge` binary uses, so these numbers match `hexforge play`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use hexforge_game::{Game, GameState, PerformError, Rules, SideId};
 use hexforge_script::loader::{LoadOptions, load_mods};
@@ -101,7 +105,7 @@ fn speed12_state(rules: &LuaRules) -> GameState {
             ("moved", serde_json::json!(false)),
             ("icm_set", serde_json::json!(true)),
         ] {
-            blue.values.insert(k.into(), v);
+            std::sync::Arc::make_mut(&mut blue.values).insert(k.into(), v);
         }
     });
     game.into_state()

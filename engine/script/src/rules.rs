@@ -40,6 +40,7 @@ use mlua::{AnyUserData, Function, Lua, LuaSerdeExt, MultiValue, Table, Value};
 use serde_json::Value as Json;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Rules backed by a loaded Lua rule set.
 pub struct LuaRules {
@@ -1599,10 +1600,14 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         let key = string(&args, 1)?;
         let v = from_lua(lua, arg(&args, 2), "value")?;
         if let Some(p) = s.pieces.get_mut(&id) {
+            // Setting what is already there changes nothing (and keeps the values shared with
+            // the state before the action, see `Piece::values`).
             if v.is_null() {
-                p.values.remove(&key);
-            } else {
-                p.values.insert(key, v);
+                if p.values.contains_key(&key) {
+                    Arc::make_mut(&mut p.values).remove(&key);
+                }
+            } else if p.values.get(&key) != Some(&v) {
+                Arc::make_mut(&mut p.values).insert(key, v);
             }
         }
         one(lua, Value::Nil)
@@ -1661,10 +1666,11 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         let extra = from_lua(lua, t.raw_get("values")?, "values")?;
         let id = s.add_piece(&kind, SideId::new(owner), pos, facing);
         if let Some(p) = s.pieces.get_mut(&id) {
-            p.values = decl.values.clone();
+            let mut values = decl.values.clone();
             if let Json::Object(m) = extra {
-                p.values.extend(m);
+                values.extend(m);
             }
+            p.values = Arc::new(values);
         }
         one(lua, id.0)
     });
@@ -1987,10 +1993,10 @@ assert(ctx:piece(1).values.rec.guns[1] == 99)
         p.pos = Position::Hex(Hex::new(1, 2));
         check(&state, 5, 2, 1);
         let p = state.pieces.get_mut(&PieceId(1)).unwrap();
-        p.values.insert("hull".into(), serde_json::json!(4));
+        Arc::make_mut(&mut p.values).insert("hull".into(), serde_json::json!(4));
         check(&state, 4, 2, 1);
         let p = state.pieces.get_mut(&PieceId(1)).unwrap();
-        p.values.insert(
+        Arc::make_mut(&mut p.values).insert(
             "rec".into(),
             serde_json::json!({"guns": [1, 7], "crew": {"a": 1}}),
         );

@@ -288,8 +288,9 @@ pub fn apply_scenario(rules: &LuaRules, state: &mut GameState) -> Result<(), Str
         };
         let id = state.add_piece(&p.kind, SideId::new(p.owner.clone()), pos, facing);
         if let Some(piece) = state.pieces.get_mut(&id) {
-            piece.values = decl.values.clone();
-            piece.values.extend(p.values.clone());
+            let mut values = decl.values.clone();
+            values.extend(p.values.clone());
+            piece.values = std::sync::Arc::new(values);
         }
     }
     let mut options: serde_json::Map<String, Json> = sc.options.clone().into_iter().collect();

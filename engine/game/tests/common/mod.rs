@@ -162,11 +162,7 @@ impl Rules for Fake {
             Err(e) => return Ok(Err(e)),
         };
         self.fault(Fail::Apply(0))?;
-        state
-            .pieces
-            .get_mut(&id)
-            .unwrap()
-            .values
+        std::sync::Arc::make_mut(&mut state.pieces.get_mut(&id).unwrap().values)
             .insert("moved".into(), json!(true));
         self.fault(Fail::Apply(1))?;
         let enemies = state.pieces_at(to);
@@ -204,7 +200,7 @@ impl Rules for Fake {
         match event {
             HookEvent::TurnStart { taker } => {
                 for p in state.pieces.values_mut() {
-                    p.values.remove("moved");
+                    std::sync::Arc::make_mut(&mut p.values).remove("moved");
                 }
                 if state.clock.round > 1 {
                     self.fault(Fail::TurnHook)?;
