@@ -354,8 +354,9 @@ pub struct Templates {
     view_env: Table,
     /// A shape's constructor -> its view constructor (weak keys; see `COPIER`).
     viewer: Table,
-    /// Compiled constructors by their source (which is the shape). Never iterated.
-    shapes: RefCell<BTreeMap<String, Function>>,
+    /// Compiled constructors by their shape key ([`Layout::key`]). Never iterated (so a hash map
+    /// cannot leak an order into results).
+    shapes: RefCell<std::collections::HashMap<String, Function>>,
     /// Tests only: every template generic (to compare the two builders).
     #[cfg(test)]
     generic_only: std::cell::Cell<bool>,
@@ -421,7 +422,7 @@ impl Templates {
             viewer,
             share,
             share_all,
-            shapes: RefCell::new(BTreeMap::new()),
+            shapes: RefCell::new(std::collections::HashMap::new()),
             #[cfg(test)]
             generic_only: std::cell::Cell::new(false),
             strings: RefCell::new(BTreeMap::new()),
@@ -737,94 +738,41 @@ impl Templates {
         for ks in slots.subs.chunks_exact(2) {
             cells.push((lits.next().unwrap_or_default(), Cell::Sub(ks[1].clone())));
         }
-        let mut values = Vec::with_capacity(1 + count * 2);
-        // Two constructors from the same slots: the copy, and the shared view (nested
-        // templates as their cached views `S(t)`, every table wrapped read-only by `P`).
-        let mut code = Code::default();
-        let push = |code: &mut Code, values: &mut Vec<Value>, cell: Cell| match cell {
-            Cell::Plain(v) => {
-                values.push(v);
-                code.slot(values.len() + 1);
-            }
-            Cell::Hex(q, r) => {
-                values.extend([q, r]);
-                let j = values.len();
-                code.copy.push_str("{q=");
-                code.view.push_str("P({q=");
-                code.slot(j);
-                code.both(",r=");
-                code.slot(j + 1);
-                code.copy.push('}');
-                code.view.push_str("})");
-            }
-            Cell::Sub(s) => {
-                values.push(s);
-                let j = values.len() + 1;
-                slot(&mut code.copy, j);
-                code.copy.push_str("[1](");
-                slot(&mut code.copy, j);
-                code.copy.push(')');
-                code.view.push_str("S(");
-                slot(&mut code.view, j);
-                code.view.push(')');
-            }
-        };
-        if arr > 0 && arr <= PRESIZED {
-            // A presized array: positional items in index order (a hole is nil), which sizes
-            // the array part exactly as the presized constructor did.
-            let mut by_index: Vec<Option<Cell>> = (0..arr).map(|_| None).collect();
+        // The layout: a presized array takes positional items in index order (a hole is nil),
+        // which sizes the array part exactly as the presized constructor did; small hashes are
+        // one presized constructor; larger tables grow one field at a time, as before.
+        let layout = if arr > 0 && arr <= PRESIZED {
+            let mut by_index: Vec<Option<(String, Cell)>> = (0..arr).map(|_| None).collect();
             for (k, c) in cells {
                 let slot = k.parse::<usize>().ok().and_then(|i| i.checked_sub(1));
                 match slot.and_then(|i| by_index.get_mut(i)) {
-                    Some(s) => *s = Some(c),
+                    Some(s) => *s = Some((k, c)),
                     None => return Err(mlua::Error::runtime("template: array key out of range")),
                 }
             }
-            code.open();
-            for c in by_index {
-                match c {
-                    Some(c) => push(&mut code, &mut values, c),
-                    None => code.both("nil"),
-                }
-                code.both(",");
-            }
-            code.close();
+            Layout::Array(by_index)
         } else if arr == 0 && count <= PRESIZED {
-            code.open();
-            for (k, c) in cells {
-                code.both("[");
-                code.both(&k);
-                code.both("]=");
-                push(&mut code, &mut values, c);
-                code.both(",");
-            }
-            code.close();
+            Layout::Small(cells)
         } else {
-            // Larger than the presized constructors: grown one field at a time, as before.
-            code.both("local t={}\n");
-            for (k, c) in cells {
-                code.both("t[");
-                code.both(&k);
-                code.both("]=");
-                push(&mut code, &mut values, c);
-                code.both("\n");
-            }
-            code.copy.push_str("return t");
-            code.view.push_str("return P(t)");
-        }
-        let ctor = self.shape(lua, code)?;
-        let mut out = Vec::with_capacity(1 + values.len());
+            Layout::Large(cells)
+        };
+        // The shape's key (keys and kinds in order) is far shorter than its code, which is
+        // written only when the shape is new.
+        let key = layout.key();
+        let cached = self.shapes.borrow().get(&key).cloned();
+        let ctor = match cached {
+            Some(f) => f,
+            None => self.shape(lua, key, layout.code())?,
+        };
+        let mut out = Vec::with_capacity(2 + count * 2);
         out.push(Value::Function(ctor));
-        out.extend(values);
+        layout.values_into(&mut out);
         self.sequence(lua, out)
     }
 
-    /// The constructor `function(d) <copy> end`, compiled once per body (per shape), with its
-    /// view constructor registered for [`Templates::share`].
-    fn shape(&self, lua: &Lua, code: Code) -> mlua::Result<Function> {
-        if let Some(f) = self.shapes.borrow().get(&code.copy) {
-            return Ok(f.clone());
-        }
+    /// Compiles a shape's constructor `function(d) <copy> end` and its view constructor
+    /// (registered for [`Templates::share`]), and keeps the constructor under `key`.
+    fn shape(&self, lua: &Lua, key: String, code: Code) -> mlua::Result<Function> {
         let f = lua
             .load(format!("return function(d) {} end", code.copy))
             .set_name("=hexforge shape")
@@ -840,7 +788,7 @@ impl Templates {
         if kept.len() >= MAX_SHAPES {
             kept.clear();
         }
-        kept.insert(code.copy, f.clone());
+        kept.insert(key, f.clone());
         Ok(f)
     }
 
@@ -977,6 +925,135 @@ enum Cell {
     Hex(Value, Value),
     /// A nested template.
     Sub(Value),
+}
+
+/// A shape's fields in constructor order (see [`Templates::build`]).
+enum Layout {
+    /// A presized array: items by index, `None` for a hole.
+    Array(Vec<Option<(String, Cell)>>),
+    /// A presized hash part.
+    Small(Vec<(String, Cell)>),
+    /// Grown field by field.
+    Large(Vec<(String, Cell)>),
+}
+
+impl Layout {
+    fn items(&self) -> Box<dyn Iterator<Item = Option<&(String, Cell)>> + '_> {
+        match self {
+            Layout::Array(v) => Box::new(v.iter().map(Option::as_ref)),
+            Layout::Small(v) | Layout::Large(v) => Box::new(v.iter().map(Some)),
+        }
+    }
+
+    /// What identifies the shape: the layout, then each field's key literal and kind.
+    fn key(&self) -> String {
+        let mut k = String::with_capacity(64);
+        k.push(match self {
+            Layout::Array(_) => 'a',
+            Layout::Small(_) => 's',
+            Layout::Large(_) => 'l',
+        });
+        for item in self.items() {
+            match item {
+                None => k.push('~'),
+                Some((lit, c)) => {
+                    k.push_str(lit);
+                    k.push(match c {
+                        Cell::Plain(_) => 'p',
+                        Cell::Hex(..) => 'h',
+                        Cell::Sub(_) => 's',
+                    });
+                }
+            }
+            k.push(',');
+        }
+        k
+    }
+
+    /// The values the constructor reads, in slot order (`d[2]` on), appended to `out`.
+    fn values_into(self, out: &mut Vec<Value>) {
+        let cells: Vec<Cell> = match self {
+            Layout::Array(v) => v.into_iter().flatten().map(|(_, c)| c).collect(),
+            Layout::Small(v) | Layout::Large(v) => v.into_iter().map(|(_, c)| c).collect(),
+        };
+        for c in cells {
+            match c {
+                Cell::Plain(v) | Cell::Sub(v) => out.push(v),
+                Cell::Hex(q, r) => out.extend([q, r]),
+            }
+        }
+    }
+
+    /// The two constructor bodies: the copy, and the shared view (nested templates as their
+    /// cached views `S(t)`, every table wrapped read-only by `P`).
+    fn code(&self) -> Code {
+        let mut code = Code::default();
+        // The slot of the next value: `d[1]` is the constructor.
+        let mut j = 2;
+        let mut push = |code: &mut Code, cell: &Cell| match cell {
+            Cell::Plain(_) => {
+                code.slot(j);
+                j += 1;
+            }
+            Cell::Hex(..) => {
+                code.copy.push_str("{q=");
+                code.view.push_str("P({q=");
+                code.slot(j);
+                code.both(",r=");
+                code.slot(j + 1);
+                code.copy.push('}');
+                code.view.push_str("})");
+                j += 2;
+            }
+            Cell::Sub(_) => {
+                slot(&mut code.copy, j);
+                code.copy.push_str("[1](");
+                slot(&mut code.copy, j);
+                code.copy.push(')');
+                code.view.push_str("S(");
+                slot(&mut code.view, j);
+                code.view.push(')');
+                j += 1;
+            }
+        };
+        match self {
+            Layout::Array(v) => {
+                code.open();
+                for item in v {
+                    match item {
+                        Some((_, c)) => push(&mut code, c),
+                        None => code.both("nil"),
+                    }
+                    code.both(",");
+                }
+                code.close();
+            }
+            Layout::Small(v) => {
+                code.open();
+                for (k, c) in v {
+                    code.both("[");
+                    code.both(k);
+                    code.both("]=");
+                    push(&mut code, c);
+                    code.both(",");
+                }
+                code.close();
+            }
+            Layout::Large(v) => {
+                code.both("local t={}\n");
+                for (k, c) in v {
+                    code.both("t[");
+                    code.both(k);
+                    code.both("]=");
+                    push(&mut code, c);
+                    code.both("\n");
+                }
+                code.copy.push_str("return t");
+                code.view.push_str("return P(t)");
+            }
+        }
+        code
+    }
 }
 
 /// Most fields of a table built by a shape constructor; larger tables use the generic copier.
