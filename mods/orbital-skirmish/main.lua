@@ -644,12 +644,7 @@ local function reset_move(ctx, p)
 end
 
 game.setup(function(ctx)
-  local list = {}
-  for _, h in ipairs(ctx:board_hexes()) do
-    for _, id in ipairs(ctx:terrain(h)) do
-      if id == "planet" then list[#list + 1] = { q = h.q, r = h.r } end
-    end
-  end
+  local list = ctx:board_hexes { terrain = "planet" }
   table.sort(list, function(a, b) if a.q ~= b.q then return a.q < b.q end return a.r < b.r end)
   ctx:set_global("planets", list)
   for _, p in ipairs(ctx:pieces {}) do

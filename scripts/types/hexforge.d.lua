@@ -518,8 +518,10 @@ function Ctx:terrain_info(id) end
 ---@return boolean
 function Ctx:on_board(h) end
 
+---Every hex of the board; `filter.terrain` keeps the hexes with that terrain now.
+---@param filter? { terrain?: string }
 ---@return Hex[]
-function Ctx:board_hexes() end
+function Ctx:board_hexes(filter) end
 
 ---Kind of a board hex: "full", "half", "seam", "rim"; nil off the board ("full" with no board).
 ---@param h Hex

@@ -58,6 +58,8 @@ pub struct RawReader {
     metatable: LuaString,
     index: LuaString,
     mark: LuaString,
+    q: LuaString,
+    r: LuaString,
 }
 
 impl RawReader {
@@ -70,7 +72,15 @@ impl RawReader {
             metatable: lua.create_string("__metatable")?,
             index: lua.create_string("__index")?,
             mark: lua.create_string(crate::api::plain::VIEW_MARK)?,
+            q: lua.create_string("q")?,
+            r: lua.create_string("r")?,
         })
+    }
+
+    /// The keys `"q"` and `"r"`, kept in the VM so reading a hex creates no string.
+    #[must_use]
+    pub fn hex_keys(&self) -> (&LuaString, &LuaString) {
+        (&self.q, &self.r)
     }
 
     /// `v` as JSON, or `None` where [`crate::api::plain::lua_to_json`] gives `None`.

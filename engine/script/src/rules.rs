@@ -22,7 +22,7 @@
 //! let game = hexforge_game::Game::new(rules, state).unwrap();
 //! ```
 
-use crate::api::args::{dir_from_value, hex_from_value, hexes_to_table};
+use crate::api::args::{dir_from_value, hex_from_value, hex_from_value_in, hexes_to_table};
 use crate::api::plain::{Field, Frozen, Parts, RowCell, Templates, json_to_lua, lua_to_json};
 use crate::decl::{CallbackId, ModDecls};
 use crate::error::ModError;
@@ -229,7 +229,6 @@ impl LuaRules {
         let built = loaded.sandbox.guarded(|lua| {
             let m = build_methods(lua)?;
             let templates = Templates::new(lua)?;
-            lua.set_app_data(RawReader::new(lua)?);
             let stats = stats_templates(lua, &templates, &loaded.decls)?;
             Ok((m, templates, stats))
         });
@@ -1289,8 +1288,8 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             ))),
         }
     }
-    fn hex(args: &MultiValue, i: usize) -> mlua::Result<Hex> {
-        hex_from_value(&arg(args, i))
+    fn hex(lua: &Lua, args: &MultiValue, i: usize) -> mlua::Result<Hex> {
+        hex_from_value_in(lua, &arg(args, i))
             .map_err(|m| mlua::Error::runtime(format!("argument {}: {m}", i + 1)))
     }
     fn one(lua: &Lua, v: impl mlua::IntoLua) -> mlua::Result<MultiValue> {
@@ -1360,7 +1359,9 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             .as_ref()
             .and_then(|f| f.raw_get("location").ok().flatten());
         let at = match filter.as_ref().map(|f| f.raw_get::<Value>("at")) {
-            Some(Ok(v)) if !v.is_nil() => Some(hex_from_value(&v).map_err(mlua::Error::runtime)?),
+            Some(Ok(v)) if !v.is_nil() => {
+                Some(hex_from_value_in(lua, &v).map_err(mlua::Error::runtime)?)
+            }
             _ => None,
         };
         let fields = match &filter {
@@ -1393,7 +1394,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         one(lua, id.is_some_and(|id| s.pieces.contains_key(&id)))
     });
     read!("pieces_at", |lua, rules, s, args, shared| {
-        let h = hex(&args, 0)?;
+        let h = hex(lua, &args, 0)?;
         let ids = s
             .pieces
             .values()
@@ -1406,7 +1407,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         one(lua, hexes_to_table(lua, footprint(rules, s, id))?)
     });
     read!("terrain", |lua, rules, s, args| {
-        let h = hex(&args, 0)?;
+        let h = hex(lua, &args, 0)?;
         let ids: Vec<String> = s
             .board
             .terrain_at(h, s.clock.label.as_deref())
@@ -1426,11 +1427,11 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         }
     });
     read!("on_board", |lua, rules, s, args| {
-        let h = hex(&args, 0)?;
+        let h = hex(lua, &args, 0)?;
         one(lua, s.board.shape.as_ref().is_none_or(|b| b.contains(h)))
     });
     read!("hex_kind", |lua, rules, s, args| {
-        let h = hex(&args, 0)?;
+        let h = hex(lua, &args, 0)?;
         match s.board.shape.as_ref() {
             Some(b) => match b.kind(h) {
                 Some(k) => one(lua, lua.to_value(&k)?),
@@ -1439,13 +1440,40 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             None => one(lua, "full"),
         }
     });
-    read!("board_hexes", |lua, rules, s, _args| {
-        let hexes = s
+    read!("board_hexes", |lua, rules, s, args| {
+        // ctx:board_hexes { terrain = id }: only the hexes with that terrain now (one call
+        // instead of a ctx:terrain call per hex of the board).
+        let terrain = match arg(&args, 0) {
+            Value::Nil => None,
+            Value::Table(t) => {
+                match crate::api::plain::real_table(&t).raw_get::<Value>("terrain")? {
+                    Value::Nil => None,
+                    Value::String(id) => Some(id.to_string_lossy()),
+                    other => {
+                        return Err(mlua::Error::runtime(format!(
+                            "argument 1: terrain: expected a terrain id (string), got {}",
+                            other.type_name()
+                        )));
+                    }
+                }
+            }
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "argument 1: expected nil or a filter {{ terrain = id }}, got {}",
+                    other.type_name()
+                )));
+            }
+        };
+        let mut hexes = s
             .board
             .shape
             .as_ref()
             .map(|b| b.hexes())
             .unwrap_or_default();
+        if let Some(id) = terrain {
+            let label = s.clock.label.as_deref();
+            hexes.retain(|h| s.board.terrain_at(*h, label).contains(&id.as_str()));
+        }
         one(lua, hexes_to_table(lua, hexes)?)
     });
     read!("graph_route", |lua, rules, s, args| {
@@ -1571,7 +1599,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
 
     write!("move", |lua, rules, s, args| {
         let id = piece_id(&args, 0, s)?;
-        let h = hex(&args, 1)?;
+        let h = hex(lua, &args, 1)?;
         let facing = match arg(&args, 2) {
             Value::Nil => None,
             v => Some(
@@ -1687,7 +1715,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         one(lua, Value::Nil)
     });
     write!("set_terrain", |lua, rules, s, args| {
-        let h = hex(&args, 0)?;
+        let h = hex(lua, &args, 0)?;
         let ids: Vec<String> = match from_lua(lua, arg(&args, 1), "terrain ids")? {
             Json::Array(a) => a
                 .into_iter()
@@ -1888,6 +1916,41 @@ assert(a[1].values == b[1].values and a[2].stats == b[2].stats)
 "
         );
         run(&rules, &state, &code).unwrap();
+    }
+
+    #[test]
+    fn board_hexes_filtered_by_terrain_are_the_hexes_with_it() {
+        let (_d, rules, mut state) = setup();
+        rules
+            .loaded
+            .sandbox
+            .guarded(|lua| {
+                rules.with_ctx(lua, Access::Write(&mut state), |lua, ctx| {
+                    lua.load(
+                        "local ctx = ... ctx:set_terrain({ q = 1, r = 0 }, { 'rock' })
+                         ctx:set_terrain({ q = -2, r = 1 }, { 'dust', 'rock' })
+                         ctx:set_terrain({ q = 0, r = 0 }, { 'dust' })",
+                    )
+                    .set_name("=test")
+                    .call::<()>(ctx)
+                })
+            })
+            .unwrap();
+        let code = r"
+local ctx = ...
+local rock = ctx:board_hexes { terrain = 'rock' }
+local want = {}
+for _, h in ipairs(ctx:board_hexes()) do
+  for _, id in ipairs(ctx:terrain(h)) do if id == 'rock' then want[#want + 1] = h end end
+end
+assert(#rock == 2 and #want == 2)
+for i = 1, 2 do assert(rock[i].q == want[i].q and rock[i].r == want[i].r) end
+assert(#ctx:board_hexes { terrain = 'ice' } == 0)
+assert(#ctx:board_hexes {} == #ctx:board_hexes())
+local ok, err = pcall(function() return ctx:board_hexes { terrain = 3 } end)
+assert(not ok and tostring(err):find('terrain: expected a terrain id'), tostring(err))
+";
+        run(&rules, &state, code).unwrap();
     }
 
     #[test]

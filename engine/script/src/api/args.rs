@@ -19,6 +19,8 @@ pub struct Args<'a> {
     pub fname: &'a str,
     /// The raw arguments.
     pub values: Vec<Value>,
+    /// The VM the call came from (faster hex reads, see [`hex_from_value_in`]).
+    lua: Option<&'a Lua>,
 }
 
 impl<'a> Args<'a> {
@@ -28,6 +30,17 @@ impl<'a> Args<'a> {
         Args {
             fname,
             values: values.into_vec(),
+            lua: None,
+        }
+    }
+
+    /// Wraps a call's arguments, with the VM they came from.
+    #[must_use]
+    pub fn in_vm(lua: &'a Lua, fname: &'a str, values: MultiValue) -> Self {
+        Args {
+            fname,
+            values: values.into_vec(),
+            lua: Some(lua),
         }
     }
 
@@ -71,7 +84,11 @@ impl<'a> Args<'a> {
     /// # Errors
     /// If it is not a table with integer `q` and `r` within [`COORD_LIMIT`].
     pub fn hex(&self, i: usize) -> mlua::Result<Hex> {
-        hex_from_value(self.get(i)).map_err(|m| self.err(i, &m))
+        match self.lua {
+            Some(lua) => hex_from_value_in(lua, self.get(i)),
+            None => hex_from_value(self.get(i)),
+        }
+        .map_err(|m| self.err(i, &m))
     }
 
     /// Argument `i` as a direction `0..=5`.
@@ -144,13 +161,36 @@ pub fn dir_from_value(v: &Value) -> Result<Direction, String> {
 /// # Errors
 /// A message (without function name) when the value is not a hex.
 pub fn hex_from_value(v: &Value) -> Result<Hex, String> {
+    read_hex(v, |t, k| t.raw_get::<Value>(k))
+}
+
+/// [`hex_from_value`], reading `q` and `r` with keys kept in the VM when it has them. Why:
+/// under a memory limit every `&str` key is created by a protected call (~1k instructions),
+/// and hexes are read by nearly every API call.
+///
+/// # Errors
+/// As [`hex_from_value`].
+pub fn hex_from_value_in(lua: &Lua, v: &Value) -> Result<Hex, String> {
+    match lua.app_data_ref::<crate::raw::RawReader>() {
+        Some(keys) => {
+            let (q, r) = keys.hex_keys();
+            read_hex(v, |t, k| t.raw_get::<Value>(if k == "q" { q } else { r }))
+        }
+        None => hex_from_value(v),
+    }
+}
+
+fn read_hex(
+    v: &Value,
+    get: impl Fn(&Table, &'static str) -> mlua::Result<Value>,
+) -> Result<Hex, String> {
     let Value::Table(t) = v else {
         return Err(format!("expected a hex {{q=, r=}}, got {}", v.type_name()));
     };
     // A snapshot's hex in check or choices is a read-only view.
     let t = &crate::api::plain::real_table(t);
-    let coord = |k: &str| -> Result<i32, String> {
-        let n = match t.raw_get::<Value>(k).map_err(|e| e.to_string())? {
+    let coord = |k: &'static str| -> Result<i32, String> {
+        let n = match get(t, k).map_err(|e| e.to_string())? {
             Value::Integer(n) => n,
             Value::Number(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => f as i64,
             other => {
@@ -175,6 +215,9 @@ pub fn hex_from_value(v: &Value) -> Result<Hex, String> {
 /// # Errors
 /// Out of memory.
 pub fn hex_to_table(lua: &Lua, h: Hex) -> mlua::Result<Table> {
+    if let Some(b) = lua.app_data_ref::<HexBuilder>() {
+        return b.one.call((h.q, h.r));
+    }
     let t = lua.create_table_with_capacity(0, 2)?;
     t.raw_set("q", h.q)?;
     t.raw_set("r", h.r)?;
@@ -186,11 +229,53 @@ pub fn hex_to_table(lua: &Lua, h: Hex) -> mlua::Result<Table> {
 /// # Errors
 /// Out of memory.
 pub fn hexes_to_table(lua: &Lua, hs: impl IntoIterator<Item = Hex>) -> mlua::Result<Table> {
+    let hs: Vec<Hex> = hs.into_iter().collect();
+    if let Some(b) = lua.app_data_ref::<HexBuilder>()
+        && hs.len() <= MAX_HEXES_PER_CALL
+    {
+        let flat = hs
+            .iter()
+            .flat_map(|h| [Value::Integer(h.q.into()), Value::Integer(h.r.into())]);
+        return b.many.call(MultiValue::from_iter(flat));
+    }
     let t = lua.create_table()?;
     for (i, h) in hs.into_iter().enumerate() {
         t.raw_set(i + 1, hex_to_table(lua, h)?)?;
     }
     Ok(t)
+}
+
+/// Most hexes [`hexes_to_table`] builds in one call (a call's arguments live on the Lua stack).
+const MAX_HEXES_PER_CALL: usize = 2000;
+
+/// Builds hex tables in Lua: one call instead of a protected call per table and field (under a
+/// memory limit every table and string mlua makes from Rust is a protected call). Compiled
+/// with an empty environment; registered by [`register_hex_builder`].
+pub struct HexBuilder {
+    one: mlua::Function,
+    many: mlua::Function,
+}
+
+/// Compiles the [`HexBuilder`] into the VM's app data.
+///
+/// # Errors
+/// Out of memory.
+pub fn register_hex_builder(lua: &Lua) -> mlua::Result<()> {
+    let (one, many): (mlua::Function, mlua::Function) = lua
+        .load(
+            "local function one(q, r) return { q = q, r = r } end
+             local function many(...)
+               local a, out = { ... }, {}
+               for i = 1, #a, 2 do out[#out + 1] = { q = a[i], r = a[i + 1] } end
+               return out
+             end
+             return one, many",
+        )
+        .set_name("=hexforge hexes")
+        .set_environment(lua.create_table()?)
+        .eval()?;
+    lua.set_app_data(HexBuilder { one, many });
+    Ok(())
 }
 
 /// Adds `name` to namespace table `t` as a function of its raw arguments; `ns.name` is used in
@@ -203,7 +288,7 @@ where
     F: Fn(&Lua, &Args<'_>) -> mlua::Result<MultiValue> + 'static,
 {
     let fname: &'static str = Box::leak(format!("{ns}.{name}").into_boxed_str());
-    let func =
-        lua.create_function(move |lua, values: MultiValue| f(lua, &Args::new(fname, values)))?;
+    let func = lua
+        .create_function(move |lua, values: MultiValue| f(lua, &Args::in_vm(lua, fname, values)))?;
     t.raw_set(name, func)
 }

@@ -50,5 +50,7 @@ pub fn register_all(lua: &Lua) -> mlua::Result<()> {
     for (name, register) in NAMESPACES {
         g.raw_set(*name, register(lua)?)?;
     }
-    Ok(())
+    // Engine helpers every VM has: hex tables built in Lua, values read off the stack.
+    lua.set_app_data(crate::raw::RawReader::new(lua)?);
+    args::register_hex_builder(lua)
 }
