@@ -655,12 +655,16 @@ game.setup(function(ctx)
   end
 end)
 
+-- Hooks may change the game, so every snapshot they read is a fresh copy: they read only the
+-- fields they need (light reads, in id order like ships_of).
 game.on("phase_start", function(ctx, ev)
   if ev.phase == "move" then
     ctx:set_global("mover", ctx.active)
-    for _, p in ipairs(ships_of(ctx, ctx.active)) do reset_move(ctx, p) end
+    for _, p in ipairs(ctx:pieces { owner = ctx.active, fields = { "id", "hex" } }) do
+      if p.hex then reset_move(ctx, p) end
+    end
   else
-    for _, p in ipairs(ctx:pieces {}) do
+    for _, p in ipairs(ctx:pieces { fields = { "id", "hex", "values" } }) do
       if p.hex and next(p.values.fired or {}) ~= nil then ctx:set(p.id, "fired", {}) end
     end
   end
