@@ -362,7 +362,7 @@ pub struct Templates {
     generic_only: std::cell::Cell<bool>,
     /// Short strings already in the VM (keys, ids): pushing a kept string costs far less than
     /// creating it again. Never iterated.
-    strings: RefCell<BTreeMap<String, LuaString>>,
+    strings: RefCell<std::collections::HashMap<String, LuaString>>,
     /// Presized empty-table constructors: array part of n at `arrays[n - 1]`.
     arrays: Vec<Function>,
     /// Hash part of n at `hashes[n - 1]`.
@@ -425,7 +425,7 @@ impl Templates {
             shapes: RefCell::new(std::collections::HashMap::new()),
             #[cfg(test)]
             generic_only: std::cell::Cell::new(false),
-            strings: RefCell::new(BTreeMap::new()),
+            strings: RefCell::new(std::collections::HashMap::new()),
             arrays,
             hashes,
         })
