@@ -405,19 +405,93 @@ function R.anomaly_ok(ctx, map, occ, kind, h, used, b)
   return true
 end
 
-function R.anomaly_choices(ctx, first_only)
-  local map, occ = R.terrain_map(ctx), R.occupancy(ctx)
-  local used, b = R.global(ctx, "anomalies_used", {}), R.board(ctx)
-  local out = {}
+-- Listing placements --------------------------------------------------------------------------
+-- Why: listing anomaly placements asks R.anomaly_ok for every kind at every board hex, on every
+-- step of the deploy phase (and the end_phase check asks for the first one); building each
+-- anomaly's hexes and their "q,r" keys again each time made the deploy phase a third of a game.
+-- The board part of the answer never changes, so it is kept per board and kind; what depends
+-- on the game (anomalies and ships placed) is looked up per listing in a few sets.
+
+-- board -> kind -> list of { h = centre hex (the board's own table), keys = covered keys } for
+-- every centre whose whole anomaly is in play, in the order of b.hexes.
+local SPOTS = setmetatable({}, { __mode = "k" })
+local function anomaly_spots(b)
+  local per = SPOTS[b]
+  if per then return per end
+  per = {}
   for _, kind in ipairs(D.anomaly_order) do
+    local list = {}
     for _, h in ipairs(b.hexes) do
-      if R.anomaly_ok(ctx, map, occ, kind, h, used, b) then
-        out[#out + 1] = { kind = kind, at = h }
-        if first_only then return out end
+      local keys = {}
+      for _, x in ipairs(R.anomaly_hexes(kind, h)) do
+        local k = G.key(x)
+        if not b.play[k] then keys = nil; break end
+        keys[#keys + 1] = k
       end
+      if keys then list[#list + 1] = { h = h, keys = keys } end
+    end
+    per[kind] = list
+  end
+  SPOTS[b] = per
+  return per
+end
+
+-- "q,r" key -> keys of every hex within the anomaly gap of it, itself included (pure, kept).
+local WITHIN_GAP = {}
+local function within_gap(k)
+  local list = WITHIN_GAP[k]
+  if not list then
+    list = {}
+    for _, y in ipairs(G.range(G.unkey(k), D.solid_gap)) do list[#list + 1] = G.key(y) end
+    WITHIN_GAP[k] = list
+  end
+  return list
+end
+
+---Keys within the gap of any anomaly (`any`) and of any planet or moon (`solid`). A hex is
+---within the gap of an anomaly hex exactly when that anomaly hex is within the gap of it, so
+---these two sets answer R.anomaly_ok's gap test for every hex at once.
+local function gap_sets(map)
+  local any, solid = {}, {}
+  for k, t in pairs(map) do
+    local info = D.terrain[t]
+    local is_solid = info and info.solid
+    for _, y in ipairs(within_gap(k)) do
+      any[y] = true
+      if is_solid then solid[y] = true end
     end
   end
-  return out
+  return any, solid
+end
+
+---Every placement `{ kind =, at = }` R.anomaly_ok allows now, kinds in D.anomaly_order and
+---hexes in board order (only the first with first_only). Memoised in read-only callbacks.
+function R.anomaly_choices(ctx, first_only)
+  return memo(ctx, first_only and "anomaly_first" or "anomaly_all", function()
+    local map, occ = R.terrain_map(ctx), R.occupancy(ctx)
+    local used, b = R.global(ctx, "anomalies_used", {}), R.board(ctx)
+    local spots = anomaly_spots(b)
+    local near_any, near_solid = gap_sets(map)
+    local out = {}
+    for _, kind in ipairs(D.anomaly_order) do
+      local info = D.anomalies[kind]
+      if (used[kind] or 0) < info.count then
+        local near = D.terrain[info.terrain].solid and near_any or near_solid
+        for _, spot in ipairs(spots[kind]) do
+          local ok = true
+          for _, k in ipairs(spot.keys) do
+            local o = occ[k]
+            if map[k] or near[k] or (o and o.ship) then ok = false; break end
+          end
+          if ok then
+            out[#out + 1] = { kind = kind, at = spot.h }
+            if first_only then return out end
+          end
+        end
+      end
+    end
+    return out
+  end)
 end
 
 -- Setup: ships --------------------------------------------------------------------------------
