@@ -16,10 +16,21 @@ local BOT = require("bot")
 local P = R.param
 
 -- Every action's choices and check run read-only: their ctx memoises snapshots (R.readonly).
+-- Every apply ends by eliminating the sides it left without ships (R.after_apply). Why not an
+-- after_action hook: only an apply destroys ships, and a hook is a callback (a ctx built, a
+-- light read of every ship) after every one of a game's ~700 actions, end_phase included.
 -- The tail call keeps the declaration's own file:line for the engine's messages.
 local function action(decl)
   if decl.choices then decl.choices = R.readonly(decl.choices) end
   if decl.check then decl.check = R.readonly(decl.check) end
+  local apply = decl.apply
+  if apply then
+    decl.apply = function(ctx, a)
+      local ok, why = apply(ctx, a)
+      R.after_apply(ctx)
+      return ok, why
+    end
+  end
   return game.action(decl)
 end
 
@@ -423,7 +434,7 @@ local function hit_ship(ctx, id, section, dice, what)
   R.save_ship(ctx, id, s)
   ctx:log(("%s hits ship %d in section %d: dice %s -> %s"):format(what, id, section, table.concat(dice, " "), out.text))
   if out.destroyed then
-    ctx:destroy(id)
+    R.destroy_ship(ctx, id)
     ctx:log(("ship %d is destroyed"):format(id))
   end
 end
@@ -1043,28 +1054,9 @@ action {
   end,
 }
 
--- Safety net if the runtime can not refuse end_phase: an undecided attack is cancelled and a
--- torpedo past its second round is disarmed when the weapons phase ends. The engine fires
--- phase_end after the clock moved on: the ended phase is `ev.phase`, and ctx already shows the
--- movement phase of the same turn (same round, same acting sides).
-game.on("phase_end", function(ctx, ev)
-  if (ev and ev.phase) ~= "weapons" then return end
-  local pl = pending(ctx)
-  if pl then ctx:set_global("pending", false) end
-  local sides = (ctx.acting and #ctx.acting > 0) and ctx.acting or { ctx.active }
-  for _, side in ipairs(sides) do
-    for _, t in ipairs(R.torpedoes(ctx, side)) do
-      if (t.values.launched_round or ctx.round) < ctx.round then
-        ctx:destroy(t.id)
-        ctx:log(("torpedo %d is disarmed at the end of its second round"):format(t.id))
-      end
-    end
-  end
-end)
-
 -- Unused overcharge is lost after the owner's next weapons phase, and the beam loses a level.
-game.on("phase_start", function(ctx)
-  if ctx.phase ~= "movement" then return end
+-- Runs as the movement phase starts, for the sides acting in it.
+local function burn_overcharge(ctx)
   for _, side in ipairs(ctx.acting or { ctx.active }) do
     for _, p in ipairs(R.ships(ctx, side)) do
       local s, changed = p.values, false
@@ -1082,6 +1074,29 @@ game.on("phase_start", function(ctx)
       if changed then R.save_ship(ctx, p.id, s) end
     end
   end
+end
+
+-- Safety net if the runtime can not refuse end_phase: an undecided attack is cancelled and a
+-- torpedo past its second round is disarmed when the weapons phase ends. The engine fires
+-- phase_end after the clock moved on: the ended phase is `ev.phase`, and ctx already shows the
+-- movement phase of the same turn (same round, same acting sides).
+-- Why the overcharge burn is here too: the movement phase starts only right after a weapons
+-- phase ends (the engine fires phase_end, then phase_start, with nothing in between), so doing
+-- the burn at the end of this hook changes nothing but saves a hook call at every phase start.
+game.on("phase_end", function(ctx, ev)
+  if (ev and ev.phase) ~= "weapons" then return end
+  local pl = pending(ctx)
+  if pl then ctx:set_global("pending", false) end
+  local sides = (ctx.acting and #ctx.acting > 0) and ctx.acting or { ctx.active }
+  for _, side in ipairs(sides) do
+    for _, t in ipairs(R.torpedoes(ctx, side)) do
+      if (t.values.launched_round or ctx.round) < ctx.round then
+        ctx:destroy(t.id)
+        ctx:log(("torpedo %d is disarmed at the end of its second round"):format(t.id))
+      end
+    end
+  end
+  if ctx.phase == "movement" then burn_overcharge(ctx) end
 end)
 
 game.on("round_start", function(ctx)
@@ -1107,13 +1122,6 @@ local function alive_teams(ctx)
   return teams, order
 end
 
-game.on("after_action", function(ctx)
-  local has = {}
-  for _, p in ipairs(R.ship_spots(ctx)) do has[p.owner] = true end
-  for _, s in ipairs(ctx:sides()) do
-    if not s.eliminated and not has[s.id] then ctx:eliminate(s.id) end
-  end
-end)
 
 game.setup(function(ctx)
   -- Terrain given by the scenario becomes the anomaly map.

@@ -199,6 +199,33 @@ function R.own_torpedo(ctx, side, id)
   return p
 end
 
+-- Ships destroyed during one writable callback: ctx -> true (weak keys: it goes with the ctx).
+local LOST = setmetatable({}, { __mode = "k" })
+
+---Destroys ship `id` and notes that this callback destroyed a ship (see R.after_apply).
+function R.destroy_ship(ctx, id)
+  ctx:destroy(id)
+  LOST[ctx] = true
+end
+
+---A side with no ship left is eliminated.
+function R.eliminate_shipless(ctx)
+  local has = {}
+  for _, p in ipairs(R.ship_spots(ctx)) do has[p.owner] = true end
+  for _, s in ipairs(ctx:sides()) do
+    if not s.eliminated and not has[s.id] then ctx:eliminate(s.id) end
+  end
+end
+
+---Runs at the end of every apply: eliminates the sides left without ships when this apply
+---destroyed a ship (ships leave the game only through R.destroy_ship, in applies).
+function R.after_apply(ctx)
+  if LOST[ctx] then
+    LOST[ctx] = nil
+    R.eliminate_shipless(ctx)
+  end
+end
+
 ---Save the mutable keys of a ship record.
 function R.save_ship(ctx, id, s)
   ctx:set(id, "comps", s.comps)
