@@ -1114,7 +1114,7 @@ local function alive_teams(ctx)
   for _, p in ipairs(R.ship_spots(ctx)) do has[p.owner] = true end
   for _, s in ipairs(ctx:sides()) do
     if not s.eliminated and has[s.id] then
-      local t = R.team_of(ctx, s.id)
+      local t = R.side_team(s)
       if not teams[t] then teams[t] = {}; order[#order + 1] = t end
       table.insert(teams[t], s.id)
     end
@@ -1160,7 +1160,7 @@ game.victory(R.readonly(function(ctx)
     -- The whole team wins, including members whose own ships are gone.
     local winners = {}
     for _, s in ipairs(ctx:sides()) do
-      if R.team_of(ctx, s.id) == order[1] then winners[#winners + 1] = s.id end
+      if R.side_team(s) == order[1] then winners[#winners + 1] = s.id end
     end
     return { winners = winners, reason = "the last fleet with ships" }
   elseif #order == 0 then

@@ -93,12 +93,22 @@ end
 
 function R.terrain_map(ctx) return R.global(ctx, "terrain", {}) end
 
+---The team of a side record (its own id when it has none).
+function R.side_team(s)
+  if s.team and s.team ~= "" then return s.team end
+  return s.id
+end
+
+---The team of side id `side` (the id itself when it has no team or is unknown). Why one
+---ctx:sides() for all: in read-only callbacks the map is memoised, so every side's team costs
+---one engine call per callback instead of one per side.
 function R.team_of(ctx, side)
-  return memo(ctx, "team:" .. tostring(side), function()
-    local s = ctx:side(side)
-    if s and s.team and s.team ~= "" then return s.team end
-    return side
+  local teams = memo(ctx, "teams", function()
+    local m = {}
+    for _, s in ipairs(ctx:sides()) do m[s.id] = R.side_team(s) end
+    return m
   end)
+  return teams[side] or side
 end
 
 function R.enemies(ctx, a, b) return R.team_of(ctx, a) ~= R.team_of(ctx, b) end
@@ -439,25 +449,34 @@ end
 -- The board part of the answer never changes, so it is kept per board and kind; what depends
 -- on the game (anomalies and ships placed) is looked up per listing in a few sets.
 
--- board -> kind -> list of { h = centre hex (the board's own table), keys = covered keys } for
--- every centre whose whole anomaly is in play, in the order of b.hexes.
+-- board -> shape name -> list of { h = centre hex (the board's own table), keys = covered
+-- keys } for every centre whose whole anomaly is in play, in the order of b.hexes. Kinds of one
+-- shape share the list (kind -> list through D.anomalies[kind].shape).
 local SPOTS = setmetatable({}, { __mode = "k" })
 local function anomaly_spots(b)
   local per = SPOTS[b]
   if per then return per end
   per = {}
-  for _, kind in ipairs(D.anomaly_order) do
+  -- q -> r -> key of every hex in play (so covered hexes need no new key strings)
+  local grid = {}
+  for _, h in ipairs(b.hexes) do
+    local col = grid[h.q]
+    if not col then col = {}; grid[h.q] = col end
+    col[h.r] = G.key(h)
+  end
+  for name, offsets in pairs(D.shapes) do
     local list = {}
     for _, h in ipairs(b.hexes) do
       local keys = {}
-      for _, x in ipairs(R.anomaly_hexes(kind, h)) do
-        local k = G.key(x)
-        if not b.play[k] then keys = nil; break end
-        keys[#keys + 1] = k
+      for i, o in ipairs(offsets) do
+        local col = grid[h.q + o[1]]
+        local k = col and col[h.r + o[2]]
+        if not k then keys = nil; break end
+        keys[i] = k
       end
       if keys then list[#list + 1] = { h = h, keys = keys } end
     end
-    per[kind] = list
+    per[name] = list
   end
   SPOTS[b] = per
   return per
@@ -504,7 +523,7 @@ function R.anomaly_choices(ctx, first_only)
       local info = D.anomalies[kind]
       if (used[kind] or 0) < info.count then
         local near = D.terrain[info.terrain].solid and near_any or near_solid
-        for _, spot in ipairs(spots[kind]) do
+        for _, spot in ipairs(spots[info.shape]) do
           local ok = true
           for _, k in ipairs(spot.keys) do
             local o = occ[k]
