@@ -1110,8 +1110,7 @@ game.on("round_start", function(ctx)
 end)
 
 local function alive_teams(ctx)
-  local teams, order, has = {}, {}, {}
-  for _, p in ipairs(R.ship_spots(ctx)) do has[p.owner] = true end
+  local teams, order, has = {}, {}, R.sides_with_ships(ctx)
   for _, s in ipairs(ctx:sides()) do
     if not s.eliminated and has[s.id] then
       local t = R.side_team(s)

@@ -120,25 +120,61 @@ function R.enemies(ctx, a, b) return R.team_of(ctx, a) ~= R.team_of(ctx, b) end
 -- first), so listings copy the rest only.
 local LISTED = { "id", "owner", "type", "hex", "facing", "values" }
 
+---Every piece with the LISTED fields, by id: one engine read serving every listing of a
+---read-only callback. Why: there the records are shared views (no copy), so reading all pieces
+---at once costs about what one filtered read does, and a listing used to make three (own ships,
+---every ship's spot, torpedoes). Writable callbacks (records copied) keep the filtered reads.
+local function all_listed(ctx)
+  return memo(ctx, "all", function() return ctx:pieces { fields = LISTED } end)
+end
+
+---Pieces of type `kind` (and `owner` when given) by id: from all_listed in read-only
+---callbacks, else from a filtered engine read with `fields`.
+local function pieces_of(ctx, kind, owner, fields)
+  local src
+  if RO[ctx] then src = all_listed(ctx) else src = ctx:pieces { owner = owner, type = kind, fields = fields } end
+  local out = {}
+  for _, p in ipairs(src) do
+    if R.type_of(p) == kind and (owner == nil or p.owner == owner) then out[#out + 1] = p end
+  end
+  return out
+end
+
 function R.ships(ctx, owner)
   return memo(ctx, "ships:" .. tostring(owner), function()
-    local out = {}
-    for _, p in ipairs(ctx:pieces { owner = owner, type = "ship", fields = LISTED }) do
-      if R.type_of(p) == "ship" then out[#out + 1] = p end
-    end
+    local out = pieces_of(ctx, "ship", owner, LISTED)
     table.sort(out, function(x, y) return x.id < y.id end)
     return out
   end)
 end
 
----Every ship still in the game as `{ id, owner, type = "ship", hex = hex or nil }` (hex nil in
----reserve), sorted by id, without its record. Why: who is where and whose it is is all that
----occupancy, lines of attack, victory and eliminations need, and the full record is by far the
----most expensive snapshot to convert; the engine's light read copies only these fields.
+local SPOT = { "id", "owner", "type", "hex" }
+
+---Every ship still in the game with at least `{ id, owner, type = "ship", hex = hex or nil }`
+---(hex nil in reserve), sorted by id. Why: who is where and whose it is is all that occupancy,
+---lines of attack, victory and eliminations need, and in writable callbacks the full record is
+---by far the most expensive snapshot to copy; the engine's light read copies only these fields
+---(read-only callbacks take them from all_listed, which has the records too).
 function R.ship_spots(ctx)
-  return memo(ctx, "spots", function()
-    return ctx:pieces { type = "ship", fields = { "id", "owner", "type", "hex" } }
-  end)
+  return memo(ctx, "spots", function() return pieces_of(ctx, "ship", nil, SPOT) end)
+end
+
+---The set of sides owning a ship still in the game (in reserve or on the board): side -> true.
+---Why not a read of the ships: ships are only ever made at setup, which stores every one in the
+---`fleet` global, so a ctx:exists per ship answers it without building any piece table (this
+---runs in victory after every action). Without a fleet (a game set up otherwise) it reads the
+---ships' spots.
+function R.sides_with_ships(ctx)
+  local has = {}
+  local fleet = R.global(ctx, "fleet", nil)
+  if type(fleet) == "table" then
+    for _, f in ipairs(fleet) do
+      if not has[f.owner] and ctx:exists(f.id) then has[f.owner] = true end
+    end
+  else
+    for _, p in ipairs(R.ship_spots(ctx)) do has[p.owner] = true end
+  end
+  return has
 end
 
 ---The fleet record for setup: every ship's id and owner, by id. No rule reads it any more (the
@@ -154,8 +190,8 @@ function R.on_board(p) return R.hex_of(p) ~= nil end
 function R.torpedoes(ctx, owner)
   return memo(ctx, "torps:" .. tostring(owner), function()
     local out = {}
-    for _, p in ipairs(ctx:pieces { owner = owner, type = "torpedo", fields = LISTED }) do
-      if R.type_of(p) == "torpedo" and R.on_board(p) then out[#out + 1] = p end
+    for _, p in ipairs(pieces_of(ctx, "torpedo", owner, LISTED)) do
+      if R.on_board(p) then out[#out + 1] = p end
     end
     table.sort(out, function(x, y) return x.id < y.id end)
     return out
@@ -220,8 +256,7 @@ end
 
 ---A side with no ship left is eliminated.
 function R.eliminate_shipless(ctx)
-  local has = {}
-  for _, p in ipairs(R.ship_spots(ctx)) do has[p.owner] = true end
+  local has = R.sides_with_ships(ctx)
   for _, s in ipairs(ctx:sides()) do
     if not s.eliminated and not has[s.id] then ctx:eliminate(s.id) end
   end
