@@ -431,7 +431,7 @@ local function hit_ship(ctx, id, section, dice, what)
   if not p then return end
   local s = p.values
   local out = C.damage_ship(s, section, dice)
-  R.save_ship(ctx, id, s)
+  R.save_ship(ctx, id, s, R.SAVE_DAMAGE)
   ctx:log(("%s hits ship %d in section %d: dice %s -> %s"):format(what, id, section, table.concat(dice, " "), out.text))
   if out.destroyed then
     R.destroy_ship(ctx, id)
@@ -475,7 +475,7 @@ action {
     c.over = c.over - from_over
     c.charge = c.charge - (pl.strength - from_over)
     c.fired_round = ctx.round
-    R.save_ship(ctx, p.id, s)
+    R.save_ship(ctx, p.id, s, R.SAVE_COMPS)
     if pl.dice <= 0 then
       ctx:log("the nebulae absorb the whole beam")
       return
@@ -593,7 +593,7 @@ action {
     local s = p.values
     local c = s.comps[P(a, "weapon")]
     c.charge = c.charge - D.torpedo.charges_to_fire
-    R.save_ship(ctx, p.id, s)
+    R.save_ship(ctx, p.id, s, R.SAVE_COMPS)
     local h, dir = launch_hex(p, c)
     local id = ctx:create { type = "torpedo", owner = a.side, hex = h, facing = dir, values = {
       level = c.level, integrity = D.torpedo.integrity, launched_round = ctx.round,
@@ -754,7 +754,7 @@ end
 local function enter(ctx, p, s, nh, dir, evade)
   local f = R.facing_of(p)
   R.spend_manoeuvre(ctx, s, evade)
-  R.save_ship(ctx, p.id, s)
+  R.save_ship(ctx, p.id, s, R.SAVE_MOVE)
   ctx:move(p.id, nh, f)
   if R.is_asteroid(R.terrain_map(ctx), nh) then
     local n = R.engine_rating(s) - evade
@@ -890,7 +890,7 @@ action {
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
     R.spend_manoeuvre(ctx, s, 1)
-    R.save_ship(ctx, p.id, s)
+    R.save_ship(ctx, p.id, s, R.SAVE_MOVE)
     ctx:move(p.id, R.hex_of(p), G.turn(R.facing_of(p), P(a, "turn")))
   end,
 }
@@ -919,7 +919,7 @@ action {
     R.bank(ctx, s)
     R.drain(s, "engine", 3)
     s.bank_mn = s.bank_mn + 1
-    R.save_ship(ctx, p.id, s)
+    R.save_ship(ctx, p.id, s, R.SAVE_MOVE)
   end,
 }
 
@@ -946,7 +946,7 @@ action {
     local s = p.values
     R.spend_manoeuvre(ctx, s, 3)
     s.bank_mv = s.bank_mv + 1
-    R.save_ship(ctx, p.id, s)
+    R.save_ship(ctx, p.id, s, R.SAVE_MOVE)
   end,
 }
 
@@ -1023,7 +1023,7 @@ action {
     if comp.kind == "beam" and comp.over > before_over then comp.over_round = ctx.round end
     cr.used_round = ctx.round
     comp.charged_round = ctx.round
-    R.save_ship(ctx, p.id, s)
+    R.save_ship(ctx, p.id, s, R.SAVE_POWER)
     ctx:log(("ship %d: crew %d moves %d power (%d from batteries) into %s %d; %d lost"):format(
       p.id, P(a, "crew"), n, from_bat, comp.kind, P(a, "comp"), n - used))
   end,
@@ -1071,7 +1071,7 @@ local function burn_overcharge(ctx)
           ctx:log(("ship %d: overcharged beam %d burns down to level %d"):format(p.id, i, c.level))
         end
       end
-      if changed then R.save_ship(ctx, p.id, s) end
+      if changed then R.save_ship(ctx, p.id, s, R.SAVE_COMPS) end
     end
   end
 end

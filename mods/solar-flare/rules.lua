@@ -271,16 +271,26 @@ function R.after_apply(ctx)
   end
 end
 
----Save the mutable keys of a ship record.
-function R.save_ship(ctx, id, s)
-  ctx:set(id, "comps", s.comps)
-  ctx:set(id, "crew", s.crew)
-  ctx:set(id, "hull", s.hull)
-  ctx:set(id, "bank_round", s.bank_round or 0)
-  ctx:set(id, "bank_mv", s.bank_mv or 0)
-  ctx:set(id, "bank_mn", s.bank_mn or 0)
-  ctx:set(id, "pool_round", s.pool_round or 0)
-  ctx:set(id, "pool", s.pool or 0)
+-- What an apply changed in a ship record, for R.save_ship (keys are groups of record keys).
+R.SAVE_COMPS = { comps = true }                          -- charges, firing, burn-down
+R.SAVE_MOVE = { comps = true, bank = true }              -- engines/thrusters drained, points banked
+R.SAVE_POWER = { comps = true, crew = true, pool = true } -- a crew team's transfer
+R.SAVE_DAMAGE = { comps = true, hull = true }            -- shields, sections, destroyed systems
+
+---Save the mutable keys of a ship record: all of them, or only the groups in `what` (see the
+---R.SAVE_* sets). Why: writing an unchanged key changes nothing but still converts it (the
+---components list is most of a record), and every apply saves one ship. A scalar key missing
+---from the record is written (as 0) whatever `what` says, as a full save would.
+function R.save_ship(ctx, id, s, what)
+  if what == nil or what.comps then ctx:set(id, "comps", s.comps) end
+  if what == nil or what.crew then ctx:set(id, "crew", s.crew) end
+  if what == nil or what.hull then ctx:set(id, "hull", s.hull) end
+  local bank, pool = what == nil or what.bank, what == nil or what.pool
+  if bank or s.bank_round == nil then ctx:set(id, "bank_round", s.bank_round or 0) end
+  if bank or s.bank_mv == nil then ctx:set(id, "bank_mv", s.bank_mv or 0) end
+  if bank or s.bank_mn == nil then ctx:set(id, "bank_mn", s.bank_mn or 0) end
+  if pool or s.pool_round == nil then ctx:set(id, "pool_round", s.pool_round or 0) end
+  if pool or s.pool == nil then ctx:set(id, "pool", s.pool or 0) end
 end
 
 -- Terrain -----------------------------------------------------------------------------------
