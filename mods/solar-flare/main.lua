@@ -16,10 +16,21 @@ local BOT = require("bot")
 local P = R.param
 
 -- Every action's choices and check run read-only: their ctx memoises snapshots (R.readonly).
+-- Every apply ends by eliminating the sides it left without ships (R.after_apply). Why not an
+-- after_action hook: only an apply destroys ships, and a hook is a callback (a ctx built, a
+-- light read of every ship) after every one of a game's ~700 actions, end_phase included.
 -- The tail call keeps the declaration's own file:line for the engine's messages.
 local function action(decl)
   if decl.choices then decl.choices = R.readonly(decl.choices) end
   if decl.check then decl.check = R.readonly(decl.check) end
+  local apply = decl.apply
+  if apply then
+    decl.apply = function(ctx, a)
+      local ok, why = apply(ctx, a)
+      R.after_apply(ctx)
+      return ok, why
+    end
+  end
   return game.action(decl)
 end
 
@@ -420,10 +431,10 @@ local function hit_ship(ctx, id, section, dice, what)
   if not p then return end
   local s = p.values
   local out = C.damage_ship(s, section, dice)
-  R.save_ship(ctx, id, s)
+  R.save_ship(ctx, id, s, R.SAVE_DAMAGE)
   ctx:log(("%s hits ship %d in section %d: dice %s -> %s"):format(what, id, section, table.concat(dice, " "), out.text))
   if out.destroyed then
-    ctx:destroy(id)
+    R.destroy_ship(ctx, id)
     ctx:log(("ship %d is destroyed"):format(id))
   end
 end
@@ -464,7 +475,7 @@ action {
     c.over = c.over - from_over
     c.charge = c.charge - (pl.strength - from_over)
     c.fired_round = ctx.round
-    R.save_ship(ctx, p.id, s)
+    R.save_ship(ctx, p.id, s, R.SAVE_COMPS)
     if pl.dice <= 0 then
       ctx:log("the nebulae absorb the whole beam")
       return
@@ -582,7 +593,7 @@ action {
     local s = p.values
     local c = s.comps[P(a, "weapon")]
     c.charge = c.charge - D.torpedo.charges_to_fire
-    R.save_ship(ctx, p.id, s)
+    R.save_ship(ctx, p.id, s, R.SAVE_COMPS)
     local h, dir = launch_hex(p, c)
     local id = ctx:create { type = "torpedo", owner = a.side, hex = h, facing = dir, values = {
       level = c.level, integrity = D.torpedo.integrity, launched_round = ctx.round,
@@ -743,7 +754,7 @@ end
 local function enter(ctx, p, s, nh, dir, evade)
   local f = R.facing_of(p)
   R.spend_manoeuvre(ctx, s, evade)
-  R.save_ship(ctx, p.id, s)
+  R.save_ship(ctx, p.id, s, R.SAVE_MOVE)
   ctx:move(p.id, nh, f)
   if R.is_asteroid(R.terrain_map(ctx), nh) then
     local n = R.engine_rating(s) - evade
@@ -879,7 +890,7 @@ action {
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
     R.spend_manoeuvre(ctx, s, 1)
-    R.save_ship(ctx, p.id, s)
+    R.save_ship(ctx, p.id, s, R.SAVE_MOVE)
     ctx:move(p.id, R.hex_of(p), G.turn(R.facing_of(p), P(a, "turn")))
   end,
 }
@@ -908,7 +919,7 @@ action {
     R.bank(ctx, s)
     R.drain(s, "engine", 3)
     s.bank_mn = s.bank_mn + 1
-    R.save_ship(ctx, p.id, s)
+    R.save_ship(ctx, p.id, s, R.SAVE_MOVE)
   end,
 }
 
@@ -935,7 +946,7 @@ action {
     local s = p.values
     R.spend_manoeuvre(ctx, s, 3)
     s.bank_mv = s.bank_mv + 1
-    R.save_ship(ctx, p.id, s)
+    R.save_ship(ctx, p.id, s, R.SAVE_MOVE)
   end,
 }
 
@@ -1012,7 +1023,7 @@ action {
     if comp.kind == "beam" and comp.over > before_over then comp.over_round = ctx.round end
     cr.used_round = ctx.round
     comp.charged_round = ctx.round
-    R.save_ship(ctx, p.id, s)
+    R.save_ship(ctx, p.id, s, R.SAVE_POWER)
     ctx:log(("ship %d: crew %d moves %d power (%d from batteries) into %s %d; %d lost"):format(
       p.id, P(a, "crew"), n, from_bat, comp.kind, P(a, "comp"), n - used))
   end,
@@ -1043,28 +1054,9 @@ action {
   end,
 }
 
--- Safety net if the runtime can not refuse end_phase: an undecided attack is cancelled and a
--- torpedo past its second round is disarmed when the weapons phase ends. The engine fires
--- phase_end after the clock moved on: the ended phase is `ev.phase`, and ctx already shows the
--- movement phase of the same turn (same round, same acting sides).
-game.on("phase_end", function(ctx, ev)
-  if (ev and ev.phase) ~= "weapons" then return end
-  local pl = pending(ctx)
-  if pl then ctx:set_global("pending", false) end
-  local sides = (ctx.acting and #ctx.acting > 0) and ctx.acting or { ctx.active }
-  for _, side in ipairs(sides) do
-    for _, t in ipairs(R.torpedoes(ctx, side)) do
-      if (t.values.launched_round or ctx.round) < ctx.round then
-        ctx:destroy(t.id)
-        ctx:log(("torpedo %d is disarmed at the end of its second round"):format(t.id))
-      end
-    end
-  end
-end)
-
 -- Unused overcharge is lost after the owner's next weapons phase, and the beam loses a level.
-game.on("phase_start", function(ctx)
-  if ctx.phase ~= "movement" then return end
+-- Runs as the movement phase starts, for the sides acting in it.
+local function burn_overcharge(ctx)
   for _, side in ipairs(ctx.acting or { ctx.active }) do
     for _, p in ipairs(R.ships(ctx, side)) do
       local s, changed = p.values, false
@@ -1079,9 +1071,32 @@ game.on("phase_start", function(ctx)
           ctx:log(("ship %d: overcharged beam %d burns down to level %d"):format(p.id, i, c.level))
         end
       end
-      if changed then R.save_ship(ctx, p.id, s) end
+      if changed then R.save_ship(ctx, p.id, s, R.SAVE_COMPS) end
     end
   end
+end
+
+-- Safety net if the runtime can not refuse end_phase: an undecided attack is cancelled and a
+-- torpedo past its second round is disarmed when the weapons phase ends. The engine fires
+-- phase_end after the clock moved on: the ended phase is `ev.phase`, and ctx already shows the
+-- movement phase of the same turn (same round, same acting sides).
+-- Why the overcharge burn is here too: the movement phase starts only right after a weapons
+-- phase ends (the engine fires phase_end, then phase_start, with nothing in between), so doing
+-- the burn at the end of this hook changes nothing but saves a hook call at every phase start.
+game.on("phase_end", function(ctx, ev)
+  if (ev and ev.phase) ~= "weapons" then return end
+  local pl = pending(ctx)
+  if pl then ctx:set_global("pending", false) end
+  local sides = (ctx.acting and #ctx.acting > 0) and ctx.acting or { ctx.active }
+  for _, side in ipairs(sides) do
+    for _, t in ipairs(R.torpedoes(ctx, side)) do
+      if (t.values.launched_round or ctx.round) < ctx.round then
+        ctx:destroy(t.id)
+        ctx:log(("torpedo %d is disarmed at the end of its second round"):format(t.id))
+      end
+    end
+  end
+  if ctx.phase == "movement" then burn_overcharge(ctx) end
 end)
 
 game.on("round_start", function(ctx)
@@ -1095,11 +1110,10 @@ game.on("round_start", function(ctx)
 end)
 
 local function alive_teams(ctx)
-  local teams, order, has = {}, {}, {}
-  for _, p in ipairs(R.ship_spots(ctx)) do has[p.owner] = true end
+  local teams, order, has = {}, {}, R.sides_with_ships(ctx)
   for _, s in ipairs(ctx:sides()) do
     if not s.eliminated and has[s.id] then
-      local t = R.team_of(ctx, s.id)
+      local t = R.side_team(s)
       if not teams[t] then teams[t] = {}; order[#order + 1] = t end
       table.insert(teams[t], s.id)
     end
@@ -1107,13 +1121,6 @@ local function alive_teams(ctx)
   return teams, order
 end
 
-game.on("after_action", function(ctx)
-  local has = {}
-  for _, p in ipairs(R.ship_spots(ctx)) do has[p.owner] = true end
-  for _, s in ipairs(ctx:sides()) do
-    if not s.eliminated and not has[s.id] then ctx:eliminate(s.id) end
-  end
-end)
 
 game.setup(function(ctx)
   -- Terrain given by the scenario becomes the anomaly map.
@@ -1152,7 +1159,7 @@ game.victory(R.readonly(function(ctx)
     -- The whole team wins, including members whose own ships are gone.
     local winners = {}
     for _, s in ipairs(ctx:sides()) do
-      if R.team_of(ctx, s.id) == order[1] then winners[#winners + 1] = s.id end
+      if R.side_team(s) == order[1] then winners[#winners + 1] = s.id end
     end
     return { winners = winners, reason = "the last fleet with ships" }
   elseif #order == 0 then

@@ -93,12 +93,22 @@ end
 
 function R.terrain_map(ctx) return R.global(ctx, "terrain", {}) end
 
+---The team of a side record (its own id when it has none).
+function R.side_team(s)
+  if s.team and s.team ~= "" then return s.team end
+  return s.id
+end
+
+---The team of side id `side` (the id itself when it has no team or is unknown). Why one
+---ctx:sides() for all: in read-only callbacks the map is memoised, so every side's team costs
+---one engine call per callback instead of one per side.
 function R.team_of(ctx, side)
-  return memo(ctx, "team:" .. tostring(side), function()
-    local s = ctx:side(side)
-    if s and s.team and s.team ~= "" then return s.team end
-    return side
+  local teams = memo(ctx, "teams", function()
+    local m = {}
+    for _, s in ipairs(ctx:sides()) do m[s.id] = R.side_team(s) end
+    return m
   end)
+  return teams[side] or side
 end
 
 function R.enemies(ctx, a, b) return R.team_of(ctx, a) ~= R.team_of(ctx, b) end
@@ -110,25 +120,61 @@ function R.enemies(ctx, a, b) return R.team_of(ctx, a) ~= R.team_of(ctx, b) end
 -- first), so listings copy the rest only.
 local LISTED = { "id", "owner", "type", "hex", "facing", "values" }
 
+---Every piece with the LISTED fields, by id: one engine read serving every listing of a
+---read-only callback. Why: there the records are shared views (no copy), so reading all pieces
+---at once costs about what one filtered read does, and a listing used to make three (own ships,
+---every ship's spot, torpedoes). Writable callbacks (records copied) keep the filtered reads.
+local function all_listed(ctx)
+  return memo(ctx, "all", function() return ctx:pieces { fields = LISTED } end)
+end
+
+---Pieces of type `kind` (and `owner` when given) by id: from all_listed in read-only
+---callbacks, else from a filtered engine read with `fields`.
+local function pieces_of(ctx, kind, owner, fields)
+  local src
+  if RO[ctx] then src = all_listed(ctx) else src = ctx:pieces { owner = owner, type = kind, fields = fields } end
+  local out = {}
+  for _, p in ipairs(src) do
+    if R.type_of(p) == kind and (owner == nil or p.owner == owner) then out[#out + 1] = p end
+  end
+  return out
+end
+
 function R.ships(ctx, owner)
   return memo(ctx, "ships:" .. tostring(owner), function()
-    local out = {}
-    for _, p in ipairs(ctx:pieces { owner = owner, type = "ship", fields = LISTED }) do
-      if R.type_of(p) == "ship" then out[#out + 1] = p end
-    end
+    local out = pieces_of(ctx, "ship", owner, LISTED)
     table.sort(out, function(x, y) return x.id < y.id end)
     return out
   end)
 end
 
----Every ship still in the game as `{ id, owner, type = "ship", hex = hex or nil }` (hex nil in
----reserve), sorted by id, without its record. Why: who is where and whose it is is all that
----occupancy, lines of attack, victory and eliminations need, and the full record is by far the
----most expensive snapshot to convert; the engine's light read copies only these fields.
+local SPOT = { "id", "owner", "type", "hex" }
+
+---Every ship still in the game with at least `{ id, owner, type = "ship", hex = hex or nil }`
+---(hex nil in reserve), sorted by id. Why: who is where and whose it is is all that occupancy,
+---lines of attack, victory and eliminations need, and in writable callbacks the full record is
+---by far the most expensive snapshot to copy; the engine's light read copies only these fields
+---(read-only callbacks take them from all_listed, which has the records too).
 function R.ship_spots(ctx)
-  return memo(ctx, "spots", function()
-    return ctx:pieces { type = "ship", fields = { "id", "owner", "type", "hex" } }
-  end)
+  return memo(ctx, "spots", function() return pieces_of(ctx, "ship", nil, SPOT) end)
+end
+
+---The set of sides owning a ship still in the game (in reserve or on the board): side -> true.
+---Why not a read of the ships: ships are only ever made at setup, which stores every one in the
+---`fleet` global, so a ctx:exists per ship answers it without building any piece table (this
+---runs in victory after every action). Without a fleet (a game set up otherwise) it reads the
+---ships' spots.
+function R.sides_with_ships(ctx)
+  local has = {}
+  local fleet = R.global(ctx, "fleet", nil)
+  if type(fleet) == "table" then
+    for _, f in ipairs(fleet) do
+      if not has[f.owner] and ctx:exists(f.id) then has[f.owner] = true end
+    end
+  else
+    for _, p in ipairs(R.ship_spots(ctx)) do has[p.owner] = true end
+  end
+  return has
 end
 
 ---The fleet record for setup: every ship's id and owner, by id. No rule reads it any more (the
@@ -144,8 +190,8 @@ function R.on_board(p) return R.hex_of(p) ~= nil end
 function R.torpedoes(ctx, owner)
   return memo(ctx, "torps:" .. tostring(owner), function()
     local out = {}
-    for _, p in ipairs(ctx:pieces { owner = owner, type = "torpedo", fields = LISTED }) do
-      if R.type_of(p) == "torpedo" and R.on_board(p) then out[#out + 1] = p end
+    for _, p in ipairs(pieces_of(ctx, "torpedo", owner, LISTED)) do
+      if R.on_board(p) then out[#out + 1] = p end
     end
     table.sort(out, function(x, y) return x.id < y.id end)
     return out
@@ -199,16 +245,52 @@ function R.own_torpedo(ctx, side, id)
   return p
 end
 
----Save the mutable keys of a ship record.
-function R.save_ship(ctx, id, s)
-  ctx:set(id, "comps", s.comps)
-  ctx:set(id, "crew", s.crew)
-  ctx:set(id, "hull", s.hull)
-  ctx:set(id, "bank_round", s.bank_round or 0)
-  ctx:set(id, "bank_mv", s.bank_mv or 0)
-  ctx:set(id, "bank_mn", s.bank_mn or 0)
-  ctx:set(id, "pool_round", s.pool_round or 0)
-  ctx:set(id, "pool", s.pool or 0)
+-- Ships destroyed during one writable callback: ctx -> true (weak keys: it goes with the ctx).
+local LOST = setmetatable({}, { __mode = "k" })
+
+---Destroys ship `id` and notes that this callback destroyed a ship (see R.after_apply).
+function R.destroy_ship(ctx, id)
+  ctx:destroy(id)
+  LOST[ctx] = true
+end
+
+---A side with no ship left is eliminated.
+function R.eliminate_shipless(ctx)
+  local has = R.sides_with_ships(ctx)
+  for _, s in ipairs(ctx:sides()) do
+    if not s.eliminated and not has[s.id] then ctx:eliminate(s.id) end
+  end
+end
+
+---Runs at the end of every apply: eliminates the sides left without ships when this apply
+---destroyed a ship (ships leave the game only through R.destroy_ship, in applies).
+function R.after_apply(ctx)
+  if LOST[ctx] then
+    LOST[ctx] = nil
+    R.eliminate_shipless(ctx)
+  end
+end
+
+-- What an apply changed in a ship record, for R.save_ship (keys are groups of record keys).
+R.SAVE_COMPS = { comps = true }                          -- charges, firing, burn-down
+R.SAVE_MOVE = { comps = true, bank = true }              -- engines/thrusters drained, points banked
+R.SAVE_POWER = { comps = true, crew = true, pool = true } -- a crew team's transfer
+R.SAVE_DAMAGE = { comps = true, hull = true }            -- shields, sections, destroyed systems
+
+---Save the mutable keys of a ship record: all of them, or only the groups in `what` (see the
+---R.SAVE_* sets). Why: writing an unchanged key changes nothing but still converts it (the
+---components list is most of a record), and every apply saves one ship. A scalar key missing
+---from the record is written (as 0) whatever `what` says, as a full save would.
+function R.save_ship(ctx, id, s, what)
+  if what == nil or what.comps then ctx:set(id, "comps", s.comps) end
+  if what == nil or what.crew then ctx:set(id, "crew", s.crew) end
+  if what == nil or what.hull then ctx:set(id, "hull", s.hull) end
+  local bank, pool = what == nil or what.bank, what == nil or what.pool
+  if bank or s.bank_round == nil then ctx:set(id, "bank_round", s.bank_round or 0) end
+  if bank or s.bank_mv == nil then ctx:set(id, "bank_mv", s.bank_mv or 0) end
+  if bank or s.bank_mn == nil then ctx:set(id, "bank_mn", s.bank_mn or 0) end
+  if pool or s.pool_round == nil then ctx:set(id, "pool_round", s.pool_round or 0) end
+  if pool or s.pool == nil then ctx:set(id, "pool", s.pool or 0) end
 end
 
 -- Terrain -----------------------------------------------------------------------------------
@@ -405,19 +487,102 @@ function R.anomaly_ok(ctx, map, occ, kind, h, used, b)
   return true
 end
 
-function R.anomaly_choices(ctx, first_only)
-  local map, occ = R.terrain_map(ctx), R.occupancy(ctx)
-  local used, b = R.global(ctx, "anomalies_used", {}), R.board(ctx)
-  local out = {}
-  for _, kind in ipairs(D.anomaly_order) do
+-- Listing placements --------------------------------------------------------------------------
+-- Why: listing anomaly placements asks R.anomaly_ok for every kind at every board hex, on every
+-- step of the deploy phase (and the end_phase check asks for the first one); building each
+-- anomaly's hexes and their "q,r" keys again each time made the deploy phase a third of a game.
+-- The board part of the answer never changes, so it is kept per board and kind; what depends
+-- on the game (anomalies and ships placed) is looked up per listing in a few sets.
+
+-- board -> shape name -> list of { h = centre hex (the board's own table), keys = covered
+-- keys } for every centre whose whole anomaly is in play, in the order of b.hexes. Kinds of one
+-- shape share the list (kind -> list through D.anomalies[kind].shape).
+local SPOTS = setmetatable({}, { __mode = "k" })
+local function anomaly_spots(b)
+  local per = SPOTS[b]
+  if per then return per end
+  per = {}
+  -- q -> r -> key of every hex in play (so covered hexes need no new key strings)
+  local grid = {}
+  for _, h in ipairs(b.hexes) do
+    local col = grid[h.q]
+    if not col then col = {}; grid[h.q] = col end
+    col[h.r] = G.key(h)
+  end
+  for name, offsets in pairs(D.shapes) do
+    local list = {}
     for _, h in ipairs(b.hexes) do
-      if R.anomaly_ok(ctx, map, occ, kind, h, used, b) then
-        out[#out + 1] = { kind = kind, at = h }
-        if first_only then return out end
+      local keys = {}
+      for i, o in ipairs(offsets) do
+        local col = grid[h.q + o[1]]
+        local k = col and col[h.r + o[2]]
+        if not k then keys = nil; break end
+        keys[i] = k
       end
+      if keys then list[#list + 1] = { h = h, keys = keys } end
+    end
+    per[name] = list
+  end
+  SPOTS[b] = per
+  return per
+end
+
+-- "q,r" key -> keys of every hex within the anomaly gap of it, itself included (pure, kept).
+local WITHIN_GAP = {}
+local function within_gap(k)
+  local list = WITHIN_GAP[k]
+  if not list then
+    list = {}
+    for _, y in ipairs(G.range(G.unkey(k), D.solid_gap)) do list[#list + 1] = G.key(y) end
+    WITHIN_GAP[k] = list
+  end
+  return list
+end
+
+---Keys within the gap of any anomaly (`any`) and of any planet or moon (`solid`). A hex is
+---within the gap of an anomaly hex exactly when that anomaly hex is within the gap of it, so
+---these two sets answer R.anomaly_ok's gap test for every hex at once.
+local function gap_sets(map)
+  local any, solid = {}, {}
+  for k, t in pairs(map) do
+    local info = D.terrain[t]
+    local is_solid = info and info.solid
+    for _, y in ipairs(within_gap(k)) do
+      any[y] = true
+      if is_solid then solid[y] = true end
     end
   end
-  return out
+  return any, solid
+end
+
+---Every placement `{ kind =, at = }` R.anomaly_ok allows now, kinds in D.anomaly_order and
+---hexes in board order (only the first with first_only). Memoised in read-only callbacks.
+function R.anomaly_choices(ctx, first_only)
+  return memo(ctx, first_only and "anomaly_first" or "anomaly_all", function()
+    local map, occ = R.terrain_map(ctx), R.occupancy(ctx)
+    local used, b = R.global(ctx, "anomalies_used", {}), R.board(ctx)
+    local spots = anomaly_spots(b)
+    local near_any, near_solid = gap_sets(map)
+    local out = {}
+    for _, kind in ipairs(D.anomaly_order) do
+      local info = D.anomalies[kind]
+      if (used[kind] or 0) < info.count then
+        local near = D.terrain[info.terrain].solid and near_any or near_solid
+        for _, spot in ipairs(spots[info.shape]) do
+          local ok = true
+          for _, k in ipairs(spot.keys) do
+            local o = occ[k]
+            if map[k] or near[k] or (o and o.ship) then ok = false; break end
+          end
+          if ok then
+            out[#out + 1] = { kind = kind, at = spot.h }
+            if first_only then return out end
+          end
+        end
+      end
+    end
+    return out
+  end)
 end
 
 -- Setup: ships --------------------------------------------------------------------------------
