@@ -130,12 +130,7 @@ impl<R: Rules> Game<R> {
         if self.state.outcome.is_some() || !self.state.clock.may_act(side) {
             return Ok(Vec::new());
         }
-        let mut out = self.rules.legal_actions(&self.state, side)?;
-        let end = Action::end_phase(side.clone());
-        if self.rules.check(&self.state, &end)?.is_ok() {
-            out.push(end);
-        }
-        Ok(out)
+        self.rules.legal_actions_and_end(&self.state, side)
     }
 
     /// Whether an action is legal now (no change to the state).

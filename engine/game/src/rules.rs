@@ -52,6 +52,25 @@ pub trait Rules {
     /// A fault in the rules.
     fn legal_actions(&self, state: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError>;
 
+    /// [`Rules::legal_actions`] plus the engine's `end_phase` (last) when [`Rules::check`]
+    /// allows it: what [`crate::Game::legal_actions`] offers. Rules that can answer both in one
+    /// go (one Lua call instead of two) override it; the result must be the same.
+    ///
+    /// # Errors
+    /// A fault in the rules.
+    fn legal_actions_and_end(
+        &self,
+        state: &GameState,
+        side: &SideId,
+    ) -> Result<Vec<Action>, RulesError> {
+        let mut out = self.legal_actions(state, side)?;
+        let end = Action::end_phase(side.clone());
+        if self.check(state, &end)?.is_ok() {
+            out.push(end);
+        }
+        Ok(out)
+    }
+
     /// Whether an action is legal now, without changing anything.
     ///
     /// # Errors
@@ -97,6 +116,13 @@ impl<R: Rules + ?Sized> Rules for &R {
     fn legal_actions(&self, state: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError> {
         (**self).legal_actions(state, side)
     }
+    fn legal_actions_and_end(
+        &self,
+        state: &GameState,
+        side: &SideId,
+    ) -> Result<Vec<Action>, RulesError> {
+        (**self).legal_actions_and_end(state, side)
+    }
     fn check(&self, state: &GameState, action: &Action) -> Result<Result<(), Illegal>, RulesError> {
         (**self).check(state, action)
     }
@@ -124,6 +150,13 @@ impl<R: Rules + ?Sized> Rules for Box<R> {
     }
     fn legal_actions(&self, state: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError> {
         (**self).legal_actions(state, side)
+    }
+    fn legal_actions_and_end(
+        &self,
+        state: &GameState,
+        side: &SideId,
+    ) -> Result<Vec<Action>, RulesError> {
+        (**self).legal_actions_and_end(state, side)
     }
     fn check(&self, state: &GameState, action: &Action) -> Result<Result<(), Illegal>, RulesError> {
         (**self).check(state, action)

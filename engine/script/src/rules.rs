@@ -352,6 +352,118 @@ impl LuaRules {
         Ok(())
     }
 
+    /// Every action's choices for `side` in one guarded call with one ctx, and with `with_end`
+    /// the engine's `end_phase` last when the rules' check allows it (checked with the same
+    /// ctx: the state is the same).
+    fn listing(
+        &self,
+        state: &GameState,
+        side: &SideId,
+        with_end: bool,
+    ) -> Result<Vec<Action>, RulesError> {
+        let mut listed = Vec::new();
+        for (id, decl) in &self.loaded.decls.actions {
+            // The engine adds end_phase itself (when the rules' check allows it).
+            let Some(choices) = decl
+                .choices
+                .filter(|_| id != hexforge_game::action::END_PHASE)
+            else {
+                continue;
+            };
+            let probe = Action::new(id.clone(), side.clone(), Json::Object(Default::default()));
+            if self.phase_allows(state, &probe).is_err() {
+                continue;
+            }
+            listed.push((id, self.function(choices)?));
+        }
+        // end_phase: allowed without a call unless the rules declare a check for it in this
+        // phase (as in `run_check`).
+        let end = Action::end_phase(side.clone());
+        let end_check = if with_end {
+            match self.end_phase_check(state) {
+                Some(cb) => Some(Some(self.function(cb)?)),
+                None => Some(None),
+            }
+        } else {
+            None
+        };
+        if listed.is_empty() && !matches!(end_check, Some(Some(_))) {
+            if matches!(end_check, Some(None)) {
+                return Ok(vec![end]);
+            }
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::new();
+        let sandbox = &self.loaded.sandbox;
+        // One ctx for the whole listing: the state cannot change between the choices of one
+        // listing, so they share it (and whatever a mod memoises on it), and building a ctx is
+        // a good part of a small callback's cost. Each choices still gets the whole budget.
+        sandbox
+            .guarded(|lua| {
+                lua.scope(|scope| {
+                    let ctx = build_ctx(lua, scope, Access::Read(state), self)?;
+                    // A kept string: side ids repeat in every listing.
+                    let who = self.templates.string(lua, side.as_str())?;
+                    for (id, f) in &listed {
+                        sandbox.refill()?;
+                        let mv: MultiValue = f.call((ctx.clone(), who.clone()))?;
+                        if let Some(Value::Table(t)) = mv.into_iter().next() {
+                            let read = lua
+                                .app_data_ref::<RawReader>()
+                                .map(|r| r.list_to_json(lua, &t))
+                                .transpose()?
+                                .and_then(|l| l.into_iter().collect::<Option<Vec<Json>>>());
+                            // Anything the one-call read could not take: item by item through
+                            // serde (whose errors name the problem).
+                            let list = match read {
+                                Some(list) => list,
+                                None => crate::api::plain::real_table(&t)
+                                    .sequence_values::<Value>()
+                                    .map(|v| from_lua(lua, v?, &format!("action {id}: choices")))
+                                    .collect::<mlua::Result<Vec<Json>>>()?,
+                            };
+                            for mut params in list {
+                                if let Json::Object(m) = &mut params {
+                                    m.remove("id");
+                                    m.remove("side");
+                                }
+                                out.push(Action::new((*id).clone(), side.clone(), params));
+                            }
+                        }
+                    }
+                    match &end_check {
+                        Some(Some(f)) => {
+                            sandbox.refill()?;
+                            let args = (ctx.clone(), Self::action_table(lua, &end)?);
+                            let verdict = verdict("check")(lua, f.call::<MultiValue>(args)?)?;
+                            if matches!(verdict, Some(Ok(())) | None) {
+                                out.push(end.clone());
+                            }
+                        }
+                        Some(None) => out.push(end.clone()),
+                        None => {}
+                    }
+                    Ok(())
+                })
+            })
+            .map_err(rerr)?;
+        Ok(out)
+    }
+
+    /// The declared check of `end_phase` that applies in this phase, if any.
+    fn end_phase_check(&self, state: &GameState) -> Option<CallbackId> {
+        let decl = self
+            .loaded
+            .decls
+            .actions
+            .get(hexforge_game::action::END_PHASE)?;
+        let phase = state.phase_id(&self.turns);
+        if !decl.phases.is_empty() && !phase.is_some_and(|p| decl.phases.iter().any(|x| x == p)) {
+            return None;
+        }
+        decl.check
+    }
+
     /// Runs an action's `check` on a state (for `ctx:legal` and [`Rules::check`]).
     fn run_check(
         &self,
@@ -431,67 +543,15 @@ impl Rules for LuaRules {
     }
 
     fn legal_actions(&self, state: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError> {
-        let mut listed = Vec::new();
-        for (id, decl) in &self.loaded.decls.actions {
-            // The engine adds end_phase itself (when the rules' check allows it).
-            let Some(choices) = decl
-                .choices
-                .filter(|_| id != hexforge_game::action::END_PHASE)
-            else {
-                continue;
-            };
-            let probe = Action::new(id.clone(), side.clone(), Json::Object(Default::default()));
-            if self.phase_allows(state, &probe).is_err() {
-                continue;
-            }
-            listed.push((id, self.function(choices)?));
-        }
-        if listed.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut out = Vec::new();
-        let sandbox = &self.loaded.sandbox;
-        // One ctx for the whole listing: the state cannot change between the choices of one
-        // listing, so they share it (and whatever a mod memoises on it), and building a ctx is
-        // a good part of a small callback's cost. Each choices still gets the whole budget.
-        sandbox
-            .guarded(|lua| {
-                lua.scope(|scope| {
-                    let ctx = build_ctx(lua, scope, Access::Read(state), self)?;
-                    // A kept string: side ids repeat in every listing.
-                    let who = self.templates.string(lua, side.as_str())?;
-                    for (id, f) in &listed {
-                        sandbox.refill()?;
-                        let mv: MultiValue = f.call((ctx.clone(), who.clone()))?;
-                        if let Some(Value::Table(t)) = mv.into_iter().next() {
-                            let read = lua
-                                .app_data_ref::<RawReader>()
-                                .map(|r| r.list_to_json(lua, &t))
-                                .transpose()?
-                                .and_then(|l| l.into_iter().collect::<Option<Vec<Json>>>());
-                            // Anything the one-call read could not take: item by item through
-                            // serde (whose errors name the problem).
-                            let list = match read {
-                                Some(list) => list,
-                                None => crate::api::plain::real_table(&t)
-                                    .sequence_values::<Value>()
-                                    .map(|v| from_lua(lua, v?, &format!("action {id}: choices")))
-                                    .collect::<mlua::Result<Vec<Json>>>()?,
-                            };
-                            for mut params in list {
-                                if let Json::Object(m) = &mut params {
-                                    m.remove("id");
-                                    m.remove("side");
-                                }
-                                out.push(Action::new((*id).clone(), side.clone(), params));
-                            }
-                        }
-                    }
-                    Ok(())
-                })
-            })
-            .map_err(rerr)?;
-        Ok(out)
+        self.listing(state, side, false)
+    }
+
+    fn legal_actions_and_end(
+        &self,
+        state: &GameState,
+        side: &SideId,
+    ) -> Result<Vec<Action>, RulesError> {
+        self.listing(state, side, true)
     }
 
     fn check(&self, state: &GameState, action: &Action) -> Result<Result<(), Illegal>, RulesError> {
