@@ -701,7 +701,7 @@ mod tests {
             .eval(
                 &format!(
                     "{env}
-                     string.unpack = nil -- a mod's globals do not reach the decoder
+                     string.sub, table.unpack = nil, nil -- a mod's globals do not reach the helpers
                      local e, x, c, tr = search.move_listing({{q=0,r=0}}, 'N', {{ speed = 2, max_turns = 1, paths = true }}, env)
                      local function show(l)
                        local out = {{}}
@@ -804,5 +804,84 @@ mod tests {
             )
             .unwrap();
         assert!(truncated);
+    }
+
+    #[test]
+    fn move_listing_tables_match_the_core_listing_over_several_decode_calls() {
+        use hexforge_core::hex::{Direction, Hex};
+        use hexforge_core::search::{FacingRules, HexKind, ListingRules, move_listing};
+        // Speed 12, MR 5 with paths: over a thousand moves, several decode calls; (0,-3) is
+        // off the map and (2,-4) a planet, so all three lists have moves.
+        let kind = |h: Hex| match (h.q, h.r) {
+            (0, -3) => HexKind::OffBoard,
+            (2, -4) => HexKind::Blocked,
+            _ => HexKind::Open,
+        };
+        let l = move_listing(
+            Hex::ORIGIN,
+            &[Direction::N, Direction::SE],
+            &ListingRules::new(FacingRules::new(12, 5)),
+            kind,
+            |_, _, _| None,
+            hexforge_core::search::Limits::default(),
+        );
+        let show = |v: &[hexforge_core::search::ListedMove]| {
+            v.iter()
+                .map(|m| {
+                    let path: Vec<String> = l
+                        .path(m)
+                        .iter()
+                        .map(|h| format!("{},{}", h.q, h.r))
+                        .collect();
+                    format!(
+                        "{}>{},{}:{}/{}/{}/{}/{}/{}",
+                        l.plan(m),
+                        m.to.q,
+                        m.to.r,
+                        m.facing.index(),
+                        m.turns,
+                        m.start_facing.index(),
+                        m.end == hexforge_core::search::MoveEnd::Exited,
+                        m.end == hexforge_core::search::MoveEnd::Crashed,
+                        path.join(" ")
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let want = format!(
+            "{}\n|\n{}\n|\n{}",
+            show(&l.ends),
+            show(&l.exits),
+            show(&l.crashes)
+        );
+        assert!(l.ends.len() > 1000 && !l.exits.is_empty() && !l.crashes.is_empty());
+        let sb = Sandbox::new(Limits {
+            instructions: 50_000_000,
+            ..Limits::default()
+        })
+        .unwrap();
+        let got: String = sb
+            .eval(
+                "local env = {
+                   on_board = function(h) return not (h.q == 0 and h.r == -3) end,
+                   blocked = function(h) return h.q == 2 and h.r == -4 end,
+                 }
+                 local e, x, c = search.move_listing({q=0,r=0}, {0, 2}, { speed = 12, max_turns = 5, paths = true }, env)
+                 local function show(l)
+                   local out = {}
+                   for _, m in ipairs(l) do
+                     local p = {}
+                     for i, h in ipairs(m.path) do p[i] = h.q .. ',' .. h.r end
+                     out[#out + 1] = ('%s>%d,%d:%d/%d/%d/%s/%s/%s'):format(m.plan, m.to.q, m.to.r, m.facing,
+                       m.turns, m.start_facing, tostring(m.exited), tostring(m.crashed), table.concat(p, ' '))
+                   end
+                   return table.concat(out, '\\n')
+                 end
+                 return show(e) .. '\\n|\\n' .. show(x) .. '\\n|\\n' .. show(c)",
+                "=t",
+            )
+            .unwrap();
+        assert_eq!(got, want);
     }
 }
