@@ -242,9 +242,7 @@ pub fn register(lua: &Lua) -> mlua::Result<Table> {
         .set_environment({
             let env = lua.create_table()?;
             let string: Table = lua.globals().raw_get("string")?;
-            env.raw_set("sub", string.raw_get::<Function>("sub")?)?;
-            let table: Table = lua.globals().raw_get("table")?;
-            env.raw_set("tunpack", table.raw_get::<Function>("unpack")?)?;
+            env.raw_set("unpack", string.raw_get::<Function>("unpack")?)?;
             env
         })
         .eval()?;
@@ -260,66 +258,49 @@ pub fn register(lua: &Lua) -> mlua::Result<Table> {
 }
 
 /// Lua side of `search.move_listing`, compiled with an environment holding only the real
-/// `string.sub` and `table.unpack` (a mod replacing globals changes nothing here).
+/// `string.unpack` (a mod replacing globals changes nothing here).
 ///
-/// Why flat values: under the memory limit every table, string or field made from Rust is a
-/// protected call (~1-2.5k instructions each), and a speed-12 listing has over a thousand
-/// moves of seven fields. So the hexes a search step enters are classified in one call (flat
-/// q, r pairs in, one kind each out), and the listing crosses as flat integers per move plus
-/// one string of all plans, cut by `sub` and built into tables by Lua constructors (one call
-/// per few hundred moves). The move tables have the same constructors, hence the same fields
-/// in the same order, as when they were decoded from a packed string.
+/// Why the listing crosses as one packed string decoded in Lua: under the memory limit every
+/// table, string or field made from Rust is a protected call (~1-2.5k instructions each), and
+/// a speed-12 listing has over a thousand moves of seven fields; `string.unpack` and table
+/// constructors in Lua do the same for a fraction of that. For the same reason the callbacks
+/// get their hex tables built in Lua.
 const LISTING_HELPERS: &str = r#"
 local H = {}
-function H.classify(on_board, blocked, ...)
-  local a, out = { ... }, {}
-  local n = #a // 2
-  for i = 1, n do
-    local h = { q = a[2 * i - 1], r = a[2 * i] }
-    local k = 1
-    if on_board and not on_board(h) then
-      k = 0
-    elseif blocked and blocked(h) then
-      k = 2
-    end
-    out[i] = k
-  end
-  return tunpack(out, 1, n)
+function H.classify(on_board, blocked, q, r)
+  local h = { q = q, r = r }
+  if on_board and not on_board(h) then return 0 end
+  if blocked and blocked(h) then return 2 end
+  return 1
 end
 function H.pull(pull, q, r, f, left)
   return pull({ q = q, r = r }, f, left)
 end
--- Appends n1 ends, n2 exits and n3 crashes to the three lists (new ones when nil); each move
--- is q, r, facing, turns, start facing, how (1 exited, 2 crashed), plan length, and with paths
--- the path's length and its q, r pairs.
-function H.decode(ends, exits, crashes, plans, paths, n1, n2, n3, ...)
-  local a = { ... }
-  local j, pos = 1, 1
-  local function list(out, n)
-    out = out or {}
-    local base = #out
+function H.decode(data, n1, n2, n3, paths)
+  local pos = 1
+  local function list(n)
+    local out = {}
     for i = 1, n do
-      local q, r, f, t, sf, how, len = a[j], a[j + 1], a[j + 2], a[j + 3], a[j + 4], a[j + 5], a[j + 6]
-      j = j + 7
-      local plan = sub(plans, pos, pos + len - 1)
-      pos = pos + len
+      local q, r, f, t, sf, how, plan
+      q, r, f, t, sf, how, plan, pos = unpack("<i4i4BI4BBs4", data, pos)
       local e = { to = { q = q, r = r }, facing = f, turns = t, plan = plan, start_facing = sf,
                   exited = how == 1, crashed = how == 2 }
       if paths then
-        local k = a[j]
-        j = j + 1
+        local k
+        k, pos = unpack("<I4", data, pos)
         local p = {}
-        for m = 1, k do
-          p[m] = { q = a[j], r = a[j + 1] }
-          j = j + 2
+        for j = 1, k do
+          local hq, hr
+          hq, hr, pos = unpack("<i4i4", data, pos)
+          p[j] = { q = hq, r = hr }
         end
         e.path = p
       end
-      out[base + i] = e
+      out[i] = e
     end
     return out
   end
-  return list(ends, n1), list(exits, n2), list(crashes, n3)
+  return list(n1), list(n2), list(n3)
 end
 return H
 "#;
@@ -417,33 +398,22 @@ fn move_listing(lua: &Lua, a: &Args<'_>, h: &ListingHelpers) -> mlua::Result<Mul
             *f = Some(e);
         }
     };
-    // Why no cache here: the search asks about each hex once, a step's new hexes in one call
-    // (the callbacks are pure by contract). Pulls are cached per hex, facing and hexes left.
-    let classify = !(on_board.is_none() && blocked.is_none());
-    let kinds = |hexes: &[Hex], out: &mut Vec<HexKind>| {
-        if !classify || failed.borrow().is_some() {
-            return;
+    // Why no cache of kinds here: the search asks about each hex once (the callbacks are pure
+    // by contract). Pulls are cached: asked once per hex, facing and hexes left.
+    let kind = |x: Hex| -> HexKind {
+        if (on_board.is_none() && blocked.is_none()) || failed.borrow().is_some() {
+            return HexKind::Open;
         }
-        // Hexes per call: a call's arguments live on the Lua stack.
-        for chunk in hexes.chunks(MAX_HEXES_PER_CALL) {
-            let mut args = Vec::with_capacity(2 + 2 * chunk.len());
-            args.push(on_board.clone().map_or(Value::Nil, Value::Function));
-            args.push(blocked.clone().map_or(Value::Nil, Value::Function));
-            for x in chunk {
-                args.push(Value::Integer(i64::from(x.q)));
-                args.push(Value::Integer(i64::from(x.r)));
-            }
-            match h.classify.call::<MultiValue>(MultiValue::from_vec(args)) {
-                Ok(ks) => out.extend(ks.iter().map(|k| match k {
-                    Value::Integer(0) => HexKind::OffBoard,
-                    Value::Integer(2) => HexKind::Blocked,
-                    _ => HexKind::Open,
-                })),
-                Err(e) => {
-                    // The rest count as open (the search ends as usual; the error is raised).
-                    fail(e);
-                    return;
-                }
+        match h
+            .classify
+            .call::<i64>((on_board.clone(), blocked.clone(), x.q, x.r))
+        {
+            Ok(0) => HexKind::OffBoard,
+            Ok(2) => HexKind::Blocked,
+            Ok(_) => HexKind::Open,
+            Err(e) => {
+                fail(e);
+                HexKind::Open
             }
         }
     };
@@ -478,123 +448,66 @@ fn move_listing(lua: &Lua, a: &Args<'_>, h: &ListingHelpers) -> mlua::Result<Mul
         pulls.insert((x, f, left), r);
         r
     };
-    let listing = search::listing::move_listing_batch(
+    let listing = search::move_listing(
         start,
         &facings,
         &rules,
-        kinds,
+        kind,
         pull,
         Limits::default().with_max_expanded(max_expanded),
     );
     if let Some(e) = failed.into_inner() {
         return Err(e);
     }
-    let (ends, exits, crashes) = to_lua(lua, h, &listing, paths)?;
+    let mut path = Vec::new();
+    let mut data = Vec::with_capacity(
+        (listing.ends.len() + listing.exits.len() + listing.crashes.len())
+            * (20 + speed as usize * 2),
+    );
+    for m in listing
+        .ends
+        .iter()
+        .chain(&listing.exits)
+        .chain(&listing.crashes)
+    {
+        encode(&listing, m, paths, &mut path, &mut data);
+    }
+    let (ends, exits, crashes): (Table, Table, Table) = h.decode.call((
+        lua.create_string(&data)?,
+        listing.ends.len(),
+        listing.exits.len(),
+        listing.crashes.len(),
+        paths,
+    ))?;
     (ends, exits, crashes, listing.truncated).into_lua_multi(lua)
 }
 
-/// Most hexes classified, or values passed to `decode`, per call.
-const MAX_HEXES_PER_CALL: usize = 1000;
-const MAX_VALUES_PER_CALL: usize = 4000;
-
-/// The three lists of `listing` as Lua tables, built by [`LISTING_HELPERS`]' `decode` from
-/// flat values in as few calls as the Lua stack allows.
-fn to_lua(
-    lua: &Lua,
-    h: &ListingHelpers,
-    listing: &MoveListing,
-    paths: bool,
-) -> mlua::Result<(Table, Table, Table)> {
-    let lists = [&listing.ends, &listing.exits, &listing.crashes];
-    let mut out: [Value; 3] = [Value::Nil, Value::Nil, Value::Nil];
-    let mut chunk = Chunk::default();
-    let mut path = Vec::new();
-    let mut first = true;
-    for (li, list) in lists.iter().enumerate() {
-        for m in list.iter() {
-            path.clear();
-            if paths {
-                listing.write_path(m, &mut path);
-            }
-            let width = 7 + if paths { 1 + 2 * path.len() } else { 0 };
-            if !chunk.values.is_empty() && chunk.values.len() + width > MAX_VALUES_PER_CALL {
-                chunk.flush(lua, h, &mut out, paths)?;
-                first = false;
-            }
-            encode(listing, m, paths.then_some(&path[..]), &mut chunk);
-            chunk.counts[li] += 1;
-        }
-    }
-    if first || !chunk.values.is_empty() {
-        chunk.flush(lua, h, &mut out, paths)?;
-    }
-    let [a, b, c] = out;
-    let table = |v: Value| match v {
-        Value::Table(t) => Ok(t),
-        _ => lua.create_table(),
-    };
-    Ok((table(a)?, table(b)?, table(c)?))
-}
-
-/// The moves of one `decode` call: their flat values, plans and counts per list.
-#[derive(Default)]
-struct Chunk {
-    values: Vec<Value>,
-    plans: Vec<u8>,
-    counts: [i64; 3],
-}
-
-impl Chunk {
-    /// Appends the chunk's moves to the three lists in `out` (made by the first call).
-    fn flush(
-        &mut self,
-        lua: &Lua,
-        h: &ListingHelpers,
-        out: &mut [Value; 3],
-        paths: bool,
-    ) -> mlua::Result<()> {
-        let mut args = Vec::with_capacity(8 + self.values.len());
-        args.extend(out.iter().cloned());
-        args.push(Value::String(lua.create_string(&self.plans)?));
-        args.push(Value::Boolean(paths));
-        args.extend(self.counts.map(Value::Integer));
-        args.append(&mut self.values);
-        let (a, b, c): (Value, Value, Value) = h.decode.call(MultiValue::from_vec(args))?;
-        *out = [a, b, c];
-        self.plans.clear();
-        self.counts = [0; 3];
-        Ok(())
-    }
-}
-
-/// Adds one move to `chunk` for [`LISTING_HELPERS`]' `decode`: q, r, facing, turns, start
-/// facing, how it ends, plan length (the plan goes to the chunk's plans), then with a path its
-/// length and hexes.
-fn encode(l: &MoveListing, m: &ListedMove, path: Option<&[Hex]>, chunk: &mut Chunk) {
-    let before = chunk.plans.len();
-    l.write_plan(m, &mut chunk.plans);
-    let how = match m.end {
+/// Packs one move for [`LISTING_HELPERS`]' `decode` (`<i4i4BI4BBs4`, then the path); `path`
+/// is scratch space.
+fn encode(l: &MoveListing, m: &ListedMove, paths: bool, path: &mut Vec<Hex>, out: &mut Vec<u8>) {
+    out.extend_from_slice(&m.to.q.to_le_bytes());
+    out.extend_from_slice(&m.to.r.to_le_bytes());
+    out.push(m.facing.index());
+    out.extend_from_slice(&m.turns.to_le_bytes());
+    out.push(m.start_facing.index());
+    out.push(match m.end {
         MoveEnd::Stays => 0,
         MoveEnd::Exited => 1,
         MoveEnd::Crashed => 2,
-    };
-    chunk.values.extend(
-        [
-            i64::from(m.to.q),
-            i64::from(m.to.r),
-            i64::from(m.facing.index()),
-            i64::from(m.turns),
-            i64::from(m.start_facing.index()),
-            how,
-            (chunk.plans.len() - before) as i64,
-        ]
-        .map(Value::Integer),
-    );
-    if let Some(p) = path {
-        chunk.values.push(Value::Integer(p.len() as i64));
-        for x in p {
-            chunk.values.push(Value::Integer(i64::from(x.q)));
-            chunk.values.push(Value::Integer(i64::from(x.r)));
+    });
+    // The plan goes straight into the buffer after a length patched once it is known.
+    let at = out.len();
+    out.extend_from_slice(&[0; 4]);
+    l.write_plan(m, out);
+    let len = (out.len() - at - 4) as u32;
+    out[at..at + 4].copy_from_slice(&len.to_le_bytes());
+    if paths {
+        path.clear();
+        l.write_path(m, path);
+        out.extend_from_slice(&(path.len() as u32).to_le_bytes());
+        for x in path.iter() {
+            out.extend_from_slice(&x.q.to_le_bytes());
+            out.extend_from_slice(&x.r.to_le_bytes());
         }
     }
 }
@@ -701,7 +614,7 @@ mod tests {
             .eval(
                 &format!(
                     "{env}
-                     string.sub, table.unpack = nil, nil -- a mod's globals do not reach the helpers
+                     string.unpack = nil -- a mod's globals do not reach the helpers
                      local e, x, c, tr = search.move_listing({{q=0,r=0}}, 'N', {{ speed = 2, max_turns = 1, paths = true }}, env)
                      local function show(l)
                        local out = {{}}
@@ -807,10 +720,10 @@ mod tests {
     }
 
     #[test]
-    fn move_listing_tables_match_the_core_listing_over_several_decode_calls() {
+    fn move_listing_tables_match_the_core_listing_for_a_speed_12_listing() {
         use hexforge_core::hex::{Direction, Hex};
         use hexforge_core::search::{FacingRules, HexKind, ListingRules, move_listing};
-        // Speed 12, MR 5 with paths: over a thousand moves, several decode calls; (0,-3) is
+        // Speed 12, MR 5 with paths: over a thousand moves; (0,-3) is
         // off the map and (2,-4) a planet, so all three lists have moves.
         let kind = |h: Hex| match (h.q, h.r) {
             (0, -3) => HexKind::OffBoard,
