@@ -22,7 +22,9 @@
 //! switching to it offers the same choices in the same order: ends sorted by (q, r, facing);
 //! exits and crashes in the order found (step by step; within a step, by the order the states
 //! were first reached; for each state its straight move, then left, then right), one per
-//! (hex, facing), the first found.
+//! (hex, facing), the first found. The states live in dense cells relative to the start hex
+//! (a move of speed `s` stays within `|dq|, |dr| <= s`), and each hex's kind is asked once,
+//! a step's new hexes at a time ([`move_listing_batch`]).
 //!
 //! It deliberately knows nothing of boards or planets (the `kind` closure says what a hex is),
 //! of speed changes or orbits, and of Lua.
