@@ -1,6 +1,7 @@
 //! Movement search benchmarks: A* beside hexx's `a_star` on the same map, the 000 speed-7 /
 //! MR-3 movement preview, and issue #4's speed-12 / MR-5 listing of every end position and
-//! facing with its path.
+//! facing with its path; the same as `move_listing` (orbital-skirmish's movement choices:
+//! ends, exits off the radius-20 map and crashes into its blocked hexes, each with its plan).
 //!
 //! Run: `cargo bench -p hexforge-core --bench search -- --warm-up-time 1 --measurement-time 3`.
 #![allow(missing_docs)]
@@ -8,7 +9,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use hexforge_core::hex::{Direction, Hex};
 use hexforge_core::search::{
-    FacingRules, Limits, cheapest_path, end_positions, facing_moves, hexes_of,
+    FacingRules, HexKind, Limits, ListingRules, cheapest_path, end_positions, facing_moves,
+    hexes_of, move_listing,
 };
 use std::hint::black_box;
 
@@ -117,6 +119,42 @@ fn bench(c: &mut Criterion) {
     println!("speed 12 MR 5: {} end positions with paths", listed.len());
     c.bench_function("facing_moves_speed12_mr5_with_paths", |bch| {
         bch.iter(|| black_box(choices12()))
+    });
+
+    // The same ship through `move_listing`, each move's plan written out as the script layer
+    // does (the plans are what a mod offers as choices).
+    let listing12 = || {
+        let l = move_listing(
+            Hex::ORIGIN,
+            &[Direction::N],
+            &ListingRules::new(rules12),
+            |h| match map.index(h.q, h.r) {
+                None => HexKind::OffBoard,
+                Some(i) if map.blocked[i] => HexKind::Blocked,
+                Some(_) => HexKind::Open,
+            },
+            |_, _, _| None,
+            Limits::default(),
+        );
+        let plans: usize = l
+            .ends
+            .iter()
+            .chain(&l.exits)
+            .chain(&l.crashes)
+            .map(|m| l.plan(m).len())
+            .sum();
+        (l, plans)
+    };
+    let (l, plans) = listing12();
+    assert_eq!(l.ends.len(), listed.len());
+    println!(
+        "move_listing speed 12 MR 5: {} ends, {} exits, {} crashes, {plans} plan letters",
+        l.ends.len(),
+        l.exits.len(),
+        l.crashes.len()
+    );
+    c.bench_function("move_listing_speed12_mr5_with_plans", |bch| {
+        bch.iter(|| black_box(listing12()))
     });
 }
 

@@ -22,7 +22,9 @@
 //! switching to it offers the same choices in the same order: ends sorted by (q, r, facing);
 //! exits and crashes in the order found (step by step; within a step, by the order the states
 //! were first reached; for each state its straight move, then left, then right), one per
-//! (hex, facing), the first found.
+//! (hex, facing), the first found. The states live in dense cells relative to the start hex
+//! (a move of speed `s` stays within `|dq|, |dr| <= s`), and each hex's kind is asked once,
+//! a step's new hexes at a time ([`move_listing_batch`]).
 //!
 //! It deliberately knows nothing of boards or planets (the `kind` closure says what a hex is),
 //! of speed changes or orbits, and of Lua.
@@ -46,7 +48,7 @@
 
 use super::{FacingRules, Limits};
 use crate::hex::{Direction, Hex};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// What a hex is to a moving ship.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -140,8 +142,12 @@ impl Letters {
 struct Node {
     hex: Hex,
     letters: Letters,
-    parent: Option<usize>,
+    /// The step before ([`NO_PARENT`] for a start).
+    parent: u32,
 }
+
+/// The parent of a start node.
+const NO_PARENT: u32 = u32::MAX;
 
 /// Every legal move of one ship (see the module documentation).
 #[derive(Clone, Debug, Default)]
@@ -164,9 +170,19 @@ impl MoveListing {
     /// The plan of `m`: `F` per hex moved, `L`/`R` per turn after the hex it is made in.
     #[must_use]
     pub fn plan(&self, m: &ListedMove) -> String {
-        let mut parts = Vec::new();
-        self.walk(m.node, |n| parts.push(n.letters.text()));
-        parts.iter().rev().copied().collect()
+        let mut out = Vec::new();
+        self.write_plan(m, &mut out);
+        // The letters are ASCII.
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Appends the plan of `m` (see [`MoveListing::plan`]) to `out` as ASCII bytes, without
+    /// allocating when `out` has room.
+    pub fn write_plan(&self, m: &ListedMove, out: &mut Vec<u8>) {
+        let from = out.len();
+        // Walked from the end: each step's letters reversed, then the whole plan reversed.
+        self.walk(m.node, |n| out.extend(n.letters.text().bytes().rev()));
+        out[from..].reverse();
     }
 
     /// The hexes of `m`, start hex first, then each hex entered (for an exit or crash, the hex
@@ -174,18 +190,24 @@ impl MoveListing {
     #[must_use]
     pub fn path(&self, m: &ListedMove) -> Vec<Hex> {
         let mut out = Vec::new();
-        self.walk(m.node, |n| out.push(n.hex));
-        out.reverse();
+        self.write_path(m, &mut out);
         out
     }
 
-    fn walk<'a>(&'a self, mut i: usize, mut f: impl FnMut(&'a Node)) {
+    /// Appends the hexes of `m` (see [`MoveListing::path`]) to `out`.
+    pub fn write_path(&self, m: &ListedMove, out: &mut Vec<Hex>) {
+        let from = out.len();
+        self.walk(m.node, |n| out.push(n.hex));
+        out[from..].reverse();
+    }
+
+    fn walk(&self, mut i: usize, mut f: impl FnMut(&Node)) {
         while let Some(n) = self.nodes.get(i) {
             f(n);
-            match n.parent {
-                Some(p) => i = p,
-                None => break,
+            if n.parent == NO_PARENT {
+                break;
             }
+            i = n.parent as usize;
         }
     }
 }
@@ -195,42 +217,144 @@ impl MoveListing {
 struct State {
     hex: Hex,
     facing: Direction,
-    turns: u32,
-    node: usize,
     start_facing: Direction,
+    turns: u32,
+    node: u32,
+}
+
+/// The largest speed searched over a dense grid of cells; beyond it cells are numbered as they
+/// are first entered (through a map). Why 64: the grid is `(2 * speed + 1)^2` cells of 52
+/// bytes, 880 KB at 64, allocated per listing.
+const DENSE_MAX_SPEED: u32 = 64;
+
+/// What the search knows of one hex: its kind once asked, the exits and crashes listed into it
+/// (one bit per facing) and, per facing, where the next frontier holds the state in it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Cell {
+    kind: Option<HexKind>,
+    exits: u8,
+    crashes: u8,
+    /// The step whose next frontier holds a state in this hex with this facing (0: none).
+    stamp: [u32; 6],
+    /// That state's index in the next frontier.
+    slot: [u32; 6],
+}
+
+/// The cells of one search. Why not a map of (hex, facing): a move of speed `s` stays within
+/// `|dq|, |dr| <= s` of its start hex (one hex per step), so for the speeds ships have a cell's
+/// index is arithmetic and a step's bookkeeping needs no clearing (`Cell::stamp`).
+struct Cells {
+    origin: Hex,
+    reach: i64,
+    side: i64,
+    /// Beyond [`DENSE_MAX_SPEED`]: cell numbers by hex (only looked up, never iterated).
+    sparse: Option<HashMap<Hex, u32>>,
+    cells: Vec<Cell>,
+}
+
+impl Cells {
+    fn new(origin: Hex, speed: u32) -> Self {
+        let reach = i64::from(speed);
+        let side = 2 * reach + 1;
+        if speed <= DENSE_MAX_SPEED {
+            Cells {
+                origin,
+                reach,
+                side,
+                sparse: None,
+                cells: vec![Cell::default(); (side * side) as usize],
+            }
+        } else {
+            Cells {
+                origin,
+                reach,
+                side,
+                sparse: Some(HashMap::new()),
+                cells: Vec::new(),
+            }
+        }
+    }
+
+    /// The cell of `h`, a hex at most `speed` steps from the origin.
+    fn id(&mut self, h: Hex) -> usize {
+        match &mut self.sparse {
+            None => {
+                let dq = i64::from(h.q) - i64::from(self.origin.q) + self.reach;
+                let dr = i64::from(h.r) - i64::from(self.origin.r) + self.reach;
+                debug_assert!((0..self.side).contains(&dq) && (0..self.side).contains(&dr));
+                (dq * self.side + dr) as usize
+            }
+            Some(ids) => {
+                let cells = &mut self.cells;
+                *ids.entry(h).or_insert_with(|| {
+                    cells.push(Cell::default());
+                    (cells.len() - 1) as u32
+                }) as usize
+            }
+        }
+    }
 }
 
 /// Every legal move from `start` with any of `facings` (see the module documentation).
 ///
-/// `kind(hex)` says what a hex is (asked once per hex per step and state; cache in the closure
-/// if it is dear). `pull(hex, facing, left)` is asked after entering `hex` with `left > 0`
-/// hexes still to move and returns the new facing, or `None` to keep it. At most
-/// `limits.max_expanded` steps are stored; beyond that the listing is marked truncated.
+/// `kind(hex)` says what a hex is; it is asked at most once per hex (see
+/// [`move_listing_batch`] for the order). `pull(hex, facing, left)` is asked after entering
+/// `hex` with `left > 0` hexes still to move and returns the new facing, or `None` to keep it.
+/// At most `limits.max_expanded` steps are stored; beyond that the listing is marked truncated.
 #[must_use]
 pub fn move_listing(
     start: Hex,
     facings: &[Direction],
     rules: &ListingRules,
     mut kind: impl FnMut(Hex) -> HexKind,
+    pull: impl FnMut(Hex, Direction, u32) -> Option<Direction>,
+    limits: Limits,
+) -> MoveListing {
+    move_listing_batch(
+        start,
+        facings,
+        rules,
+        |hexes, out| out.extend(hexes.iter().map(|&h| kind(h))),
+        pull,
+        limits,
+    )
+}
+
+/// [`move_listing`] asking what hexes are in batches: before each step, `kinds(hexes, out)`
+/// gets the hexes that step enters whose kind is not yet known (each once, in the order the
+/// step first enters them) and pushes one [`HexKind`] per hex onto `out` (missing ones count
+/// as [`HexKind::Open`], extra ones are ignored). For a caller whose question is dear to ask
+/// (a call into a script), one call per step instead of one per hex.
+///
+/// The hexes asked are exactly those a search asking one hex at a time would ask, in the same
+/// order, except in a step cut short by `limits.max_expanded`, whose hexes are all asked.
+#[must_use]
+pub fn move_listing_batch(
+    start: Hex,
+    facings: &[Direction],
+    rules: &ListingRules,
+    mut kinds: impl FnMut(&[Hex], &mut Vec<HexKind>),
     mut pull: impl FnMut(Hex, Direction, u32) -> Option<Direction>,
     limits: Limits,
 ) -> MoveListing {
     let mut out = MoveListing::default();
     let speed = rules.moves.speed;
     let mr = rules.moves.max_turns;
+    // Why a cap: nodes link to their parents by u32 index.
+    let max_nodes = limits.max_expanded.min(NO_PARENT as usize);
     let mut frontier: Vec<State> = Vec::with_capacity(facings.len());
     for &f in facings {
-        out.nodes.push(Node {
-            hex: start,
-            letters: Letters::None,
-            parent: None,
-        });
         frontier.push(State {
             hex: start,
             facing: f,
-            turns: 0,
-            node: out.nodes.len() - 1,
             start_facing: f,
+            turns: 0,
+            node: out.nodes.len() as u32,
+        });
+        out.nodes.push(Node {
+            hex: start,
+            letters: Letters::None,
+            parent: NO_PARENT,
         });
     }
     if speed == 0 {
@@ -240,47 +364,70 @@ pub fn move_listing(
             .collect();
         return out;
     }
-    let mut exit_seen: HashSet<(Hex, Direction)> = HashSet::new();
-    let mut crash_seen: HashSet<(Hex, Direction)> = HashSet::new();
-    // Why a map only for look-up: the order of the next frontier is the order states were
-    // first reached (a Vec); the map finds a state's slot, it is never iterated.
-    let mut index: HashMap<(Hex, Direction), usize> = HashMap::new();
+    let mut cells = Cells::new(start, speed);
     let mut next: Vec<State> = Vec::new();
+    // Per frontier state: the hex it moves into and its cell (None: off the integer plane).
+    let mut ahead: Vec<Option<(Hex, usize)>> = Vec::new();
+    let (mut asked, mut asked_cells, mut answers) = (Vec::new(), Vec::new(), Vec::new());
     'steps: for step in 1..=speed {
-        index.clear();
         next.clear();
+        ahead.clear();
+        asked.clear();
+        asked_cells.clear();
         for s in &frontier {
             let (dq, dr) = s.facing.vector();
             let (Some(q), Some(r)) = (s.hex.q.checked_add(dq), s.hex.r.checked_add(dr)) else {
+                ahead.push(None);
                 continue;
             };
             let to = Hex::new(q, r);
-            let k = kind(to);
-            let end = match k {
-                HexKind::OffBoard => Some((MoveEnd::Exited, true)),
-                HexKind::Blocked if rules.crash => Some((MoveEnd::Crashed, true)),
-                HexKind::Blocked => Some((MoveEnd::Crashed, false)),
-                HexKind::Open => None,
+            let c = cells.id(to);
+            ahead.push(Some((to, c)));
+            let cell = &mut cells.cells[c];
+            if cell.kind.is_none() {
+                // Marked as asked; the answer replaces it below.
+                cell.kind = Some(HexKind::Open);
+                asked.push(to);
+                asked_cells.push(c);
+            }
+        }
+        if !asked.is_empty() {
+            answers.clear();
+            kinds(&asked, &mut answers);
+            for (i, &c) in asked_cells.iter().enumerate() {
+                cells.cells[c].kind = Some(answers.get(i).copied().unwrap_or(HexKind::Open));
+            }
+        }
+        for (s, a) in frontier.iter().zip(&ahead) {
+            let Some((to, c)) = *a else { continue };
+            let end = match cells.cells[c].kind {
+                Some(HexKind::OffBoard) => Some((MoveEnd::Exited, true)),
+                Some(HexKind::Blocked) if rules.crash => Some((MoveEnd::Crashed, true)),
+                Some(HexKind::Blocked) => Some((MoveEnd::Crashed, false)),
+                Some(HexKind::Open) | None => None,
             };
             if let Some((how, listed_with_exits)) = end {
+                let cell = &mut cells.cells[c];
                 let (seen, list) = if listed_with_exits {
-                    (&mut exit_seen, &mut out.exits)
+                    (&mut cell.exits, &mut out.exits)
                 } else {
-                    (&mut crash_seen, &mut out.crashes)
+                    (&mut cell.crashes, &mut out.crashes)
                 };
-                if seen.insert((to, s.facing)) {
-                    out.nodes.push(Node {
-                        hex: to,
-                        letters: Letters::F,
-                        parent: Some(s.node),
-                    });
+                let bit = 1u8 << s.facing.index();
+                if *seen & bit == 0 {
+                    *seen |= bit;
                     list.push(ListedMove {
                         to,
                         facing: s.facing,
                         turns: s.turns,
                         start_facing: s.start_facing,
                         end: how,
-                        node: out.nodes.len() - 1,
+                        node: out.nodes.len(),
+                    });
+                    out.nodes.push(Node {
+                        hex: to,
+                        letters: Letters::F,
+                        parent: s.node,
                     });
                 }
                 continue;
@@ -292,40 +439,41 @@ pub fn move_listing(
                 f = p;
             }
             let may_turn = s.turns < mr && (step < speed || rules.moves.turn_in_final_hex);
-            let options: &[(Direction, u32, Letters)] = &[
+            let options = [
                 (f, s.turns, Letters::F),
                 (f.left(), s.turns + 1, Letters::FL),
                 (f.right(), s.turns + 1, Letters::FR),
             ];
             for &(facing, turns, letters) in &options[..if may_turn { 3 } else { 1 }] {
-                if out.nodes.len() >= limits.max_expanded {
+                if out.nodes.len() >= max_nodes {
                     out.truncated = true;
                     break 'steps;
                 }
-                let node = Node {
-                    hex: to,
-                    letters,
-                    parent: Some(s.node),
-                };
                 let state = State {
                     hex: to,
                     facing,
-                    turns,
-                    node: out.nodes.len(),
                     start_facing: s.start_facing,
+                    turns,
+                    node: out.nodes.len() as u32,
                 };
-                match index.get(&(to, facing)) {
-                    None => {
-                        index.insert((to, facing), next.len());
-                        next.push(state);
-                        out.nodes.push(node);
+                let cell = &mut cells.cells[c];
+                let fi = usize::from(facing.index());
+                if cell.stamp[fi] != step {
+                    cell.stamp[fi] = step;
+                    cell.slot[fi] = next.len() as u32;
+                    next.push(state);
+                } else {
+                    let slot = &mut next[cell.slot[fi] as usize];
+                    if turns >= slot.turns {
+                        continue;
                     }
-                    Some(&i) if turns < next[i].turns => {
-                        next[i] = state;
-                        out.nodes.push(node);
-                    }
-                    Some(_) => {}
+                    *slot = state;
                 }
+                out.nodes.push(Node {
+                    hex: to,
+                    letters,
+                    parent: s.node,
+                });
             }
         }
         std::mem::swap(&mut frontier, &mut next);
@@ -337,8 +485,8 @@ pub fn move_listing(
         .iter()
         .map(|s| finished(s, MoveEnd::Stays))
         .collect();
-    // (q, r, facing) is unique per end, so the order is total.
-    ends.sort_by_key(|m| (m.to.q, m.to.r, m.facing.index()));
+    // (q, r, facing) is unique per end, so the order is total (and stability moot).
+    ends.sort_unstable_by_key(|m| (m.to.q, m.to.r, m.facing.index()));
     out.ends = ends;
     out
 }
@@ -350,7 +498,7 @@ fn finished(s: &State, end: MoveEnd) -> ListedMove {
         turns: s.turns,
         start_facing: s.start_facing,
         end,
-        node: s.node,
+        node: s.node as usize,
     }
 }
 
@@ -359,7 +507,8 @@ mod tests {
     use super::*;
     use crate::search::{end_positions, facing_moves};
     use proptest::prelude::*;
-    use std::collections::BTreeSet;
+    use proptest::test_runner::TestCaseError;
+    use std::collections::{BTreeSet, HashSet};
 
     fn no_pull(_: Hex, _: Direction, _: u32) -> Option<Direction> {
         None
@@ -590,6 +739,383 @@ mod tests {
                 prop_assert_eq!((h, d, t), (m.to, m.facing, m.turns));
                 prop_assert_eq!(path, l.path(m));
             }
+        }
+    }
+
+    /// The listing as it was before the dense search (kept verbatim but for its own node
+    /// type), the reference the current search must match move for move.
+    mod reference {
+        use super::super::*;
+        use std::collections::{HashMap, HashSet};
+
+        #[derive(Clone, Copy, Debug)]
+        pub struct RefNode {
+            pub hex: Hex,
+            pub letters: Letters,
+            pub parent: Option<usize>,
+        }
+
+        #[derive(Clone, Debug, Default)]
+        pub struct RefListing {
+            pub ends: Vec<ListedMove>,
+            pub exits: Vec<ListedMove>,
+            pub crashes: Vec<ListedMove>,
+            pub truncated: bool,
+            pub nodes: Vec<RefNode>,
+        }
+
+        impl RefListing {
+            pub fn plan(&self, m: &ListedMove) -> String {
+                let mut parts = Vec::new();
+                self.walk(m.node, |n| parts.push(n.letters.text()));
+                parts.iter().rev().copied().collect()
+            }
+
+            pub fn path(&self, m: &ListedMove) -> Vec<Hex> {
+                let mut out = Vec::new();
+                self.walk(m.node, |n| out.push(n.hex));
+                out.reverse();
+                out
+            }
+
+            fn walk<'a>(&'a self, mut i: usize, mut f: impl FnMut(&'a RefNode)) {
+                while let Some(n) = self.nodes.get(i) {
+                    f(n);
+                    match n.parent {
+                        Some(p) => i = p,
+                        None => break,
+                    }
+                }
+            }
+        }
+
+        #[derive(Clone, Copy, Debug)]
+        struct State {
+            hex: Hex,
+            facing: Direction,
+            turns: u32,
+            node: usize,
+            start_facing: Direction,
+        }
+
+        pub fn move_listing(
+            start: Hex,
+            facings: &[Direction],
+            rules: &ListingRules,
+            mut kind: impl FnMut(Hex) -> HexKind,
+            mut pull: impl FnMut(Hex, Direction, u32) -> Option<Direction>,
+            limits: Limits,
+        ) -> RefListing {
+            let mut out = RefListing::default();
+            let speed = rules.moves.speed;
+            let mr = rules.moves.max_turns;
+            let mut frontier: Vec<State> = Vec::with_capacity(facings.len());
+            for &f in facings {
+                out.nodes.push(RefNode {
+                    hex: start,
+                    letters: Letters::None,
+                    parent: None,
+                });
+                frontier.push(State {
+                    hex: start,
+                    facing: f,
+                    turns: 0,
+                    node: out.nodes.len() - 1,
+                    start_facing: f,
+                });
+            }
+            if speed == 0 {
+                out.ends = frontier
+                    .iter()
+                    .map(|s| finished(s, MoveEnd::Stays))
+                    .collect();
+                return out;
+            }
+            let mut exit_seen: HashSet<(Hex, Direction)> = HashSet::new();
+            let mut crash_seen: HashSet<(Hex, Direction)> = HashSet::new();
+            let mut index: HashMap<(Hex, Direction), usize> = HashMap::new();
+            let mut next: Vec<State> = Vec::new();
+            'steps: for step in 1..=speed {
+                index.clear();
+                next.clear();
+                for s in &frontier {
+                    let (dq, dr) = s.facing.vector();
+                    let (Some(q), Some(r)) = (s.hex.q.checked_add(dq), s.hex.r.checked_add(dr))
+                    else {
+                        continue;
+                    };
+                    let to = Hex::new(q, r);
+                    let k = kind(to);
+                    let end = match k {
+                        HexKind::OffBoard => Some((MoveEnd::Exited, true)),
+                        HexKind::Blocked if rules.crash => Some((MoveEnd::Crashed, true)),
+                        HexKind::Blocked => Some((MoveEnd::Crashed, false)),
+                        HexKind::Open => None,
+                    };
+                    if let Some((how, listed_with_exits)) = end {
+                        let (seen, list) = if listed_with_exits {
+                            (&mut exit_seen, &mut out.exits)
+                        } else {
+                            (&mut crash_seen, &mut out.crashes)
+                        };
+                        if seen.insert((to, s.facing)) {
+                            out.nodes.push(RefNode {
+                                hex: to,
+                                letters: Letters::F,
+                                parent: Some(s.node),
+                            });
+                            list.push(ListedMove {
+                                to,
+                                facing: s.facing,
+                                turns: s.turns,
+                                start_facing: s.start_facing,
+                                end: how,
+                                node: out.nodes.len() - 1,
+                            });
+                        }
+                        continue;
+                    }
+                    let mut f = s.facing;
+                    if step < speed
+                        && let Some(p) = pull(to, f, speed - step)
+                    {
+                        f = p;
+                    }
+                    let may_turn = s.turns < mr && (step < speed || rules.moves.turn_in_final_hex);
+                    let options: &[(Direction, u32, Letters)] = &[
+                        (f, s.turns, Letters::F),
+                        (f.left(), s.turns + 1, Letters::FL),
+                        (f.right(), s.turns + 1, Letters::FR),
+                    ];
+                    for &(facing, turns, letters) in &options[..if may_turn { 3 } else { 1 }] {
+                        if out.nodes.len() >= limits.max_expanded {
+                            out.truncated = true;
+                            break 'steps;
+                        }
+                        let node = RefNode {
+                            hex: to,
+                            letters,
+                            parent: Some(s.node),
+                        };
+                        let state = State {
+                            hex: to,
+                            facing,
+                            turns,
+                            node: out.nodes.len(),
+                            start_facing: s.start_facing,
+                        };
+                        match index.get(&(to, facing)) {
+                            None => {
+                                index.insert((to, facing), next.len());
+                                next.push(state);
+                                out.nodes.push(node);
+                            }
+                            Some(&i) if turns < next[i].turns => {
+                                next[i] = state;
+                                out.nodes.push(node);
+                            }
+                            Some(_) => {}
+                        }
+                    }
+                }
+                std::mem::swap(&mut frontier, &mut next);
+            }
+            if out.truncated {
+                frontier.clear();
+            }
+            let mut ends: Vec<ListedMove> = frontier
+                .iter()
+                .map(|s| finished(s, MoveEnd::Stays))
+                .collect();
+            ends.sort_by_key(|m| (m.to.q, m.to.r, m.facing.index()));
+            out.ends = ends;
+            out
+        }
+
+        fn finished(s: &State, end: MoveEnd) -> ListedMove {
+            ListedMove {
+                to: s.hex,
+                facing: s.facing,
+                turns: s.turns,
+                start_facing: s.start_facing,
+                end,
+                node: s.node,
+            }
+        }
+    }
+
+    /// Everything a listed move shows: where, facing, turns, start facing, end, plan, path.
+    type Shown = (Hex, Direction, u32, Direction, MoveEnd, String, Vec<Hex>);
+
+    fn shown(l: &MoveListing) -> [Vec<Shown>; 3] {
+        let f = |v: &[ListedMove]| {
+            v.iter()
+                .map(|m| {
+                    let (mut plan, mut path) = (Vec::new(), Vec::new());
+                    l.write_plan(m, &mut plan);
+                    l.write_path(m, &mut path);
+                    assert_eq!(String::from_utf8(plan).unwrap(), l.plan(m));
+                    assert_eq!(path, l.path(m));
+                    let x = (m.to, m.facing, m.turns, m.start_facing, m.end);
+                    (x.0, x.1, x.2, x.3, x.4, l.plan(m), l.path(m))
+                })
+                .collect()
+        };
+        [f(&l.ends), f(&l.exits), f(&l.crashes)]
+    }
+
+    fn shown_ref(l: &reference::RefListing) -> [Vec<Shown>; 3] {
+        let f = |v: &[ListedMove]| {
+            v.iter()
+                .map(|m| {
+                    let x = (m.to, m.facing, m.turns, m.start_facing, m.end);
+                    (x.0, x.1, x.2, x.3, x.4, l.plan(m), l.path(m))
+                })
+                .collect()
+        };
+        [f(&l.ends), f(&l.exits), f(&l.crashes)]
+    }
+
+    /// A pull from a seed: per (hex, facing, hexes left) none, left, right or a fixed facing.
+    fn seeded_pull(seed: u64) -> impl Fn(Hex, Direction, u32) -> Option<Direction> {
+        move |h: Hex, f: Direction, left: u32| {
+            let mut x = seed
+                ^ (h.q as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                ^ (h.r as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+                ^ u64::from(f.index()) << 40
+                ^ u64::from(left) << 48;
+            x ^= x >> 29;
+            x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            x ^= x >> 32;
+            match x % 7 {
+                0 => Some(f.left()),
+                1 => Some(f.right()),
+                2 => Some(Direction::from_index((x >> 8) as i32 % 6)),
+                _ => None,
+            }
+        }
+    }
+
+    /// Runs both searches on the same case and compares every list, the truncation flag and
+    /// the hexes asked (in order: the batches against a per-hex cache over the reference).
+    #[allow(clippy::too_many_arguments)]
+    fn compare(
+        start: Hex,
+        facings: &[Direction],
+        rules: &ListingRules,
+        kind: &dyn Fn(Hex) -> HexKind,
+        pull: Option<&dyn Fn(Hex, Direction, u32) -> Option<Direction>>,
+        limits: Limits,
+    ) -> Result<(), TestCaseError> {
+        let pull = |h, f, l| pull.and_then(|p| p(h, f, l));
+        let mut asked_ref: Vec<Hex> = Vec::new();
+        let mut known: HashSet<Hex> = HashSet::new();
+        let want = reference::move_listing(
+            start,
+            facings,
+            rules,
+            |h| {
+                if known.insert(h) {
+                    asked_ref.push(h);
+                }
+                kind(h)
+            },
+            pull,
+            limits,
+        );
+        let mut asked: Vec<Hex> = Vec::new();
+        let got = move_listing_batch(
+            start,
+            facings,
+            rules,
+            |hexes, out| {
+                asked.extend_from_slice(hexes);
+                out.extend(hexes.iter().map(|&h| kind(h)));
+            },
+            pull,
+            limits,
+        );
+        prop_assert_eq!(got.truncated, want.truncated);
+        prop_assert_eq!(shown(&got), shown_ref(&want));
+        if !want.truncated {
+            prop_assert_eq!(asked, asked_ref);
+        }
+        let plain = move_listing(start, facings, rules, kind, pull, limits);
+        prop_assert_eq!(shown(&plain), shown(&got));
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        /// The dense search lists exactly what the reference lists, in the same order, with the
+        /// same plans and paths: random speeds, MR, start facings, blocked and off-board hexes,
+        /// crash rule, final-hex turns, pulls and node limits.
+        #[test]
+        fn matches_the_reference_search(
+            speed in 0u32..=12,
+            mr in 0u32..=5,
+            facings in proptest::collection::vec(0i32..6, 1..4),
+            start in (-3i32..4, -3i32..4),
+            blocked in proptest::collection::btree_set((-12i32..13, -12i32..13), 0..60),
+            off in proptest::collection::btree_set((-12i32..13, -12i32..13), 0..40),
+            radius in 3i32..16,
+            crash: bool,
+            final_turn: bool,
+            pull_seed in proptest::option::of(any::<u64>()),
+            max_expanded in prop_oneof![Just(Limits::DEFAULT_MAX_EXPANDED), 1usize..3000],
+        ) {
+            let start = Hex::new(start.0, start.1);
+            let facings: Vec<Direction> = facings.into_iter().map(Direction::from_index).collect();
+            let kind = |h: Hex| {
+                if h.length() > radius || off.contains(&(h.q, h.r)) {
+                    HexKind::OffBoard
+                } else if blocked.contains(&(h.q, h.r)) {
+                    HexKind::Blocked
+                } else {
+                    HexKind::Open
+                }
+            };
+            let rules = ListingRules::new(FacingRules {
+                speed,
+                max_turns: mr,
+                turn_in_final_hex: final_turn,
+            })
+            .with_crash(crash);
+            let pull = pull_seed.map(seeded_pull);
+            compare(
+                start,
+                &facings,
+                &rules,
+                &kind,
+                pull.as_ref().map(|p| p as &dyn Fn(Hex, Direction, u32) -> Option<Direction>),
+                Limits::default().with_max_expanded(max_expanded),
+            )?;
+        }
+
+        /// Speeds beyond the dense grid (cells numbered through a map) and starts at the edge
+        /// of the integer plane match the reference too.
+        #[test]
+        fn matches_the_reference_when_fast_or_at_the_edge(
+            speed in 60u32..=70,
+            mr in 0u32..=2,
+            f in 0i32..6,
+            edge: bool,
+            blocked in proptest::collection::btree_set((-8i32..9, -8i32..9), 0..30),
+        ) {
+            let start = if edge { Hex::new(i32::MAX - 3, i32::MIN + 2) } else { Hex::ORIGIN };
+            let kind = |h: Hex| {
+                let (dq, dr) = (h.q.wrapping_sub(start.q), h.r.wrapping_sub(start.r));
+                if blocked.contains(&(dq, dr)) { HexKind::Blocked } else { HexKind::Open }
+            };
+            let rules = ListingRules::new(FacingRules::new(speed, mr));
+            compare(
+                start,
+                &[Direction::from_index(f)],
+                &rules,
+                &kind,
+                None,
+                Limits::default().with_max_expanded(50_000),
+            )?;
         }
     }
 }

@@ -398,34 +398,24 @@ fn move_listing(lua: &Lua, a: &Args<'_>, h: &ListingHelpers) -> mlua::Result<Mul
             *f = Some(e);
         }
     };
-    // Why caches: the callbacks are pure by contract and the search asks about the same hex
-    // once per state that enters it; ask Lua once per hex (and per hex, facing, hexes left).
-    let mut kinds: HashMap<Hex, HexKind> = HashMap::new();
+    // Why no cache of kinds here: the search asks about each hex once (the callbacks are pure
+    // by contract). Pulls are cached: asked once per hex, facing and hexes left.
     let kind = |x: Hex| -> HexKind {
-        if on_board.is_none() && blocked.is_none() {
+        if (on_board.is_none() && blocked.is_none()) || failed.borrow().is_some() {
             return HexKind::Open;
         }
-        if let Some(k) = kinds.get(&x) {
-            return *k;
-        }
-        let k = if failed.borrow().is_some() {
-            HexKind::Open
-        } else {
-            match h
-                .classify
-                .call::<i64>((on_board.clone(), blocked.clone(), x.q, x.r))
-            {
-                Ok(0) => HexKind::OffBoard,
-                Ok(2) => HexKind::Blocked,
-                Ok(_) => HexKind::Open,
-                Err(e) => {
-                    fail(e);
-                    HexKind::Open
-                }
+        match h
+            .classify
+            .call::<i64>((on_board.clone(), blocked.clone(), x.q, x.r))
+        {
+            Ok(0) => HexKind::OffBoard,
+            Ok(2) => HexKind::Blocked,
+            Ok(_) => HexKind::Open,
+            Err(e) => {
+                fail(e);
+                HexKind::Open
             }
-        };
-        kinds.insert(x, k);
-        k
+        }
     };
     let mut pulls: HashMap<(Hex, Direction, u32), Option<Direction>> = HashMap::new();
     let pull = |x: Hex, f: Direction, left: u32| -> Option<Direction> {
@@ -469,6 +459,7 @@ fn move_listing(lua: &Lua, a: &Args<'_>, h: &ListingHelpers) -> mlua::Result<Mul
     if let Some(e) = failed.into_inner() {
         return Err(e);
     }
+    let mut path = Vec::new();
     let mut data = Vec::with_capacity(
         (listing.ends.len() + listing.exits.len() + listing.crashes.len())
             * (20 + speed as usize * 2),
@@ -479,7 +470,7 @@ fn move_listing(lua: &Lua, a: &Args<'_>, h: &ListingHelpers) -> mlua::Result<Mul
         .chain(&listing.exits)
         .chain(&listing.crashes)
     {
-        encode(&listing, m, paths, &mut data);
+        encode(&listing, m, paths, &mut path, &mut data);
     }
     let (ends, exits, crashes): (Table, Table, Table) = h.decode.call((
         lua.create_string(&data)?,
@@ -491,8 +482,9 @@ fn move_listing(lua: &Lua, a: &Args<'_>, h: &ListingHelpers) -> mlua::Result<Mul
     (ends, exits, crashes, listing.truncated).into_lua_multi(lua)
 }
 
-/// Packs one move for [`LISTING_HELPERS`]' `decode` (`<i4i4BI4BBs4`, then the path).
-fn encode(l: &MoveListing, m: &ListedMove, paths: bool, out: &mut Vec<u8>) {
+/// Packs one move for [`LISTING_HELPERS`]' `decode` (`<i4i4BI4BBs4`, then the path); `path`
+/// is scratch space.
+fn encode(l: &MoveListing, m: &ListedMove, paths: bool, path: &mut Vec<Hex>, out: &mut Vec<u8>) {
     out.extend_from_slice(&m.to.q.to_le_bytes());
     out.extend_from_slice(&m.to.r.to_le_bytes());
     out.push(m.facing.index());
@@ -503,13 +495,17 @@ fn encode(l: &MoveListing, m: &ListedMove, paths: bool, out: &mut Vec<u8>) {
         MoveEnd::Exited => 1,
         MoveEnd::Crashed => 2,
     });
-    let plan = l.plan(m);
-    out.extend_from_slice(&(plan.len() as u32).to_le_bytes());
-    out.extend_from_slice(plan.as_bytes());
+    // The plan goes straight into the buffer after a length patched once it is known.
+    let at = out.len();
+    out.extend_from_slice(&[0; 4]);
+    l.write_plan(m, out);
+    let len = (out.len() - at - 4) as u32;
+    out[at..at + 4].copy_from_slice(&len.to_le_bytes());
     if paths {
-        let p = l.path(m);
-        out.extend_from_slice(&(p.len() as u32).to_le_bytes());
-        for x in p {
+        path.clear();
+        l.write_path(m, path);
+        out.extend_from_slice(&(path.len() as u32).to_le_bytes());
+        for x in path.iter() {
             out.extend_from_slice(&x.q.to_le_bytes());
             out.extend_from_slice(&x.r.to_le_bytes());
         }
@@ -618,7 +614,7 @@ mod tests {
             .eval(
                 &format!(
                     "{env}
-                     string.unpack = nil -- a mod's globals do not reach the decoder
+                     string.unpack = nil -- a mod's globals do not reach the helpers
                      local e, x, c, tr = search.move_listing({{q=0,r=0}}, 'N', {{ speed = 2, max_turns = 1, paths = true }}, env)
                      local function show(l)
                        local out = {{}}
@@ -721,5 +717,84 @@ mod tests {
             )
             .unwrap();
         assert!(truncated);
+    }
+
+    #[test]
+    fn move_listing_tables_match_the_core_listing_for_a_speed_12_listing() {
+        use hexforge_core::hex::{Direction, Hex};
+        use hexforge_core::search::{FacingRules, HexKind, ListingRules, move_listing};
+        // Speed 12, MR 5 with paths: over a thousand moves; (0,-3) is
+        // off the map and (2,-4) a planet, so all three lists have moves.
+        let kind = |h: Hex| match (h.q, h.r) {
+            (0, -3) => HexKind::OffBoard,
+            (2, -4) => HexKind::Blocked,
+            _ => HexKind::Open,
+        };
+        let l = move_listing(
+            Hex::ORIGIN,
+            &[Direction::N, Direction::SE],
+            &ListingRules::new(FacingRules::new(12, 5)),
+            kind,
+            |_, _, _| None,
+            hexforge_core::search::Limits::default(),
+        );
+        let show = |v: &[hexforge_core::search::ListedMove]| {
+            v.iter()
+                .map(|m| {
+                    let path: Vec<String> = l
+                        .path(m)
+                        .iter()
+                        .map(|h| format!("{},{}", h.q, h.r))
+                        .collect();
+                    format!(
+                        "{}>{},{}:{}/{}/{}/{}/{}/{}",
+                        l.plan(m),
+                        m.to.q,
+                        m.to.r,
+                        m.facing.index(),
+                        m.turns,
+                        m.start_facing.index(),
+                        m.end == hexforge_core::search::MoveEnd::Exited,
+                        m.end == hexforge_core::search::MoveEnd::Crashed,
+                        path.join(" ")
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let want = format!(
+            "{}\n|\n{}\n|\n{}",
+            show(&l.ends),
+            show(&l.exits),
+            show(&l.crashes)
+        );
+        assert!(l.ends.len() > 1000 && !l.exits.is_empty() && !l.crashes.is_empty());
+        let sb = Sandbox::new(Limits {
+            instructions: 50_000_000,
+            ..Limits::default()
+        })
+        .unwrap();
+        let got: String = sb
+            .eval(
+                "local env = {
+                   on_board = function(h) return not (h.q == 0 and h.r == -3) end,
+                   blocked = function(h) return h.q == 2 and h.r == -4 end,
+                 }
+                 local e, x, c = search.move_listing({q=0,r=0}, {0, 2}, { speed = 12, max_turns = 5, paths = true }, env)
+                 local function show(l)
+                   local out = {}
+                   for _, m in ipairs(l) do
+                     local p = {}
+                     for i, h in ipairs(m.path) do p[i] = h.q .. ',' .. h.r end
+                     out[#out + 1] = ('%s>%d,%d:%d/%d/%d/%s/%s/%s'):format(m.plan, m.to.q, m.to.r, m.facing,
+                       m.turns, m.start_facing, tostring(m.exited), tostring(m.crashed), table.concat(p, ' '))
+                   end
+                   return table.concat(out, '\\n')
+                 end
+                 return show(e) .. '\\n|\\n' .. show(x) .. '\\n|\\n' .. show(c)",
+                "=t",
+            )
+            .unwrap();
+        assert_eq!(got, want);
     }
 }
