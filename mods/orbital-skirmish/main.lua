@@ -102,10 +102,14 @@ local function facing_of(p) return mv.dir(p.facing) or 0 end
 local function hull_left(p) return p.stats.hull - (p.values.damage or 0) end
 
 -- The planets: a list of hexes and a set keyed "q,r", found once in setup.
+-- A hex as a number (no string built per lookup: the move search asks about every hex it
+-- reaches).
+local function hex_number(h) return (h.q + 4096) * 8192 + (h.r + 4096) end
+
 local function planets(ctx)
   local list = ctx:global("planets") or {}
   local set = {}
-  for _, h in ipairs(list) do set[mv.key(h)] = true end
+  for _, h in ipairs(list) do set[hex_number(h)] = true end
   return list, set
 end
 
@@ -133,7 +137,7 @@ local function move_env(ctx)
   local env = {
     planets = list,
     on_board = function(h)
-      local k = (h.q + 4096) * 8192 + (h.r + 4096) -- a number: no string built per call
+      local k = hex_number(h)
       local v = board_cache[k]
       if v == nil then
         v = ctx:on_board(h) and true or false
@@ -141,7 +145,7 @@ local function move_env(ctx)
       end
       return v
     end,
-    blocked = function(h) return set[mv.key(h)] == true end,
+    blocked = function(h) return set[hex_number(h)] == true end,
   }
   for _, ext in ipairs(ORBITAL_SKIRMISH.env_extensions) do ext(ctx, env) end
   return env
@@ -388,7 +392,7 @@ game.action {
     if mv.dir(a.facing) == nil then return false, "facing must be a direction" end
     if type(a.planet) ~= "table" then return false, "name the planet's hex" end
     local _, set = planets(ctx)
-    if not set[mv.key(a.planet)] then return false, ("there is no planet at %s"):format(mv.show(a.planet)) end
+    if not set[hex_number(a.planet)] then return false, ("there is no planet at %s"):format(mv.show(a.planet)) end
     local o = p.values.orbit
     if o then
       if not mv.eq(o.planet, a.planet) then return false, "the ship is orbiting another planet" end
@@ -400,7 +404,7 @@ game.action {
     end
     local nxt = mv.orbit_next(a.planet, p.hex, a.dir)
     if nxt == nil then return false, "the ship is not next to that planet" end
-    if set[mv.key(nxt)] then return false, ("the orbit is blocked by the planet at %s"):format(mv.show(nxt)) end
+    if set[hex_number(nxt)] then return false, ("the orbit is blocked by the planet at %s"):format(mv.show(nxt)) end
     return true
   end,
   apply = function(ctx, a)
