@@ -24,11 +24,18 @@ use std::time::Duration;
 pub struct PlayOptions {
     /// At most this many bot moves (accepted or refused) before the game counts as stuck.
     pub max_steps: usize,
+    /// Whether the report carries the final state's hash. Why optional: hashing writes the whole
+    /// state and log as canonical JSON (a few percent of a short game), and statistics over
+    /// many games never show it.
+    pub state_hash: bool,
 }
 
 impl Default for PlayOptions {
     fn default() -> Self {
-        PlayOptions { max_steps: 100_000 }
+        PlayOptions {
+            max_steps: 100_000,
+            state_hash: true,
+        }
     }
 }
 
@@ -190,7 +197,7 @@ pub struct GameReport {
     pub actions: usize,
     /// Bot choices the rules refused at apply time (the state stayed as it was).
     pub refused: usize,
-    /// [`state_hash`] of the final state.
+    /// [`state_hash`] of the final state (empty when [`PlayOptions::state_hash`] is off).
     pub state_hash: String,
 }
 
@@ -295,7 +302,11 @@ pub fn play_game_with<R: Rules>(
         rounds: state.clock.round,
         actions,
         refused,
-        state_hash: state_hash(state),
+        state_hash: if options.state_hash {
+            state_hash(state)
+        } else {
+            String::new()
+        },
     };
     Ok((game, report))
 }

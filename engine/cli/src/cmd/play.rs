@@ -119,6 +119,8 @@ pub fn play_games<R: Rules>(
     }
     let options = PlayOptions {
         max_steps: args.max_steps,
+        // Only a single game's report shows its hash.
+        state_hash: args.games == 1,
     };
     let bar = progress_bar(args.games);
     let mut tally = Tally::default();
