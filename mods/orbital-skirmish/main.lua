@@ -147,6 +147,9 @@ local function move_env(ctx)
     end,
     blocked = function(h) return set[hex_number(h)] == true end,
   }
+  -- The game's board: move listings let the engine answer it (movement.reach), unless an
+  -- extension replaces on_board.
+  env.board_ctx, env.board_on_board = ctx, env.on_board
   for _, ext in ipairs(ORBITAL_SKIRMISH.env_extensions) do ext(ctx, env) end
   return env
 end

@@ -149,8 +149,16 @@ end
 -- order as the Lua search it replaced (kept in tests/_lua_reach.lua and compared there);
 -- `env.on_board`, `env.blocked` and `env.pull` must be pure (they are asked once per hex, and
 -- once per hex, facing and hexes left).
+-- With `env.board_ctx` (set by move_env when env.on_board is the game's board), the engine
+-- answers on_board itself (`ctx:move_listing`): the same moves, without a Lua call per hex.
 function M.reach(start, facings, speed, mr, env)
-  local ends, exits, crashes = search.move_listing(start, facings, { speed = speed, max_turns = mr }, env)
+  local rules = { speed = speed, max_turns = mr }
+  local ctx = env.board_ctx
+  if ctx and env.on_board == env.board_on_board then
+    return ctx:move_listing(start, facings, rules,
+      { blocked = env.blocked, pull = env.pull, crash = env.crash })
+  end
+  local ends, exits, crashes = search.move_listing(start, facings, rules, env)
   return ends, exits, crashes
 end
 

@@ -518,6 +518,18 @@ function Ctx:terrain_info(id) end
 ---@return boolean
 function Ctx:on_board(h) end
 
+---search.move_listing where a hex is on the map when the game's board has it (answered by the
+---engine: no Lua call per hex), unless env.on_board is given.
+---@param start Hex
+---@param facings Direction|Direction[]
+---@param rules ListingRules
+---@param env? ListingEnv
+---@return ListedMove[] ends
+---@return ListedMove[] exits
+---@return ListedMove[] crashes
+---@return boolean truncated
+function Ctx:move_listing(start, facings, rules, env) end
+
 ---Every hex of the board; `filter.terrain` keeps the hexes with that terrain now.
 ---@param filter? { terrain?: string }
 ---@return Hex[]

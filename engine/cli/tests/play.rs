@@ -210,10 +210,14 @@ fn a_game_that_never_ends_is_an_error_not_a_hang() {
         ..Race::new()
     };
     // The stuck double refuses end_phase, so a waiting side is offered nothing at all.
-    let Err(err) = play_bot_game(race, state(1), &PlayOptions {
+    let Err(err) = play_bot_game(
+        race,
+        state(1),
+        &PlayOptions {
             max_steps: 50,
             ..PlayOptions::default()
-        }) else {
+        },
+    ) else {
         panic!("a game whose phases never end finished");
     };
     assert!(matches!(err, PlayError::Stuck { .. }), "{err}");

@@ -1486,6 +1486,11 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             None => one(lua, Value::Nil),
         }
     });
+    read!("move_listing", |lua, rules, s, args| {
+        // search.move_listing with the game's board as `on_board` (unless env gives one).
+        let board = |h: Hex| s.board.shape.as_ref().is_none_or(|b| b.contains(h));
+        crate::api::search::ctx_move_listing(lua, args, &board)
+    });
     read!("on_board", |lua, rules, s, args| {
         let h = hex(lua, &args, 0)?;
         one(lua, s.board.shape.as_ref().is_none_or(|b| b.contains(h)))
@@ -2009,6 +2014,42 @@ assert(#ctx:board_hexes { terrain = 'ice' } == 0)
 assert(#ctx:board_hexes {} == #ctx:board_hexes())
 local ok, err = pcall(function() return ctx:board_hexes { terrain = 3 } end)
 assert(not ok and tostring(err):find('terrain: expected a terrain id'), tostring(err))
+";
+        run(&rules, &state, code).unwrap();
+    }
+
+    #[test]
+    fn ctx_move_listing_is_search_move_listing_on_the_games_board() {
+        let (_d, rules, state) = setup();
+        // The board is a hexagon of radius 4: from (0,3) facing N or S at speed 3 some moves
+        // leave it. Every list, field and plan must equal the listing with a Lua on_board.
+        let code = r"
+local ctx = ...
+local function show(...)
+  local out = {}
+  for i = 1, 3 do
+    for _, m in ipairs((select(i, ...))) do
+      out[#out + 1] = ('%d:%d,%d:%d/%d/%s/%d/%s/%s/%d'):format(i, m.to.q, m.to.r, m.facing, m.turns,
+        m.plan, m.start_facing, tostring(m.exited), tostring(m.crashed), #m.path)
+    end
+  end
+  out[#out + 1] = tostring(select(4, ...))
+  return table.concat(out, ' ')
+end
+local blocked = function(h) return h.q == 1 and h.r == 0 end
+for _, crash in ipairs({ false, true }) do
+  local rules = { speed = 3, max_turns = 2, paths = true }
+  local lua_env = { on_board = function(h) return ctx:on_board(h) end, blocked = blocked, crash = crash }
+  local a = show(search.move_listing({ q = 0, r = 3 }, { 0, 3 }, rules, lua_env))
+  local b = show(ctx:move_listing({ q = 0, r = 3 }, { 0, 3 }, rules, { blocked = blocked, crash = crash }))
+  assert(a == b, a .. '\n~=\n' .. b)
+  assert(a:find('true/false'), 'some move leaves the board: ' .. a)
+end
+-- env.on_board still wins; errors name ctx:move_listing.
+local e = ctx:move_listing({ q = 0, r = 3 }, 0, { speed = 3 }, { on_board = function() return true end })
+assert(#e > 0)
+local ok, err = pcall(function() return ctx:move_listing({ q = 0 }, 0, { speed = 1 }) end)
+assert(not ok and tostring(err):find('ctx:move_listing: argument 1'), tostring(err))
 ";
         run(&rules, &state, code).unwrap();
     }

@@ -51,6 +51,10 @@ impl<'a> Args<'a> {
     /// An error naming the function and argument.
     #[must_use]
     pub fn err(&self, i: usize, msg: &str) -> mlua::Error {
+        if self.fname.is_empty() {
+            // A ctx method: the ctx wrapper names it (`ctx:<name>: argument N: ...`).
+            return mlua::Error::runtime(format!("argument {}: {msg}", i + 1));
+        }
         mlua::Error::runtime(format!("{}: argument {}: {msg}", self.fname, i + 1))
     }
 

@@ -251,10 +251,32 @@ pub fn register(lua: &Lua) -> mlua::Result<Table> {
         pull: helpers.raw_get("pull")?,
         decode: helpers.raw_get("decode")?,
     };
+    // `ctx:move_listing` (the rules module) runs the same listing with the game's board.
+    lua.set_app_data(helpers.clone());
     add(lua, &t, NS, "move_listing", move |lua, a| {
-        move_listing(lua, a, &helpers)
+        move_listing(lua, a, &helpers, None)
     })?;
     Ok(t)
+}
+
+/// `ctx:move_listing(start, facings, rules, env)`: `search.move_listing` where a hex is on the
+/// map when `on_board` says so (the game's board, answered in Rust: no Lua call per hex),
+/// unless `env.on_board` is given.
+///
+/// # Errors
+/// As `search.move_listing`, with messages naming `ctx:move_listing`.
+pub(crate) fn ctx_move_listing(
+    lua: &Lua,
+    args: MultiValue,
+    on_board: &dyn Fn(Hex) -> bool,
+) -> mlua::Result<MultiValue> {
+    let Some(h) = lua.app_data_ref::<ListingHelpers>().map(|h| h.clone()) else {
+        return Err(mlua::Error::runtime(
+            "ctx:move_listing: the search namespace is missing",
+        ));
+    };
+    // No function name: the ctx wrapper prefixes `ctx:move_listing:`.
+    move_listing(lua, &Args::in_vm(lua, "", args), &h, Some(on_board))
 }
 
 /// Lua side of `search.move_listing`, compiled with an environment holding only the real
@@ -306,6 +328,7 @@ return H
 "#;
 
 /// The compiled [`LISTING_HELPERS`].
+#[derive(Clone)]
 struct ListingHelpers {
     classify: Function,
     pull: Function,
@@ -357,7 +380,12 @@ fn opt_fn(a: &Args<'_>, i: usize, t: Option<&Table>, key: &str) -> mlua::Result<
     }
 }
 
-fn move_listing(lua: &Lua, a: &Args<'_>, h: &ListingHelpers) -> mlua::Result<MultiValue> {
+fn move_listing(
+    lua: &Lua,
+    a: &Args<'_>,
+    h: &ListingHelpers,
+    board: Option<&dyn Fn(Hex) -> bool>,
+) -> mlua::Result<MultiValue> {
     let start = a.hex(0)?;
     let facings = facings_arg(a, 1)?;
     let opts = opt_table(a, 2)?;
@@ -400,7 +428,12 @@ fn move_listing(lua: &Lua, a: &Args<'_>, h: &ListingHelpers) -> mlua::Result<Mul
     };
     // Why no cache of kinds here: the search asks about each hex once (the callbacks are pure
     // by contract). Pulls are cached: asked once per hex, facing and hexes left.
+    // The game's board (ctx:move_listing) stands in for a missing `on_board`.
+    let board = board.filter(|_| on_board.is_none());
     let kind = |x: Hex| -> HexKind {
+        if board.is_some_and(|b| !b(x)) {
+            return HexKind::OffBoard;
+        }
         if (on_board.is_none() && blocked.is_none()) || failed.borrow().is_some() {
             return HexKind::Open;
         }
