@@ -281,15 +281,7 @@ impl Sandbox {
         let b = &self.budget;
         let outer = b.depth.get() == 0;
         if outer {
-            b.remaining.set(b.limit.get() as i64);
-            b.exhausted.set(false);
-            if b.rearmed.get() {
-                b.rearmed.set(false);
-                self.lua.set_global_hook(
-                    HookTriggers::new().every_nth_instruction(b.step.get() as u32),
-                    budget_hook,
-                )?;
-            }
+            self.fill()?;
         }
         b.depth.set(b.depth.get() + 1);
         let r = f(&self.lua);
@@ -308,10 +300,15 @@ impl Sandbox {
     /// # Errors
     /// Re-installing the hook failed (out of memory).
     pub fn refill(&self) -> mlua::Result<()> {
-        let b = &self.budget;
-        if b.depth.get() != 1 {
+        if self.budget.depth.get() != 1 {
             return Ok(());
         }
+        self.fill()
+    }
+
+    /// The whole budget again, and the hook back at its normal step if it was re-armed.
+    fn fill(&self) -> mlua::Result<()> {
+        let b = &self.budget;
         b.remaining.set(b.limit.get() as i64);
         b.exhausted.set(false);
         if b.rearmed.get() {

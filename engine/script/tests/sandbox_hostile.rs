@@ -467,3 +467,39 @@ fn require_is_confined_and_cached() {
     let e = sb.exec("require('other.util')", "=r").unwrap_err();
     assert!(e.to_string().contains("no such module"), "{e}");
 }
+
+/// `refill` gives each of several callbacks run in one guarded call (a listing) the whole
+/// budget; without it they share one. Nested guarded calls are not refilled (they share the
+/// outer budget by design), and runaway code is still stopped.
+#[test]
+fn refill_gives_each_callback_of_one_call_the_whole_budget() {
+    let sb = Sandbox::new(Limits {
+        memory: 32 << 20,
+        instructions: 100_000,
+    })
+    .unwrap();
+    // About 60% of the budget each (two VM instructions per loop turn).
+    let work = "local n = 0 for i = 1, 30000 do n = n + 1 end return n";
+    let run_twice = |refill: bool| {
+        sb.guarded(|lua| {
+            let f: mlua::Function = lua.load(work).set_name("=work").into_function()?;
+            for _ in 0..2 {
+                if refill {
+                    sb.refill()?;
+                }
+                f.call::<i64>(())?;
+            }
+            Ok(())
+        })
+    };
+    assert!(run_twice(true).is_ok());
+    assert_eq!(run_twice(false).unwrap_err().kind, ScriptErrorKind::Budget);
+    let nested = sb.guarded(|lua| {
+        sb.guarded(|_| {
+            sb.refill()?;
+            lua.load("while true do end").exec()
+        })
+        .map_err(|e| mlua::Error::runtime(e.message))
+    });
+    assert_eq!(nested.unwrap_err().kind, ScriptErrorKind::Budget);
+}
