@@ -379,19 +379,17 @@ impl LuaRules {
         // end_phase: allowed without a call unless the rules declare a check for it in this
         // phase (as in `run_check`).
         let end = Action::end_phase(side.clone());
-        let end_check = if with_end {
-            match self.end_phase_check(state) {
-                Some(cb) => Some(Some(self.function(cb)?)),
-                None => Some(None),
-            }
-        } else {
-            None
+        let end_phase = match (with_end, self.end_phase_check(state)) {
+            (false, _) => EndPhase::NotListed,
+            (true, None) => EndPhase::Allowed,
+            (true, Some(cb)) => EndPhase::Check(self.function(cb)?),
         };
-        if listed.is_empty() && !matches!(end_check, Some(Some(_))) {
-            if matches!(end_check, Some(None)) {
-                return Ok(vec![end]);
+        if listed.is_empty() {
+            match end_phase {
+                EndPhase::NotListed => return Ok(Vec::new()),
+                EndPhase::Allowed => return Ok(vec![end]),
+                EndPhase::Check(_) => {}
             }
-            return Ok(Vec::new());
         }
         let mut out = Vec::new();
         let sandbox = &self.loaded.sandbox;
@@ -431,8 +429,8 @@ impl LuaRules {
                             }
                         }
                     }
-                    match &end_check {
-                        Some(Some(f)) => {
+                    match &end_phase {
+                        EndPhase::Check(f) => {
                             sandbox.refill()?;
                             let args = (ctx.clone(), Self::action_table(lua, &end)?);
                             let verdict = verdict("check")(lua, f.call::<MultiValue>(args)?)?;
@@ -440,8 +438,8 @@ impl LuaRules {
                                 out.push(end.clone());
                             }
                         }
-                        Some(None) => out.push(end.clone()),
-                        None => {}
+                        EndPhase::Allowed => out.push(end.clone()),
+                        EndPhase::NotListed => {}
                     }
                     Ok(())
                 })
@@ -450,7 +448,9 @@ impl LuaRules {
         Ok(out)
     }
 
-    /// The declared check of `end_phase` that applies in this phase, if any.
+    /// The declared check of `end_phase` that applies in this phase, if any. The engine's
+    /// end_phase is always known; a declared `end_phase` only adds a check, and only in the
+    /// phases it lists (all phases when it lists none).
     fn end_phase_check(&self, state: &GameState) -> Option<CallbackId> {
         let decl = self
             .loaded
@@ -470,20 +470,19 @@ impl LuaRules {
         state: &GameState,
         action: &Action,
     ) -> Result<Result<(), Illegal>, RulesError> {
-        let decl = self.loaded.decls.actions.get(&action.id);
-        if action.is_end_phase() {
-            // The engine's end_phase is always known; a declared `end_phase` only adds a check,
-            // and only in the phases it lists (all phases when it lists none).
-            let phase = state.phase_id(&self.turns);
-            if decl.is_some_and(|d| {
-                !d.phases.is_empty() && !phase.is_some_and(|p| d.phases.iter().any(|x| x == p))
-            }) {
-                return Ok(Ok(()));
+        let check = if action.is_end_phase() {
+            self.end_phase_check(state)
+        } else {
+            if let Err(i) = self.phase_allows(state, action) {
+                return Ok(Err(i));
             }
-        } else if let Err(i) = self.phase_allows(state, action) {
-            return Ok(Err(i));
-        }
-        let Some(check) = decl.and_then(|d| d.check) else {
+            self.loaded
+                .decls
+                .actions
+                .get(&action.id)
+                .and_then(|d| d.check)
+        };
+        let Some(check) = check else {
             return Ok(Ok(()));
         };
         let r = self.call(
@@ -498,6 +497,16 @@ impl LuaRules {
         )?;
         Ok(r.unwrap_or(Ok(())))
     }
+}
+
+/// What a listing does about the engine's `end_phase`.
+enum EndPhase {
+    /// Not asked for (`Rules::legal_actions`).
+    NotListed,
+    /// Listed: no check applies in this phase.
+    Allowed,
+    /// Listed if this declared check allows it.
+    Check(Function),
 }
 
 /// Reads `true` / `false, reason` / `"reason"` (and for apply: nothing = fine).
