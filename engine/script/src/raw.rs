@@ -19,8 +19,9 @@
 //!   `lua_rawequal`, `lua_rawlen`, and `lua_tolstring` on values that already are strings; stack
 //!   space is reserved with `lua_checkstack`, which reports failure instead of raising. So no
 //!   `longjmp` can cross the Rust frames (with their `Vec`s and `String`s) of the walk;
-//! - no allocation means no garbage collection step, so the pointer `lua_tolstring` returns stays
-//!   valid while the bytes are copied out;
+//! - only `lua_checkstack` may allocate (growing the stack; on failure it returns 0, and an
+//!   emergency collection runs no finalizers); every value read is anchored on the stack, and
+//!   the bytes behind `lua_tolstring`'s pointer are copied out before the next Lua call;
 //! - every index used is absolute and every function restores the stack height it found.
 //!
 //! Deliberately not here: writing into Lua (that can run out of memory and raise), or any other
