@@ -795,8 +795,7 @@ fn piece_table(
     shared: bool,
 ) -> mlua::Result<Value> {
     match piece_template(lua, rules, state, id)? {
-        Some(f) if shared => Ok(Value::Table(rules.templates.share(&f)?)),
-        Some(f) => Ok(Value::Table(rules.templates.thaw(&f)?)),
+        Some(f) => Ok(Value::Table(rules.templates.view_or_copy(&f, shared)?)),
         None => Ok(Value::Nil),
     }
 }
@@ -816,11 +815,7 @@ fn piece_tables(
             list.push(f);
         }
     }
-    if shared {
-        rules.templates.share_all(lua, &list)
-    } else {
-        rules.templates.thaw_all(lua, &list)
-    }
+    rules.templates.views_or_copies(lua, &list, shared)
 }
 
 /// A top-level snapshot field that a light read (`ctx:pieces { fields = { ... } }`) can list.
@@ -1024,11 +1019,7 @@ fn side_table(
             f
         }
     };
-    if shared {
-        rules.templates.share(&f)
-    } else {
-        rules.templates.thaw(&f)
-    }
+    rules.templates.view_or_copy(&f, shared)
 }
 
 /// Looks a cell up in a declared table through the core table built at load time: `row` and
@@ -1208,10 +1199,7 @@ fn global_value(
             f
         }
     };
-    if shared {
-        return Ok(Value::Table(rules.templates.share(&f)?));
-    }
-    Ok(Value::Table(rules.templates.thaw(&f)?))
+    Ok(Value::Table(rules.templates.view_or_copy(&f, shared)?))
 }
 
 /// The scoped handles behind a ctx method's `self`: (state, rules, writable).

@@ -606,16 +606,7 @@ impl Templates {
     /// # Errors
     /// Out of memory or the instruction budget.
     pub fn share_all(&self, lua: &Lua, fs: &[Frozen]) -> mlua::Result<Table> {
-        if fs.len() > MAX_PACKED {
-            let views = fs
-                .iter()
-                .map(|f| self.share(f))
-                .collect::<mlua::Result<Vec<Table>>>()?;
-            return lua.create_sequence_from(views);
-        }
-        self.share_all.call(MultiValue::from_iter(
-            fs.iter().map(|f| Value::Table(f.0.clone())),
-        ))
+        self.sequence_of(lua, fs, &self.share_all, |f| self.share(f))
     }
 
     /// A fresh sequence of fresh tables, one per template.
@@ -623,14 +614,43 @@ impl Templates {
     /// # Errors
     /// Out of memory or the instruction budget.
     pub fn thaw_all(&self, lua: &Lua, fs: &[Frozen]) -> mlua::Result<Table> {
-        if fs.len() > MAX_PACKED {
-            let copies = fs
-                .iter()
-                .map(|f| self.thaw(f))
-                .collect::<mlua::Result<Vec<Table>>>()?;
-            return lua.create_sequence_from(copies);
+        self.sequence_of(lua, fs, &self.copy_all, |f| self.thaw(f))
+    }
+
+    /// The shared view of a template when `shared` (read-only callbacks), else a fresh copy.
+    ///
+    /// # Errors
+    /// Out of memory or the instruction budget.
+    pub fn view_or_copy(&self, f: &Frozen, shared: bool) -> mlua::Result<Table> {
+        if shared { self.share(f) } else { self.thaw(f) }
+    }
+
+    /// [`Templates::share_all`] when `shared`, else [`Templates::thaw_all`].
+    ///
+    /// # Errors
+    /// Out of memory or the instruction budget.
+    pub fn views_or_copies(&self, lua: &Lua, fs: &[Frozen], shared: bool) -> mlua::Result<Table> {
+        if shared {
+            self.share_all(lua, fs)
+        } else {
+            self.thaw_all(lua, fs)
         }
-        self.copy_all.call(MultiValue::from_iter(
+    }
+
+    /// One table per template as a sequence: by `all` in one call, or one by one for lists too
+    /// long for a call's arguments (they live on the Lua stack).
+    fn sequence_of(
+        &self,
+        lua: &Lua,
+        fs: &[Frozen],
+        all: &Function,
+        one: impl Fn(&Frozen) -> mlua::Result<Table>,
+    ) -> mlua::Result<Table> {
+        if fs.len() > MAX_PACKED {
+            let tables = fs.iter().map(one).collect::<mlua::Result<Vec<Table>>>()?;
+            return lua.create_sequence_from(tables);
+        }
+        all.call(MultiValue::from_iter(
             fs.iter().map(|f| Value::Table(f.0.clone())),
         ))
     }
