@@ -168,6 +168,23 @@ fn a_bot_game_is_a_pure_function_of_the_seed() {
 }
 
 #[test]
+fn the_final_state_hash_is_reported_only_when_asked_for() {
+    let (game, with) = play_bot_game(Race::new(), state(4), &PlayOptions::default()).unwrap();
+    assert_eq!(with.state_hash, hexforge_game::state_hash(game.state()));
+    let quiet = PlayOptions {
+        state_hash: false,
+        ..PlayOptions::default()
+    };
+    let (_, without) = play_bot_game(Race::new(), state(4), &quiet).unwrap();
+    assert_eq!(without.state_hash, "");
+    // Everything else is the same game.
+    assert_eq!(
+        (without.actions, without.rounds),
+        (with.actions, with.rounds)
+    );
+}
+
+#[test]
 fn a_finished_game_reports_its_winner_rounds_and_actions() {
     let (game, report) = play_bot_game(Race::new(), state(3), &PlayOptions::default()).unwrap();
     let outcome = game.state().outcome.clone().unwrap();

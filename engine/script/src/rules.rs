@@ -1981,6 +1981,39 @@ assert(a[1].values == b[1].values and a[2].stats == b[2].stats)
     }
 
     #[test]
+    fn setting_an_unchanged_value_keeps_the_values_shared_with_the_earlier_state() {
+        let (_d, rules, state) = setup();
+        let mut s = state.clone();
+        let write = |s: &mut GameState, code: &str| {
+            rules
+                .loaded
+                .sandbox
+                .guarded(|lua| {
+                    rules.with_ctx(lua, Access::Write(s), |lua, ctx| {
+                        lua.load(code).set_name("=test").call::<()>(ctx)
+                    })
+                })
+                .unwrap();
+        };
+        let before = |s: &GameState| Arc::clone(&s.pieces[&PieceId(1)].values);
+        write(
+            &mut s,
+            "local ctx = ... ctx:set(1, 'hull', 5) ctx:set(1, 'gone', nil)",
+        );
+        assert!(
+            Arc::ptr_eq(&before(&state), &before(&s)),
+            "no change, no copy"
+        );
+        write(&mut s, "local ctx = ... ctx:set(1, 'hull', 4)");
+        assert!(!Arc::ptr_eq(&before(&state), &before(&s)));
+        assert_eq!(s.pieces[&PieceId(1)].values["hull"], serde_json::json!(4));
+        assert_eq!(
+            state.pieces[&PieceId(1)].values["hull"],
+            serde_json::json!(5)
+        );
+    }
+
+    #[test]
     fn board_hexes_filtered_by_terrain_are_the_hexes_with_it() {
         let (_d, rules, mut state) = setup();
         rules
