@@ -513,9 +513,9 @@ end)
 -- Fire
 ---------------------------------------------------------------------------------------------
 
--- Why `a` (piece, weapon slot, target, at) cannot fire, or nil and the shot's details.
--- `t` is the target's snapshot when the caller has it already (saves a ctx:piece per hex).
-local function fire_reason(ctx, a, p, env, t)
+-- Why `a` (piece, weapon slot, target) cannot fire whatever hex it aims at, or nil and the
+-- weapon, slot and target. `t` is the target's snapshot when the caller has it already.
+local function fire_base(ctx, a, p, t)
   local slot = math.tointeger(a.weapon)
   local wid = slot and p.stats.weapons[slot]
   if not wid then return ("ship %d has no weapon %s"):format(p.id, tostring(a.weapon)) end
@@ -532,9 +532,31 @@ local function fire_reason(ctx, a, p, env, t)
   t = t or ctx:piece(a.target)
   if not t or not t.hex then return "the target is not on the map" end
   if t.owner == a.side then return "the target must be an enemy ship" end
+  if ctx.phase == "defensive_fire" and t.owner ~= ctx.active then
+    return "defensive fire targets the ships that moved this turn"
+  end
+  return nil, w, slot, t
+end
+
+-- Why weapon `w` of `p` cannot reach hex `at`, or nil and the range.
+local function fire_geometry(p, w, at, env)
+  local range = mv.distance(p.hex, at)
+  if range > w.range then return ("out of range: %d hexes, the %s reaches %d"):format(range, w.id, w.range) end
+  if w.arc == "forward" and not C.in_forward_band(p.hex, facing_of(p), at) then
+    return ("the %s fires only straight ahead"):format(w.id)
+  end
+  if C.los_blocked(p.hex, at, env.planets, env.blocked) then return "a planet blocks the line of fire" end
+  return nil, range
+end
+
+-- Why `a` (piece, weapon slot, target, at) cannot fire, or nil and the shot's details.
+-- `t` is the target's snapshot when the caller has it already (saves a ctx:piece per hex).
+local function fire_reason(ctx, a, p, env, t)
+  local why, w, slot
+  why, w, slot, t = fire_base(ctx, a, p, t)
+  if why then return why end
   local at = t.hex
   if ctx.phase == "defensive_fire" then
-    if t.owner ~= ctx.active then return "defensive fire targets the ships that moved this turn" end
     if a.at ~= nil then
       local found = false
       for _, h in ipairs(t.values.path or {}) do
@@ -546,24 +568,25 @@ local function fire_reason(ctx, a, p, env, t)
   elseif a.at ~= nil and not mv.eq(a.at, t.hex) then
     return "offensive fire targets the ship where it is"
   end
-  local range = mv.distance(p.hex, at)
-  if range > w.range then return ("out of range: %d hexes, the %s reaches %d"):format(range, wid, w.range) end
-  if w.arc == "forward" and not C.in_forward_band(p.hex, facing_of(p), at) then
-    return ("the %s fires only straight ahead"):format(wid)
-  end
-  if C.los_blocked(p.hex, at, env.planets, env.blocked) then return "a planet blocks the line of fire" end
+  local range
+  why, range = fire_geometry(p, w, at, env)
+  if why then return why end
   return nil, { weapon = w, slot = slot, target = t, at = at, range = range }
 end
 
 -- The best hex of a mover's path to fire at (highest chance, then earliest), or nil.
+-- Why fire_base once and fire_geometry per hex: everything but the geometry is the same for
+-- every hex of the path (and each hex comes from the path, so it is on it).
 local function best_at(ctx, a, p, t, env)
+  local why, w = fire_base(ctx, a, p, t)
+  if why then return nil end
   local best, best_chance
   local hexes = { t.hex }
   if ctx.phase == "defensive_fire" then hexes = t.values.path or { t.hex } end
   for _, h in ipairs(hexes) do
-    local why, shot = fire_reason(ctx, { side = a.side, piece = a.piece, weapon = a.weapon, target = a.target, at = h }, p, env, t)
-    if not why then
-      local c = C.chance(shot.weapon.chance, shot.weapon.range_loss, shot.range, 0, 0)
+    local no, range = fire_geometry(p, w, h, env)
+    if not no then
+      local c = C.chance(w.chance, w.range_loss, range, 0, 0)
       if best_chance == nil or c > best_chance then best, best_chance = h, c end
     end
   end
