@@ -155,6 +155,55 @@ local function move_env(ctx)
 end
 ORBITAL_SKIRMISH.move_env = move_env
 
+-- Listings. Why a memo: the engine calls every `choices` of one listing with the same read-only
+-- ctx (the state cannot change between them; docs/API.md section 3), and each used to read the
+-- ships and build the movement environment anew. Kept per ctx (weak keys: it goes with the ctx);
+-- only choices use it, never a writable ctx.
+local LISTING = setmetatable({}, { __mode = "k" })
+
+local function listing(ctx)
+  local m = LISTING[ctx]
+  if m == nil then
+    m = { ships = {} }
+    LISTING[ctx] = m
+  end
+  return m
+end
+
+--- Every piece on the map (snapshots), for the choices of one listing.
+local function listed_pieces(ctx)
+  local m = listing(ctx)
+  if m.all == nil then
+    m.all = {}
+    for _, p in ipairs(ctx:pieces {}) do
+      if p.hex then m.all[#m.all + 1] = p end
+    end
+  end
+  return m.all
+end
+
+--- ships_of for the choices of one listing.
+local function listed_ships_of(ctx, side)
+  local m = listing(ctx)
+  local out = m.ships[side]
+  if out == nil then
+    out = {}
+    for _, p in ipairs(listed_pieces(ctx)) do
+      if p.owner == side then out[#out + 1] = p end
+    end
+    table.sort(out, function(a, b) return a.id < b.id end)
+    m.ships[side] = out
+  end
+  return out
+end
+
+--- move_env for the choices of one listing.
+local function listed_env(ctx)
+  local m = listing(ctx)
+  if m.env == nil then m.env = move_env(ctx) end
+  return m.env
+end
+
 local function adjacent_planets(ctx, h)
   local list = planets(ctx)
   local out = {}
@@ -189,7 +238,7 @@ game.action {
   params = { piece = "piece", speed = "integer" },
   choices = function(ctx, side)
     local out = {}
-    for _, p in ipairs(ships_of(ctx, side)) do
+    for _, p in ipairs(listed_ships_of(ctx, side)) do
       if not p.values.moved and p.values.new_speed < 0 then
         for _, s in ipairs(mv.speed_options(p.values.speed, p.stats.adf)) do
           out[#out + 1] = { piece = p.id, speed = s }
@@ -303,9 +352,9 @@ game.action {
   choices = function(ctx, side)
     local out = {}
     local env
-    for _, p in ipairs(ships_of(ctx, side)) do
+    for _, p in ipairs(listed_ships_of(ctx, side)) do
       if not p.values.moved and p.values.new_speed >= 0 then
-        env = env or move_env(ctx)
+        env = env or listed_env(ctx)
         local ends, exits, crashes = moves_of(ctx, p, env)
         local list = ends
         -- Leaving the map (or crashing) is offered only when no move stays on it.
@@ -363,9 +412,9 @@ game.action {
   choices = function(ctx, side)
     local out = {}
     local env
-    for _, p in ipairs(ships_of(ctx, side)) do
+    for _, p in ipairs(listed_ships_of(ctx, side)) do
       if not p.values.moved and p.values.new_speed < 0 then
-        env = env or move_env(ctx)
+        env = env or listed_env(ctx)
         local options = {}
         if p.values.orbit then
           options[1] = { planet = p.values.orbit.planet, dir = p.values.orbit.dir }
@@ -438,7 +487,7 @@ game.action {
   choices = function(ctx, side)
     local out = {}
     local cap = rule(ctx, "max_interceptors_per_attack")
-    for _, p in ipairs(ships_of(ctx, side)) do
+    for _, p in ipairs(listed_ships_of(ctx, side)) do
       if not p.values.icm_set and p.values.icm > 0 then
         for n = 0, math.min(cap, p.values.icm) do
           if n ~= p.values.icm_ready then out[#out + 1] = { piece = p.id, count = n } end
@@ -599,12 +648,10 @@ game.action {
   params = { piece = "piece", weapon = "integer", target = "piece", at = "hex" },
   choices = function(ctx, side)
     local out = {}
-    local env = move_env(ctx)
+    local env = listed_env(ctx)
     local own, targets = {}, {}
-    for _, p in ipairs(ctx:pieces {}) do
-      if p.hex then
-        if p.owner == side then own[#own + 1] = p else targets[#targets + 1] = p end
-      end
+    for _, p in ipairs(listed_pieces(ctx)) do
+      if p.owner == side then own[#own + 1] = p else targets[#targets + 1] = p end
     end
     for _, p in ipairs(own) do
       for slot = 1, #p.stats.weapons do
