@@ -741,8 +741,10 @@ game.on("phase_start", function(ctx, ev)
       if p.hex then reset_move(ctx, p) end
     end
   else
-    for _, p in ipairs(ctx:pieces { fields = { "id", "hex", "values" } }) do
-      if p.hex and next(p.values.fired or {}) ~= nil then ctx:set(p.id, "fired", {}) end
+    -- Why no `values` read: in a hook it is a fresh copy of every ship's record; setting an
+    -- unchanged `fired` is free (the engine keeps the record as it was).
+    for _, p in ipairs(ctx:pieces { fields = { "id", "hex" } }) do
+      if p.hex then ctx:set(p.id, "fired", {}) end
     end
   end
 end)
