@@ -313,12 +313,12 @@ mod tests {
             for i in 0..all.len() {
                 let mut seen = Vec::new();
                 // Through `&R` too: the forwarding impls must not fall back to anything else.
-                let got = (&rules)
-                    .pick_legal(&state(), &blue, &mut |n| {
-                        seen.push(n);
-                        i
-                    })
-                    .unwrap();
+                let by_ref: &Listing = &rules;
+                let got = Rules::pick_legal(&by_ref, &state(), &blue, &mut |n| {
+                    seen.push(n);
+                    i
+                })
+                .unwrap();
                 assert_eq!(seen, vec![all.len()]);
                 assert_eq!(got.as_ref(), Some(&all[i]), "{moves} moves, pick {i}");
             }
