@@ -333,33 +333,36 @@ fn choose<R: Rules>(
     };
     // The drawn side may have nothing to do yet while another waiting side can act (a teammate
     // must confirm an attack first): try the others in turn; stuck only if none can act.
-    let mut found = None;
     for k in 0..waiting.len() {
         let side = &waiting[(first + k) % waiting.len()];
-        let actions = game.legal_actions(side)?;
-        if !actions.is_empty() {
-            found = Some((side.clone(), actions));
-            break;
+        let bot = bots.spec.map_or(RANDOM, |s| s.for_side(side.as_str()));
+        if bot == RANDOM {
+            // Why not the full list: the random bot uses one action of it, and converting every
+            // listed action (hundreds in some mods) was a good part of a game. The rules call
+            // `pick` only when the side has something to do, so a side with nothing draws no
+            // die, exactly as when the bot drew from the full list.
+            let picked = game.pick_legal_action(side, &mut |n| random.pick(n).unwrap_or(0))?;
+            if let Some(action) = picked {
+                return Ok(Choice::Act(action));
+            }
+            continue;
         }
-    }
-    let Some((side, actions)) = found else {
-        return Ok(Choice::NothingLegal(waiting[first].clone()));
-    };
-    let bot = bots.spec.map_or(RANDOM, |s| s.for_side(side.as_str()));
-    let i = if bot == RANDOM {
-        random.pick(actions.len()).unwrap_or(0)
-    } else {
+        let actions = game.legal_actions(side)?;
+        if actions.is_empty() {
+            continue;
+        }
         let Some(named) = bots.named else {
             return Err(RulesError::new(format!(
                 "no bot named {bot:?}: only `random` is available here"
             )));
         };
-        named(game.state(), bot, &side, &actions)?
-    };
-    Ok(actions
-        .get(i)
-        .cloned()
-        .map_or(Choice::NothingLegal(side), Choice::Act))
+        let i = named(game.state(), bot, side, &actions)?;
+        return Ok(actions
+            .get(i)
+            .cloned()
+            .map_or(Choice::NothingLegal(side.clone()), Choice::Act));
+    }
+    Ok(Choice::NothingLegal(waiting[first].clone()))
 }
 
 fn outcome_winners(outcome: &Outcome) -> Vec<String> {

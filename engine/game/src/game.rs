@@ -133,6 +133,24 @@ impl<R: Rules> Game<R> {
         self.rules.legal_actions_and_end(&self.state, side)
     }
 
+    /// One of [`Game::legal_actions`], chosen by index without building the others where the
+    /// rules allow it ([`Rules::pick_legal`]): `pick(n)` is called once with the list's length
+    /// and the action at its answer is returned. `Ok(None)`, without calling `pick`, when the
+    /// side has nothing to do (or cannot act now).
+    ///
+    /// # Errors
+    /// A rules error, or an index from `pick` that is not below `n`.
+    pub fn pick_legal_action(
+        &self,
+        side: &SideId,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Result<Option<Action>, RulesError> {
+        if self.state.outcome.is_some() || !self.state.clock.may_act(side) {
+            return Ok(None);
+        }
+        self.rules.pick_legal(&self.state, side, pick)
+    }
+
     /// Whether an action is legal now (no change to the state).
     ///
     /// # Errors

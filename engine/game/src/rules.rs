@@ -28,6 +28,14 @@ impl RulesError {
             message: message.into(),
         }
     }
+
+    /// The error of [`Rules::pick_legal`] when `pick` answers `index` for a list of `len`.
+    #[must_use]
+    pub fn pick_out_of_range(index: usize, len: usize) -> Self {
+        RulesError::new(format!(
+            "pick: index {index} is out of range for {len} legal actions"
+        ))
+    }
 }
 
 /// A game's rules.
@@ -69,6 +77,36 @@ pub trait Rules {
             out.push(end);
         }
         Ok(out)
+    }
+
+    /// One action of [`Rules::legal_actions_and_end`]'s list, chosen by index: the rules call
+    /// `pick(n)` once with the list's length `n` and return the action at the index it answers.
+    /// When the list is empty, `Ok(None)` without calling `pick`.
+    ///
+    /// For callers that use one action of a long list (a random bot). Why a callback and not an
+    /// index: the caller must know `n` before it can choose, and rules that convert actions one
+    /// by one (Lua tables into [`Action`]s) can then count them all but convert only the picked
+    /// one. Overrides must answer exactly what indexing the full list answers.
+    ///
+    /// # Errors
+    /// A fault in the rules, or an index from `pick` that is not below `n`
+    /// ([`RulesError::pick_out_of_range`]).
+    fn pick_legal(
+        &self,
+        state: &GameState,
+        side: &SideId,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Result<Option<Action>, RulesError> {
+        let mut all = self.legal_actions_and_end(state, side)?;
+        if all.is_empty() {
+            return Ok(None);
+        }
+        let n = all.len();
+        let i = pick(n);
+        if i >= n {
+            return Err(RulesError::pick_out_of_range(i, n));
+        }
+        Ok(Some(all.swap_remove(i)))
     }
 
     /// Whether an action is legal now, without changing anything.
@@ -123,6 +161,14 @@ impl<R: Rules + ?Sized> Rules for &R {
     ) -> Result<Vec<Action>, RulesError> {
         (**self).legal_actions_and_end(state, side)
     }
+    fn pick_legal(
+        &self,
+        state: &GameState,
+        side: &SideId,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Result<Option<Action>, RulesError> {
+        (**self).pick_legal(state, side, pick)
+    }
     fn check(&self, state: &GameState, action: &Action) -> Result<Result<(), Illegal>, RulesError> {
         (**self).check(state, action)
     }
@@ -158,6 +204,14 @@ impl<R: Rules + ?Sized> Rules for Box<R> {
     ) -> Result<Vec<Action>, RulesError> {
         (**self).legal_actions_and_end(state, side)
     }
+    fn pick_legal(
+        &self,
+        state: &GameState,
+        side: &SideId,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Result<Option<Action>, RulesError> {
+        (**self).pick_legal(state, side, pick)
+    }
     fn check(&self, state: &GameState, action: &Action) -> Result<Result<(), Illegal>, RulesError> {
         (**self).check(state, action)
     }
@@ -173,5 +227,112 @@ impl<R: Rules + ?Sized> Rules for Box<R> {
     }
     fn outcome(&self, state: &GameState) -> Result<Option<Outcome>, RulesError> {
         (**self).outcome(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::turn::{Actor, PhaseSpec};
+    use serde_json::json;
+
+    /// Rules whose listing is `moves` moves plus `end_phase` when `may_end`; nothing else is
+    /// used by `pick_legal`'s default.
+    struct Listing {
+        turns: TurnStructure,
+        moves: usize,
+        may_end: bool,
+    }
+
+    impl Listing {
+        fn new(moves: usize, may_end: bool) -> Self {
+            Listing {
+                turns: TurnStructure::fixed(
+                    &["blue"],
+                    vec![PhaseSpec::turn("move", Actor::Active)],
+                ),
+                moves,
+                may_end,
+            }
+        }
+    }
+
+    impl Rules for Listing {
+        fn turn_structure(&self) -> &TurnStructure {
+            &self.turns
+        }
+        fn setup(&self, _: &mut GameState) -> Result<(), RulesError> {
+            Ok(())
+        }
+        fn legal_actions(&self, _: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError> {
+            Ok((0..self.moves)
+                .map(|i| Action::new("move", side.clone(), json!({ "n": i })))
+                .collect())
+        }
+        fn check(&self, _: &GameState, a: &Action) -> Result<Result<(), Illegal>, RulesError> {
+            Ok(if a.is_end_phase() && !self.may_end {
+                Err(Illegal::new("not yet"))
+            } else {
+                Ok(())
+            })
+        }
+        fn apply(&self, _: &mut GameState, _: &Action) -> Result<Result<(), Illegal>, RulesError> {
+            Ok(Ok(()))
+        }
+        fn hook(&self, _: &mut GameState, _: &HookEvent) -> Result<(), RulesError> {
+            Ok(())
+        }
+        fn outcome(&self, _: &GameState) -> Result<Option<Outcome>, RulesError> {
+            Ok(None)
+        }
+    }
+
+    fn state() -> GameState {
+        GameState::new(vec![], "test", serde_json::Value::Null, 1)
+    }
+
+    #[test]
+    fn an_empty_list_picks_nothing_without_calling_pick() {
+        let rules = Listing::new(0, false);
+        let blue = SideId::new("blue");
+        let mut calls = 0;
+        let got = rules.pick_legal(&state(), &blue, &mut |_| {
+            calls += 1;
+            0
+        });
+        assert_eq!(got, Ok(None));
+        assert_eq!(calls, 0);
+    }
+
+    #[test]
+    fn pick_sees_the_whole_length_and_gets_the_listed_action() {
+        let blue = SideId::new("blue");
+        for (moves, may_end) in [(0, true), (1, false), (3, true), (5, false)] {
+            let rules = Listing::new(moves, may_end);
+            let all = rules.legal_actions_and_end(&state(), &blue).unwrap();
+            for i in 0..all.len() {
+                let mut seen = Vec::new();
+                // Through `&R` too: the forwarding impls must not fall back to anything else.
+                let by_ref: &Listing = &rules;
+                let got = Rules::pick_legal(&by_ref, &state(), &blue, &mut |n| {
+                    seen.push(n);
+                    i
+                })
+                .unwrap();
+                assert_eq!(seen, vec![all.len()]);
+                assert_eq!(got.as_ref(), Some(&all[i]), "{moves} moves, pick {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_index_past_the_end_is_an_error_not_a_panic() {
+        let rules = Listing::new(2, true);
+        let got = rules.pick_legal(&state(), &SideId::new("blue"), &mut |n| n);
+        assert_eq!(got, Err(RulesError::pick_out_of_range(3, 3)));
+        assert_eq!(
+            got.unwrap_err().to_string(),
+            "pick: index 3 is out of range for 3 legal actions"
+        );
     }
 }

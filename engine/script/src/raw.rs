@@ -131,6 +131,35 @@ impl RawReader {
         Ok(out)
     }
 
+    /// How many items [`RawReader::list_to_json`] reads from `t` (`t[1], t[2], ...` up to the
+    /// first nil), without reading them: a random bot counts every listed action but converts
+    /// only the one it picks.
+    ///
+    /// # Errors
+    /// Only if the Lua stack cannot grow (out of memory).
+    pub fn sequence_len(&self, lua: &Lua, t: &Table) -> mlua::Result<usize> {
+        let mut n = 0;
+        // SAFETY: see the module header; slot 1 is the list, slots 2-4 the constants.
+        unsafe {
+            lua.exec_raw::<()>(self.args(Value::Table(t.clone())), |l| {
+                // The same table `list_to_json` reads (a shared view's real table).
+                let list = real_index(l, 1).unwrap_or(1);
+                let top = ffi::lua_gettop(l);
+                loop {
+                    let next = ffi::lua_Integer::try_from(n + 1).unwrap_or(ffi::lua_Integer::MAX);
+                    let kind = ffi::lua_rawgeti(l, list, next);
+                    ffi::lua_settop(l, top);
+                    if kind == ffi::LUA_TNIL {
+                        break;
+                    }
+                    n += 1;
+                }
+                ffi::lua_settop(l, 0);
+            })?;
+        }
+        Ok(n)
+    }
+
     fn args(&self, v: Value) -> mlua::MultiValue {
         mlua::MultiValue::from_iter([
             v,
@@ -299,6 +328,33 @@ mod tests {
                     Some(serde_json::json!("x"))
                 ]
             );
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn sequence_lengths_count_what_lists_read() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            let raw = RawReader::new(lua)?;
+            let tpl = Templates::new(lua)?;
+            for src in [
+                "return {}",
+                "return { x = 1 }",
+                "return { 1, 2, 3 }",
+                "return { { a = 1 }, { f = print }, 'x', nil, { b = 2 } }",
+                "return { nil, 2 }",
+                "return setmetatable({ 1, 2 }, { __index = function() return 0 end })",
+                "local t = {} for i = 1, 300 do t[i] = { i = i } end return t",
+            ] {
+                let t: Table = lua.load(src).eval()?;
+                let n = raw.sequence_len(lua, &t)?;
+                assert_eq!(n, raw.list_to_json(lua, &t)?.len(), "{src}");
+                assert_eq!(n, t.sequence_values::<Value>().count(), "{src}");
+            }
+            let view = tpl.share(&tpl.freeze_json(lua, &serde_json::json!([1, 2, 3, 4]))?)?;
+            assert_eq!(raw.sequence_len(lua, &view)?, 4);
             Ok(())
         })
         .unwrap();

@@ -361,6 +361,30 @@ impl LuaRules {
         side: &SideId,
         with_end: bool,
     ) -> Result<Vec<Action>, RulesError> {
+        self.list(state, side, with_end, Mode::All)
+    }
+
+    /// The action at index `pick(n)` of [`LuaRules::listing`]'s list with `end_phase` (of
+    /// length `n`): the same Lua calls, but only the picked choice is converted to an
+    /// [`Action`].
+    fn picked(
+        &self,
+        state: &GameState,
+        side: &SideId,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Result<Option<Action>, RulesError> {
+        Ok(self.list(state, side, true, Mode::Pick(pick))?.pop())
+    }
+
+    /// The body of [`LuaRules::listing`] and [`LuaRules::picked`]: every action's choices, then
+    /// `end_phase`, converted all (`Mode::All`) or only the picked one (at most one action).
+    fn list(
+        &self,
+        state: &GameState,
+        side: &SideId,
+        with_end: bool,
+        mode: Mode<'_>,
+    ) -> Result<Vec<Action>, RulesError> {
         let mut listed = Vec::new();
         for (id, decl) in &self.loaded.decls.actions {
             // The engine adds end_phase itself (when the rules' check allows it).
@@ -387,11 +411,19 @@ impl LuaRules {
         if listed.is_empty() {
             match end_phase {
                 EndPhase::NotListed => return Ok(Vec::new()),
-                EndPhase::Allowed => return Ok(vec![end]),
+                EndPhase::Allowed => {
+                    return match mode {
+                        Mode::All => Ok(vec![end]),
+                        Mode::Pick(pick) => pick_index(pick, 1).map(|_| vec![end]),
+                    };
+                }
                 EndPhase::Check(_) => {}
             }
         }
+        let picking = matches!(mode, Mode::Pick(_));
         let mut out = Vec::new();
+        // An out-of-range pick, reported after the guarded call (it is not a Lua error).
+        let mut bad_pick = None;
         let sandbox = &self.loaded.sandbox;
         // One ctx for the whole listing: the state cannot change between the choices of one
         // listing, so they share it (and whatever a mod memoises on it), and building a ctx is
@@ -402,50 +434,70 @@ impl LuaRules {
                     let ctx = build_ctx(lua, scope, Access::Read(state), self)?;
                     // A kept string: side ids repeat in every listing.
                     let who = self.templates.string(lua, side.as_str())?;
+                    // Picking: each action's choices table and its length, unconverted.
+                    let mut kept = Vec::new();
                     for (id, f) in &listed {
                         sandbox.refill()?;
                         let mv: MultiValue = f.call((ctx.clone(), who.clone()))?;
                         if let Some(Value::Table(t)) = mv.into_iter().next() {
-                            let read = lua
-                                .app_data_ref::<RawReader>()
-                                .map(|r| r.list_to_json(lua, &t))
-                                .transpose()?
-                                .and_then(|l| l.into_iter().collect::<Option<Vec<Json>>>());
-                            // Anything the one-call read could not take: item by item through
-                            // serde (whose errors name the problem).
-                            let list = match read {
-                                Some(list) => list,
-                                None => crate::api::plain::real_table(&t)
-                                    .sequence_values::<Value>()
-                                    .map(|v| from_lua(lua, v?, &format!("action {id}: choices")))
-                                    .collect::<mlua::Result<Vec<Json>>>()?,
-                            };
-                            for mut params in list {
-                                if let Json::Object(m) = &mut params {
-                                    m.remove("id");
-                                    m.remove("side");
+                            if picking {
+                                let n = choices_len(lua, &t)?;
+                                kept.push((*id, t, n));
+                            } else {
+                                for params in choices_to_json(lua, id, &t)? {
+                                    out.push(choice_action(id, side, params));
                                 }
-                                out.push(Action::new((*id).clone(), side.clone(), params));
                             }
                         }
                     }
-                    match &end_phase {
+                    let end_allowed = match &end_phase {
                         EndPhase::Check(f) => {
                             sandbox.refill()?;
                             let args = (ctx.clone(), Self::action_table(lua, &end)?);
                             let verdict = verdict("check")(lua, f.call::<MultiValue>(args)?)?;
-                            if matches!(verdict, Some(Ok(())) | None) {
-                                out.push(end.clone());
-                            }
+                            matches!(verdict, Some(Ok(())) | None)
                         }
-                        EndPhase::Allowed => out.push(end.clone()),
-                        EndPhase::NotListed => {}
+                        EndPhase::Allowed => true,
+                        EndPhase::NotListed => false,
+                    };
+                    let Mode::Pick(pick) = mode else {
+                        if end_allowed {
+                            out.push(end.clone());
+                        }
+                        return Ok(());
+                    };
+                    let total =
+                        kept.iter().map(|(_, _, n)| n).sum::<usize>() + usize::from(end_allowed);
+                    if total == 0 {
+                        return Ok(());
                     }
+                    let mut i = match pick_index(pick, total) {
+                        Ok(i) => i,
+                        Err(e) => {
+                            bad_pick = Some(e);
+                            return Ok(());
+                        }
+                    };
+                    for (id, t, n) in &kept {
+                        if i < *n {
+                            // Lua lists count from 1.
+                            let v: Value = crate::api::plain::real_table(t).raw_get(i + 1)?;
+                            let params = from_lua(lua, v, &format!("action {id}: choices"))?;
+                            out.push(choice_action(id, side, params));
+                            return Ok(());
+                        }
+                        i -= n;
+                    }
+                    // Past every choice: the one left is end_phase (`total` counted it).
+                    out.push(end.clone());
                     Ok(())
                 })
             })
             .map_err(rerr)?;
-        Ok(out)
+        match bad_pick {
+            Some(e) => Err(e),
+            None => Ok(out),
+        }
     }
 
     /// The declared check of `end_phase` that applies in this phase, if any. The engine's
@@ -497,6 +549,62 @@ impl LuaRules {
         )?;
         Ok(r.unwrap_or(Ok(())))
     }
+}
+
+/// What a listing converts.
+enum Mode<'p> {
+    /// Every listed action.
+    All,
+    /// Only the action at the index this answers for the listing's length.
+    Pick(&'p mut dyn FnMut(usize) -> usize),
+}
+
+/// `pick(n)`, checked to be below `n`.
+fn pick_index(pick: &mut dyn FnMut(usize) -> usize, n: usize) -> Result<usize, RulesError> {
+    let i = pick(n);
+    if i < n {
+        Ok(i)
+    } else {
+        Err(RulesError::pick_out_of_range(i, n))
+    }
+}
+
+/// How many choices a `choices` result lists: `t[1], t[2], ...` up to the first nil, the
+/// items [`choices_to_json`] converts.
+fn choices_len(lua: &Lua, t: &Table) -> mlua::Result<usize> {
+    if let Some(r) = lua.app_data_ref::<RawReader>() {
+        return r.sequence_len(lua, t);
+    }
+    crate::api::plain::real_table(t)
+        .sequence_values::<Value>()
+        .try_fold(0, |n, v| v.map(|_| n + 1))
+}
+
+/// Every item of a `choices` result as JSON: in one call off the Lua stack, or (when the one
+/// call could not read an item) item by item through serde, whose errors name the problem.
+fn choices_to_json(lua: &Lua, id: &str, t: &Table) -> mlua::Result<Vec<Json>> {
+    let read = lua
+        .app_data_ref::<RawReader>()
+        .map(|r| r.list_to_json(lua, t))
+        .transpose()?
+        .and_then(|l| l.into_iter().collect::<Option<Vec<Json>>>());
+    match read {
+        Some(list) => Ok(list),
+        None => crate::api::plain::real_table(t)
+            .sequence_values::<Value>()
+            .map(|v| from_lua(lua, v?, &format!("action {id}: choices")))
+            .collect(),
+    }
+}
+
+/// The action of one listed choice: its params without `id` and `side` (those come from the
+/// listing).
+fn choice_action(id: &str, side: &SideId, mut params: Json) -> Action {
+    if let Json::Object(m) = &mut params {
+        m.remove("id");
+        m.remove("side");
+    }
+    Action::new(id.to_owned(), side.clone(), params)
 }
 
 /// What a listing does about the engine's `end_phase`.
@@ -561,6 +669,15 @@ impl Rules for LuaRules {
         side: &SideId,
     ) -> Result<Vec<Action>, RulesError> {
         self.listing(state, side, true)
+    }
+
+    fn pick_legal(
+        &self,
+        state: &GameState,
+        side: &SideId,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Result<Option<Action>, RulesError> {
+        self.picked(state, side, pick)
     }
 
     fn check(&self, state: &GameState, action: &Action) -> Result<Result<(), Illegal>, RulesError> {

@@ -1,0 +1,141 @@
+//! The random bot's lazy path (`Game::pick_legal_action`, one Lua listing that converts only the
+//! picked choice) against the full listing (`Game::legal_actions`), at every step of real games
+//! in every scenario of every bundled mod: the same length, the same action at each index tried.
+//!
+//! Adding a mod under `mods/` adds it here; nothing to register.
+
+use hexforge::runtime;
+use hexforge_game::{Game, GameState};
+use std::path::{Path, PathBuf};
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
+}
+
+/// The bundled mods, sorted by folder name.
+fn bundled_mods() -> Vec<PathBuf> {
+    let mut mods: Vec<PathBuf> = std::fs::read_dir(workspace_root().join("mods"))
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("mod.toml").is_file())
+        .collect();
+    mods.sort();
+    mods
+}
+
+/// Every problem of one mod's games (empty: all picks matched).
+fn problems_of(dir: &Path) -> Vec<String> {
+    let loaded = match runtime::load(dir) {
+        Ok(l) => l,
+        Err(e) => return vec![format!("does not load: {e:#}")],
+    };
+    let mut problems = Vec::new();
+    for scenario in &loaded.scenarios {
+        let state = GameState::new(loaded.locks.clone(), scenario, serde_json::Value::Null, 5);
+        let Ok(mut game) = Game::new(loaded.rules(), state) else {
+            problems.push(format!("{scenario}: setup failed"));
+            continue;
+        };
+        // A small LCG picks the actions: the same games on every run.
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        for step in 0..200 {
+            if game.state().outcome.is_some() {
+                break;
+            }
+            // Every waiting side (some phases let several act), and one that cannot act now.
+            let mut sides = game.waiting();
+            for s in &game.state().sides {
+                if !sides.contains(&s.id) {
+                    sides.push(s.id.clone());
+                }
+            }
+            let mut next = None;
+            for side in &sides {
+                let Ok(all) = game.legal_actions(side) else {
+                    problems.push(format!("{scenario} step {step}: the listing failed"));
+                    return problems;
+                };
+                let n = all.len();
+                let mut tries = vec![0, n / 2, n.saturating_sub(1)];
+                tries.dedup();
+                for i in tries {
+                    let mut seen = Vec::new();
+                    let got = game.pick_legal_action(side, &mut |len| {
+                        seen.push(len);
+                        i
+                    });
+                    let want_seen = if n == 0 { vec![] } else { vec![n] };
+                    match got {
+                        Ok(got) if seen == want_seen && got.as_ref() == all.get(i) => {}
+                        Ok(got) => {
+                            problems.push(format!(
+                                "{scenario} step {step} {side} pick {i}: pick saw {seen:?} for \
+                                 {n} listed, gave {got:?} for {:?}",
+                                all.get(i)
+                            ));
+                            return problems;
+                        }
+                        Err(e) => {
+                            problems.push(format!("{scenario} step {step} pick {i}: {e}"));
+                            return problems;
+                        }
+                    }
+                }
+                if next.is_none() && n > 0 {
+                    seed = seed
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    next = Some(all[(seed >> 33) as usize % n].clone());
+                }
+            }
+            let Some(action) = next else { break };
+            // A refused action leaves the state as it was; the LCG then picks another.
+            if let Err(hexforge_game::PerformError::Rules(e)) = game.perform(&action) {
+                problems.push(format!("{scenario} step {step}: {e}"));
+                break;
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn picked_actions_equal_the_full_listing_at_every_step_of_every_mod() {
+    // The runtime finds the shared `scripts/` folder relative to the working directory.
+    std::env::set_current_dir(workspace_root()).unwrap();
+    let mods = bundled_mods();
+    assert!(mods.len() >= 2, "expected the bundled mods under mods/");
+    let failures: Vec<String> = std::thread::scope(|s| {
+        // Two mods at a time (one VM per thread).
+        let halves: Vec<Vec<&PathBuf>> = (0..2)
+            .map(|k| mods.iter().skip(k).step_by(2).collect())
+            .collect();
+        let handles: Vec<_> = halves
+            .into_iter()
+            .map(|half| {
+                s.spawn(move || {
+                    half.into_iter()
+                        .flat_map(|dir| {
+                            problems_of(dir)
+                                .into_iter()
+                                .map(move |p| format!("{}: {p}", dir.display()))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    assert!(
+        failures.is_empty(),
+        "picks that differ from the listing:\n{}",
+        failures.join("\n")
+    );
+}
