@@ -120,6 +120,11 @@ fn to_lua(lua: &Lua, v: &impl serde::Serialize) -> mlua::Result<Value> {
     )
 }
 
+/// Whether an action or check declared for `phases` (none: every phase) applies in `phase`.
+fn declared_for(phases: &[String], phase: Option<&str>) -> bool {
+    phases.is_empty() || phase.is_some_and(|p| phases.iter().any(|x| x == p))
+}
+
 fn from_lua(lua: &Lua, v: Value, what: &str) -> mlua::Result<Json> {
     // The direct walks give the same JSON as serde for plain data; anything unusual (and every
     // error) still goes through serde, so messages stay the same. Tables are read off the stack
@@ -341,7 +346,7 @@ impl LuaRules {
             return Err(Illegal::new(format!("unknown action {:?}", action.id)));
         };
         let phase = state.phase_id(&self.turns);
-        if !decl.phases.is_empty() && !phase.is_some_and(|p| decl.phases.iter().any(|x| x == p)) {
+        if !declared_for(&decl.phases, phase) {
             return Err(Illegal::new(format!(
                 "{} is not allowed in phase {} (only in {})",
                 action.id,
@@ -386,6 +391,7 @@ impl LuaRules {
         mode: Mode<'_>,
     ) -> Result<Vec<Action>, RulesError> {
         let mut listed = Vec::new();
+        let phase = state.phase_id(&self.turns);
         for (id, decl) in &self.loaded.decls.actions {
             // The engine adds end_phase itself (when the rules' check allows it).
             let Some(choices) = decl
@@ -394,8 +400,9 @@ impl LuaRules {
             else {
                 continue;
             };
-            let probe = Action::new(id.clone(), side.clone(), Json::Object(Default::default()));
-            if self.phase_allows(state, &probe).is_err() {
+            // As `phase_allows`, without building a probe action and its refusal text for
+            // every action of other phases (a listing runs after every action).
+            if !declared_for(&decl.phases, phase) {
                 continue;
             }
             listed.push((id, self.function(choices)?));
@@ -509,8 +516,7 @@ impl LuaRules {
             .decls
             .actions
             .get(hexforge_game::action::END_PHASE)?;
-        let phase = state.phase_id(&self.turns);
-        if !decl.phases.is_empty() && !phase.is_some_and(|p| decl.phases.iter().any(|x| x == p)) {
+        if !declared_for(&decl.phases, state.phase_id(&self.turns)) {
             return None;
         }
         decl.check
