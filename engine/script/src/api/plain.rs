@@ -41,6 +41,7 @@
 //! ```
 
 use mlua::{Function, IntoLua, Lua, LuaString, MultiValue, Table, Value};
+use rustc_hash::FxHashMap;
 use serde_json::Value as Json;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -356,13 +357,13 @@ pub struct Templates {
     viewer: Table,
     /// Compiled constructors by their shape key ([`Layout::key`]). Never iterated (so a hash map
     /// cannot leak an order into results).
-    shapes: RefCell<std::collections::HashMap<String, Function>>,
+    shapes: RefCell<FxHashMap<String, Function>>,
     /// Tests only: every template generic (to compare the two builders).
     #[cfg(test)]
     generic_only: std::cell::Cell<bool>,
     /// Short strings already in the VM (keys, ids): pushing a kept string costs far less than
     /// creating it again. Never iterated.
-    strings: RefCell<std::collections::HashMap<String, LuaString>>,
+    strings: RefCell<FxHashMap<String, LuaString>>,
     /// Presized empty-table constructors: array part of n at `arrays[n - 1]`.
     arrays: Vec<Function>,
     /// Hash part of n at `hashes[n - 1]`.
@@ -422,10 +423,10 @@ impl Templates {
             viewer,
             share,
             share_all,
-            shapes: RefCell::new(std::collections::HashMap::new()),
+            shapes: RefCell::new(FxHashMap::default()),
             #[cfg(test)]
             generic_only: std::cell::Cell::new(false),
-            strings: RefCell::new(std::collections::HashMap::new()),
+            strings: RefCell::new(FxHashMap::default()),
             arrays,
             hashes,
         })

@@ -33,8 +33,8 @@ use hexforge_core::search::{
     self, FacingRules, HexKind, Limits, ListedMove, ListingRules, MoveEnd, MoveListing,
 };
 use mlua::{Function, IntoLuaMulti, Lua, MultiValue, Table, Value};
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 /// Largest speed and turn count accepted by `search.facing_moves`.
 pub const MAX_SPEED: i64 = 1000;
@@ -450,7 +450,7 @@ fn move_listing(
             }
         }
     };
-    let mut pulls: HashMap<(Hex, Direction, u32), Option<Direction>> = HashMap::new();
+    let mut pulls: HashMap<(Hex, Direction, u32), Option<Direction>> = HashMap::default();
     let pull = |x: Hex, f: Direction, left: u32| -> Option<Direction> {
         let p = pull_fn.as_ref()?;
         if failed.borrow().is_some() {
