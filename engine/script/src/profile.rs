@@ -2,18 +2,17 @@
 //! time (`hexforge play <mod> --profile`).
 //!
 //! The sandbox already runs a count hook for the time budget ([`crate::sandbox`]); while a
-//! profile is on, every time that hook fires (every 1000 Lua steps: function calls and jumps,
-//! each loop turn at least one) it records the function that is running
+//! profile is on, every time that hook fires (every 1000 Lua VM instructions) it records the function that is running
 //! and every Lua function on the stack below it. A function's *self* samples are the samples
 //! taken while it was the running function; its *inclusive* samples are those taken while it was
 //! anywhere on the stack (counted once per sample even when it recurses).
 //!
-//! **Why steps, not time:** counting steps gives the same profile on every run, on a busy
-//! machine as on an idle one, so two profiles can be compared line by line. A function's share is
-//! of steps (calls and loop turns), so a long straight stretch of code weighs less than a loop.
+//! **Why instructions, not time:** counting VM instructions gives the same profile on every run,
+//! on a busy machine as on an idle one, so two profiles can be compared line by line. (The count
+//! is taken where a straight run of code ends, so a sample lands at the end of the run.)
 //!
 //! Deliberately absent: anything outside Lua. Time spent in engine functions a mod calls
-//! (`ctx:pieces`, `hex.*`, converting snapshots) takes no Lua step, so it is not
+//! (`ctx:pieces`, `hex.*`, converting snapshots) executes no Lua instruction, so it is not
 //! sampled; use a native profiler (`perf`) for that share. Functions are identified by where they
 //! are defined (`file:line`), named by the first name Lua reports for them.
 //!
@@ -59,7 +58,7 @@ pub struct FunctionProfile {
 /// The result of a profile: every sampled function, most self samples first.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Profile {
-    /// Lua steps (function calls and jumps) between two samples.
+    /// Lua instructions between two samples.
     pub interval: u64,
     /// Samples taken.
     pub samples: u64,
@@ -75,7 +74,7 @@ impl Profile {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "Lua profile: {} samples, one every {} Lua steps (~{} calls and loop turns); time in engine (Rust) calls is not sampled",
+            "Lua profile: {} samples, one every {} Lua instructions (~{} instructions); time in engine (Rust) calls is not sampled",
             self.samples,
             self.interval,
             self.samples.saturating_mul(self.interval)

@@ -9,16 +9,16 @@
 //! namespaces from [`crate::api`].
 //! There is no `io`, `os`, `debug` or `package`.
 //!
-//! **What the budget counts:** *steps*, not single instructions: every call of a Lua function
-//! and every jump (each turn of a loop is at least one). Lua's count hook traced every VM
-//! instruction once it was set (~15% of a game's time); the VM in `vendor/lua-src` carries a
-//! small patch (`vendor/lua-src/PATCHES.md`) that makes the count hook count steps instead. Lua
-//! code cannot run long without a step (only straight-line code runs between two), and the same
-//! code takes the same steps on every run, so the budget stays deterministic.
+//! **How the budget counts:** Lua's count hook traced every VM instruction once it was set (~15%
+//! of a game's time). The VM in `vendor/lua-src` carries a small patch
+//! (`vendor/lua-src/PATCHES.md`): it counts the instructions of each straight run of code when
+//! the run ends (at a jump, a call or a return), plus one per call, and calls the hook once per
+//! step counted as before. Same total, same determinism, no per-instruction tracing.
 //!
 //! **Why the budget re-arms:** a count hook that raises an error can be caught by `pcall` and
 //! the script goes on looping. Once the budget is spent the hook is re-armed to fire on *every*
-//! step, so every call or jump after the `pcall` errors again until control is back in Rust. The hook is global (not per thread) so coroutines created by the script are
+//! instruction counted, so every call or jump after the `pcall` errors again until control is
+//! back in Rust. The hook is global (not per thread) so coroutines created by the script are
 //! counted too. Between calls the budget stays exhausted, so stray Lua code (a `__gc`
 //! finaliser) can run at most to its first call or jump outside a call.
 //!
@@ -46,12 +46,11 @@ use std::rc::Rc;
 pub const DEFAULT_MEMORY: usize = 64 << 20;
 /// The most memory a mod may ask for.
 pub const HOST_MEMORY_CAP: usize = 512 << 20;
-/// Default instruction budget for one call from the engine into Lua, in steps (Lua function
-/// calls and jumps: see the module header).
+/// Default instruction budget for one call from the engine into Lua.
 pub const DEFAULT_INSTRUCTIONS: u64 = 20_000_000;
 /// Most lines of `print` output kept (older lines are dropped).
 const MAX_OUTPUT_LINES: usize = 10_000;
-/// Hook granularity while budget remains (steps between hook calls).
+/// Hook granularity while budget remains (instructions between hook calls).
 const HOOK_STEP: u64 = 1000;
 /// Registry key of the base functions as they were before any mod ran (see [`PRISTINE`]).
 pub(crate) const PRISTINE_KEY: &str = "hexforge.pristine";
@@ -316,7 +315,7 @@ impl Sandbox {
     /// The whole budget again, and the hook back at its normal step (re-armed or not).
     /// Why installed anew every time: the hook's count carries over from whatever ran before,
     /// so without it a call's budget would end up to a step early or late depending on earlier
-    /// calls; installing resets the count, and every call gets exactly `limit` steps.
+    /// calls; installing resets the count, and every call gets exactly `limit` instructions.
     fn fill(&self) -> mlua::Result<()> {
         let b = &self.budget;
         b.remaining.set(b.limit.get() as i64);
@@ -388,7 +387,7 @@ fn budget_hook(lua: &Lua, debug: &Debug<'_>) -> mlua::Result<VmState> {
     let file = src.short_src.as_deref().unwrap_or("?").to_string();
     let line = debug.current_line().unwrap_or(0);
     Err(mlua::Error::runtime(format!(
-        "{file}:{line}: {BUDGET_MARKER}: more than {} Lua steps (function calls and loop turns) in one engine call (an endless loop?)",
+        "{file}:{line}: {BUDGET_MARKER}: more than {} Lua instructions in one engine call (an endless loop?)",
         b.limit.get()
     )))
 }

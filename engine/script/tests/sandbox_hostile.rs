@@ -478,8 +478,8 @@ fn refill_gives_each_callback_of_one_call_the_whole_budget() {
         instructions: 100_000,
     })
     .unwrap();
-    // About 60% of the budget each (one step per loop turn).
-    let work = "local n = 0 for i = 1, 60000 do n = n + 1 end return n";
+    // About 60% of the budget each (three counted instructions per loop turn).
+    let work = "local n = 0 for i = 1, 20000 do n = n + 1 end return n";
     let run_twice = |refill: bool| {
         sb.guarded(|lua| {
             let f: mlua::Function = lua.load(work).set_name("=work").into_function()?;

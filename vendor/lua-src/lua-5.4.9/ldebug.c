@@ -929,16 +929,19 @@ int luaG_traceexec (lua_State *L, const Instruction *pc) {
   CallInfo *ci = L->ci;
   lu_byte mask = L->hookmask;
   const Proto *p = ci_func(ci)->p;
-  /* HEXFORGE PATCH: the count is used up by ticks (see 'luaG_counttick') */
-  int counthook = (mask & LUA_MASKCOUNT) && L->hookcount == 0;
+  /* HEXFORGE PATCH: the count is used up in runs (see 'luaG_countsteps') */
+  int counthook = (mask & LUA_MASKCOUNT) && L->hookcount <= 0;
+  int fires = 0;
   if (!counthook && !(mask & LUA_MASKLINE)) {  /* nothing to do now? */
     ci->u.l.trap = 0;  /* don't need to stop again */
     return 0;  /* turn off 'trap' */
   }
   pc++;  /* reference is always next instruction */
   ci->u.l.savedpc = pc;  /* save 'pc' */
-  if (counthook)
-    resethookcount(L);  /* reset count */
+  if (counthook) {  /* HEXFORGE PATCH: one call per 'basehookcount' counted */
+    int base = (L->basehookcount > 0) ? L->basehookcount : 1;
+    while (L->hookcount <= 0) { L->hookcount += base; fires++; }
+  }
   else if (!(mask & LUA_MASKLINE))
     return 1;  /* no line hook and count != 0; nothing to be done now */
   if (ci->callstatus & CIST_HOOKYIELD) {  /* hook yielded last time? */
@@ -947,7 +950,7 @@ int luaG_traceexec (lua_State *L, const Instruction *pc) {
   }
   if (!isIT(*(ci->u.l.savedpc - 1)))  /* top not being used? */
     L->top.p = ci->top.p;  /* correct top */
-  if (counthook)
+  while (fires-- > 0)  /* HEXFORGE PATCH */
     luaD_hook(L, LUA_HOOKCOUNT, -1, 0, 0);  /* call count hook */
   if (mask & LUA_MASKLINE) {
     /* 'L->oldpc' may be invalid; use zero in this case */

@@ -21,21 +21,22 @@
 #define resethookcount(L)	(L->hookcount = L->basehookcount)
 
 /*
-** HEXFORGE PATCH (see PATCHES.md): a count hook counts "ticks" -- calls of
-** Lua functions and jumps (every turn of every loop is one) -- instead of
-** VM instructions, so it does not turn on per-instruction tracing. A tick
-** that uses up the count leaves 'hookcount' at 0 and sets the frame's
-** trap; the next instruction fetch then calls the hook from
-** 'luaG_traceexec' as an instruction count did.
+** HEXFORGE PATCH (see PATCHES.md): a count hook no longer turns on
+** per-instruction tracing. 'luaV_execute' counts the instructions of each
+** straight run of code when the run ends (at a jump, a call or a return),
+** plus one per call, with 'luaG_countsteps'. A count that uses up
+** 'hookcount' leaves it at 0 or below and sets the frame's trap; the next
+** instruction fetch then calls the hook from 'luaG_traceexec', once per
+** 'basehookcount' instructions counted, as a per-instruction count would.
 ** 'tracemask' is the part of 'hookmask' that needs per-instruction tracing
 ** or call/return processing.
 */
 #define tracemask(L)	((L)->hookmask & ~LUA_MASKCOUNT)
 
-#define luaG_counttick(L,ci) \
+#define luaG_countsteps(L,ci,n) \
   { if (l_unlikely((L)->hookmask & LUA_MASKCOUNT)) { \
-      if ((L)->hookcount > 1) (L)->hookcount--; \
-      else { (L)->hookcount = 0; (ci)->u.l.trap = 1; } } }
+      (L)->hookcount -= cast_int(n); \
+      if ((L)->hookcount <= 0) (ci)->u.l.trap = 1; } }
 
 /*
 ** mark for entries in 'lineinfo' array that has absolute information in

@@ -1093,8 +1093,15 @@ void luaV_finishOp (lua_State *L) {
 ** Execute a jump instruction. The 'updatetrap' allows signals to stop
 ** tight loops. (Without it, the local copy of 'trap' could never change.)
 */
-#define dojump(ci,i,e)	{ pc += GETARG_sJ(i) + e; luaG_counttick(L, ci); \
-                          updatetrap(ci); }  /* HEXFORGE PATCH: a tick */
+#define dojump(ci,i,e)	{ countrun(ci, e); pc += GETARG_sJ(i) + e; seg = pc; \
+                          updatetrap(ci); }  /* HEXFORGE PATCH: count the run */
+
+
+/*
+** HEXFORGE PATCH: count the straight run of instructions that ends here
+** ('seg' up to 'pc', plus 'e' instructions not yet fetched).
+*/
+#define countrun(ci,e)	luaG_countsteps(L, ci, (pc - seg) + (e))
 
 
 /* for test instructions, execute the jump instruction that follows it */
@@ -1162,18 +1169,20 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
   TValue *k;
   StkId base;
   const Instruction *pc;
+  const Instruction *seg;  /* HEXFORGE PATCH: start of the current straight run */
   int trap;
 #if LUA_USE_JUMPTABLE
 #include "ljumptab.h"
 #endif
  startfunc:
-  /* HEXFORGE PATCH: a call is a tick; counts need no tracing */
-  luaG_counttick(L, ci);
+  /* HEXFORGE PATCH: a call counts one; counts need no tracing */
+  luaG_countsteps(L, ci, 1);
   trap = tracemask(L) | ci->u.l.trap;
  returning:  /* trap already set */
   cl = ci_func(ci);
   k = cl->p->k;
   pc = ci->u.l.savedpc;
+  seg = pc;  /* HEXFORGE PATCH */
   if (l_unlikely(trap))
     trap = luaG_tracecall(L);
   base = ci->func.p + 1;
@@ -1690,6 +1699,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
           L->top.p = ra + b;  /* top signals number of arguments */
         /* else previous instruction set top */
         savepc(L);  /* in case of errors */
+        countrun(ci, 0); seg = pc;  /* HEXFORGE PATCH */
         if ((newci = luaD_precall(L, ra, nresults)) == NULL)
           updatetrap(ci);  /* C call; nothing else to be done */
         else {  /* Lua call: run function in this same C frame */
@@ -1710,6 +1720,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         else  /* previous instruction set top */
           b = cast_int(L->top.p - ra);
         savepc(ci);  /* several calls here can raise errors */
+        countrun(ci, 0); seg = pc;  /* HEXFORGE PATCH */
         if (TESTARG_k(i)) {
           luaF_closeupval(L, base);  /* close upvalues from current call */
           lua_assert(L->tbclist.p < base);  /* no pending tbc variables */
@@ -1785,6 +1796,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
           }
         }
        ret:  /* return from a Lua function */
+        countrun(ci, 0);  /* HEXFORGE PATCH */
         if (ci->callstatus & CIST_FRESH)
           return;  /* end this frame */
         else {
@@ -1803,27 +1815,38 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
             idx = intop(+, idx, step);  /* add step to index */
             chgivalue(s2v(ra), idx);  /* update internal index */
             setivalue(s2v(ra + 3), idx);  /* and control variable */
+            countrun(ci, 0);  /* HEXFORGE PATCH */
             pc -= GETARG_Bx(i);  /* jump back */
+            seg = pc;
           }
         }
-        else if (floatforloop(ra))  /* float loop */
+        else if (floatforloop(ra)) {  /* float loop */
+          countrun(ci, 0);  /* HEXFORGE PATCH */
           pc -= GETARG_Bx(i);  /* jump back */
-        luaG_counttick(L, ci);  /* HEXFORGE PATCH: a tick */
+          seg = pc;
+        }
         updatetrap(ci);  /* allows a signal to break the loop */
         vmbreak;
       }
       vmcase(OP_FORPREP) {
         StkId ra = RA(i);
         savestate(L, ci);  /* in case of errors */
-        if (forprep(L, ra))
+        if (forprep(L, ra)) {
+          countrun(ci, 0);  /* HEXFORGE PATCH */
           pc += GETARG_Bx(i) + 1;  /* skip the loop */
+          seg = pc;
+          updatetrap(ci);
+        }
         vmbreak;
       }
       vmcase(OP_TFORPREP) {
        StkId ra = RA(i);
         /* create to-be-closed upvalue (if needed) */
         halfProtect(luaF_newtbcupval(L, ra + 3));
+        countrun(ci, 0);  /* HEXFORGE PATCH */
         pc += GETARG_Bx(i);
+        seg = pc;
+        updatetrap(ci);
         i = *(pc++);  /* go to next instruction */
         lua_assert(GET_OPCODE(i) == OP_TFORCALL && ra == RA(i));
         goto l_tforcall;
@@ -1850,8 +1873,9 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         StkId ra = RA(i);
         if (!ttisnil(s2v(ra + 4))) {  /* continue loop? */
           setobjs2s(L, ra + 2, ra + 4);  /* save control variable */
+          countrun(ci, 0);  /* HEXFORGE PATCH */
           pc -= GETARG_Bx(i);  /* jump back */
-          luaG_counttick(L, ci);  /* HEXFORGE PATCH: a tick */
+          seg = pc;
           updatetrap(ci);
         }
         vmbreak;
