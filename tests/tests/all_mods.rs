@@ -9,59 +9,10 @@
 use hexforge::runtime;
 use hexforge::session::{PlayOptions, play_bot_game};
 use hexforge_game::GameState;
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use hexforge_tests::for_every_mod;
 
 /// Seeds played per scenario (the CLI's `--games` covers more; this is the always-on floor).
 const SEEDS: u64 = 2;
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
-
-/// The bundled mods, sorted by folder name.
-fn bundled_mods() -> Vec<PathBuf> {
-    let mut mods: Vec<PathBuf> = std::fs::read_dir(workspace_root().join("mods"))
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.join("mod.toml").is_file())
-        .collect();
-    mods.sort();
-    mods
-}
-
-/// Runs `f` on every bundled mod, two at a time, and fails listing every mod's problems.
-fn for_every_mod(what: &str, f: impl Fn(&Path) -> Vec<String> + Sync) {
-    // The runtime finds the shared `scripts/` folder relative to the working directory.
-    std::env::set_current_dir(workspace_root()).unwrap();
-    let mods = bundled_mods();
-    assert!(mods.len() >= 2, "expected the bundled mods under mods/");
-    let failures = Mutex::new(Vec::new());
-    let next = Mutex::new(mods.iter());
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| {
-                loop {
-                    let Some(dir) = next.lock().unwrap().next() else {
-                        break;
-                    };
-                    for problem in f(dir) {
-                        failures
-                            .lock()
-                            .unwrap()
-                            .push(format!("{}: {problem}", dir.display()));
-                    }
-                }
-            });
-        }
-    });
-    let failures = failures.into_inner().unwrap();
-    assert!(failures.is_empty(), "{what}:\n{}", failures.join("\n"));
-}
 
 #[test]
 fn every_mod_loads_and_passes_its_own_lua_tests() {

@@ -6,26 +6,8 @@
 
 use hexforge::runtime;
 use hexforge_game::{Game, GameState};
-use std::path::{Path, PathBuf};
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
-
-/// The bundled mods, sorted by folder name.
-fn bundled_mods() -> Vec<PathBuf> {
-    let mut mods: Vec<PathBuf> = std::fs::read_dir(workspace_root().join("mods"))
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.join("mod.toml").is_file())
-        .collect();
-    mods.sort();
-    mods
-}
+use hexforge_tests::for_every_mod;
+use std::path::Path;
 
 /// Every problem of one mod's games (empty: all picks matched).
 fn problems_of(dir: &Path) -> Vec<String> {
@@ -105,37 +87,5 @@ fn problems_of(dir: &Path) -> Vec<String> {
 
 #[test]
 fn picked_actions_equal_the_full_listing_at_every_step_of_every_mod() {
-    // The runtime finds the shared `scripts/` folder relative to the working directory.
-    std::env::set_current_dir(workspace_root()).unwrap();
-    let mods = bundled_mods();
-    assert!(mods.len() >= 2, "expected the bundled mods under mods/");
-    let failures: Vec<String> = std::thread::scope(|s| {
-        // Two mods at a time (one VM per thread).
-        let halves: Vec<Vec<&PathBuf>> = (0..2)
-            .map(|k| mods.iter().skip(k).step_by(2).collect())
-            .collect();
-        let handles: Vec<_> = halves
-            .into_iter()
-            .map(|half| {
-                s.spawn(move || {
-                    half.into_iter()
-                        .flat_map(|dir| {
-                            problems_of(dir)
-                                .into_iter()
-                                .map(move |p| format!("{}: {p}", dir.display()))
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
-            .collect()
-    });
-    assert!(
-        failures.is_empty(),
-        "picks that differ from the listing:\n{}",
-        failures.join("\n")
-    );
+    for_every_mod("picks that differ from the listing", problems_of);
 }
