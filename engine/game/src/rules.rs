@@ -38,6 +38,20 @@ impl RulesError {
     }
 }
 
+/// `pick(n)`, checked to be below `n`: how [`Rules::pick_legal`] implementations ask for the
+/// index.
+///
+/// # Errors
+/// [`RulesError::pick_out_of_range`] when the answer is not below `n`.
+pub fn pick_index(pick: &mut dyn FnMut(usize) -> usize, n: usize) -> Result<usize, RulesError> {
+    let i = pick(n);
+    if i < n {
+        Ok(i)
+    } else {
+        Err(RulesError::pick_out_of_range(i, n))
+    }
+}
+
 /// A game's rules.
 ///
 /// Contract: while the engine calls these, `state.log` is empty (the log belongs to
@@ -101,11 +115,7 @@ pub trait Rules {
         if all.is_empty() {
             return Ok(None);
         }
-        let n = all.len();
-        let i = pick(n);
-        if i >= n {
-            return Err(RulesError::pick_out_of_range(i, n));
-        }
+        let i = pick_index(pick, all.len())?;
         Ok(Some(all.swap_remove(i)))
     }
 

@@ -32,7 +32,7 @@ use crate::scenario::apply_scenario;
 use hexforge_core::dice::{DiceExpr, DiceSet, MAX_DICE, MAX_SIDES};
 use hexforge_core::hex::Hex;
 use hexforge_core::table::Cell;
-use hexforge_game::rules::{Rules, RulesError};
+use hexforge_game::rules::{Rules, RulesError, pick_index};
 use hexforge_game::state::ModLock;
 use hexforge_game::turn::{Actor, HookEvent, Order, PhaseSpec, Scope, TurnStructure};
 use hexforge_game::{Action, GameState, Illegal, Outcome, Piece, PieceId, Position, SideId};
@@ -563,16 +563,6 @@ enum Mode<'p> {
     All,
     /// Only the action at the index this answers for the listing's length.
     Pick(&'p mut dyn FnMut(usize) -> usize),
-}
-
-/// `pick(n)`, checked to be below `n`.
-fn pick_index(pick: &mut dyn FnMut(usize) -> usize, n: usize) -> Result<usize, RulesError> {
-    let i = pick(n);
-    if i < n {
-        Ok(i)
-    } else {
-        Err(RulesError::pick_out_of_range(i, n))
-    }
 }
 
 /// How many choices a `choices` result lists: `t[1], t[2], ...` up to the first nil, the
