@@ -29,6 +29,7 @@ pub mod error;
 pub mod eval;
 pub mod loader;
 pub mod manifest;
+mod memo;
 pub mod migrate;
 pub mod profile;
 pub mod raw;

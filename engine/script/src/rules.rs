@@ -27,6 +27,7 @@ use crate::api::plain::{Field, Frozen, Parts, RowCell, Templates, json_to_lua, l
 use crate::decl::{CallbackId, ModDecls};
 use crate::error::ModError;
 use crate::loader::LoadedMods;
+use crate::memo::{Memo, PieceQuery, Read, Recorder};
 use crate::raw::RawReader;
 use crate::scenario::apply_scenario;
 use hexforge_core::dice::{DiceExpr, DiceSet, MAX_DICE, MAX_SIDES};
@@ -66,6 +67,14 @@ pub struct LuaRules {
     globals: RefCell<BTreeMap<String, (Json, Frozen)>>,
     /// The last template of each side, with the side it was made from.
     sides: RefCell<BTreeMap<String, (hexforge_game::SideState, Frozen)>>,
+    /// The reads of the running victory call (see [`crate::memo`]).
+    recorder: Recorder,
+    /// Victory's last answer and what it read; reused while every read answers the same.
+    victory_memo: RefCell<Option<Memo>>,
+    /// Whether victory answers are remembered at all ([`LuaRules::remember_victory`]).
+    remember: std::cell::Cell<bool>,
+    /// Moves a victory ctx's fields behind a recording `__index` ([`crate::memo::TRACK_FIELDS`]).
+    track_fields: Function,
 }
 
 impl std::fmt::Debug for LuaRules {
@@ -235,9 +244,14 @@ impl LuaRules {
             let m = build_methods(lua)?;
             let templates = Templates::new(lua)?;
             let stats = stats_templates(lua, &templates, &loaded.decls)?;
-            Ok((m, templates, stats))
+            let track: Function = lua
+                .load(crate::memo::TRACK_FIELDS)
+                .set_name("=hexforge memo")
+                .set_environment(lua.create_table()?)
+                .eval()?;
+            Ok((m, templates, stats, track))
         });
-        let (methods, templates, stats) = built.map_err(|e| {
+        let (methods, templates, stats, track_fields) = built.map_err(|e| {
             vec![ModError::at(
                 String::new(),
                 0,
@@ -256,7 +270,37 @@ impl LuaRules {
             options: RefCell::new(None),
             globals: RefCell::new(BTreeMap::new()),
             sides: RefCell::new(BTreeMap::new()),
+            recorder: Recorder::default(),
+            victory_memo: RefCell::new(None),
+            remember: std::cell::Cell::new(true),
+            track_fields,
         })
+    }
+
+    /// Whether the victory callback's answer is reused while nothing it read has changed (on by
+    /// default; see [`crate::memo`]). Off, victory is called after every action, as a mod that
+    /// breaks the read-only contract (state kept in Lua between calls) would need; the
+    /// workspace tests play every mod both ways and compare.
+    pub fn remember_victory(&self, on: bool) {
+        self.remember.set(on);
+        if !on {
+            *self.victory_memo.borrow_mut() = None;
+        }
+    }
+
+    /// The hexes piece `p` covers (its type's footprint; empty off the map).
+    pub(crate) fn footprint_of(&self, p: &Piece) -> Vec<Hex> {
+        let offsets = self
+            .loaded
+            .decls
+            .piece_types
+            .get(&p.kind)
+            .map_or(&[][..], |d| d.footprint.as_slice());
+        if offsets.is_empty() {
+            p.pos.hex().into_iter().collect()
+        } else {
+            p.hexes(offsets)
+        }
     }
 
     /// The validated declarations.
@@ -736,18 +780,50 @@ impl Rules for LuaRules {
         let Some(cb) = self.loaded.decls.victory else {
             return Ok(None);
         };
-        let mut outcome = None;
-        self.call(
-            Access::Read(state),
-            cb,
-            |_| Ok(MultiValue::new()),
-            |lua, mv| {
-                if let Some(v @ Value::Table(_)) = mv.into_iter().next() {
-                    outcome = Some(parse_outcome(lua, v)?);
-                }
-                Ok(None)
-            },
-        )?;
+        let remember = self.remember.get();
+        if remember
+            && let Some(m) = self.victory_memo.borrow().as_ref()
+            && m.holds(self, state)
+        {
+            return Ok(m.result.clone());
+        }
+        let f = self.function(cb)?;
+        *self.victory_memo.borrow_mut() = None;
+        let mut fields = Vec::new();
+        self.recorder.start();
+        let outcome = self
+            .loaded
+            .sandbox
+            .guarded(|lua| {
+                lua.scope(|scope| {
+                    let read = lua.create_table()?;
+                    let ctx = build_ctx_with(lua, scope, Access::Read(state), self, Some(&read))?;
+                    let out: Value = f.call(ctx)?;
+                    for name in crate::memo::CTX_FIELDS {
+                        if read.raw_get::<bool>(name)? {
+                            fields.push(name);
+                        }
+                    }
+                    match out {
+                        v @ Value::Table(_) => parse_outcome(lua, v).map(Some),
+                        _ => Ok(None),
+                    }
+                })
+            })
+            .map_err(rerr);
+        let reads = self.recorder.stop();
+        let outcome = outcome?;
+        *self.victory_memo.borrow_mut() = reads.filter(|_| remember).map(|mut reads| {
+            reads.extend(
+                fields
+                    .into_iter()
+                    .map(|n| Read::Field(n, crate::memo::field_json(self, state, n))),
+            );
+            Memo {
+                reads,
+                result: outcome.clone(),
+            }
+        });
         Ok(outcome)
     }
 }
@@ -933,7 +1009,7 @@ fn piece_tables(
 
 /// A top-level snapshot field that a light read (`ctx:pieces { fields = { ... } }`) can list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Light {
+pub(crate) enum Light {
     Id,
     Type,
     Owner,
@@ -1069,20 +1145,10 @@ fn frozen_cell(t: &Templates, f: Option<&Frozen>, shared: bool) -> mlua::Result<
 }
 
 fn footprint(rules: &LuaRules, state: &GameState, id: PieceId) -> Vec<Hex> {
-    let Some(p) = state.pieces.get(&id) else {
-        return Vec::new();
-    };
-    let offsets = rules
-        .loaded
-        .decls
-        .piece_types
-        .get(&p.kind)
-        .map_or(&[][..], |d| d.footprint.as_slice());
-    if offsets.is_empty() {
-        p.pos.hex().into_iter().collect()
-    } else {
-        p.hexes(offsets)
-    }
+    state
+        .pieces
+        .get(&id)
+        .map_or_else(Vec::new, |p| rules.footprint_of(p))
 }
 
 /// A side as `{ id, name, team, eliminated, values }`: the shared view or a fresh copy (as for
@@ -1202,6 +1268,18 @@ fn build_ctx<'scope, 'env>(
     access: Access<'env>,
     rules: &'env LuaRules,
 ) -> mlua::Result<Table> {
+    build_ctx_with(lua, scope, access, rules, None)
+}
+
+/// [`build_ctx`], with the fields served through a recording `__index` when `read` is given
+/// (the names read end up as its keys; see [`crate::memo`]).
+fn build_ctx_with<'scope, 'env>(
+    lua: &Lua,
+    scope: &'scope mlua::Scope<'scope, 'env>,
+    access: Access<'env>,
+    rules: &'env LuaRules,
+    read: Option<&Table>,
+) -> mlua::Result<Table> {
     let s = access.get();
     let name = |x: Option<&str>| -> mlua::Result<Value> {
         // Kept strings: phase, side and scenario ids repeat in every callback.
@@ -1243,6 +1321,11 @@ fn build_ctx<'scope, 'env>(
         .templates
         .ctx_maker()
         .call(MultiValue::from_iter(args))?;
+    if let Some(read) = read {
+        rules
+            .track_fields
+            .call::<()>((ctx.clone(), mt.clone(), read.clone()))?;
+    }
     ctx.set_metatable(Some(mt))?;
     Ok(ctx)
 }
@@ -1375,6 +1458,21 @@ fn with_write<R>(
         .map_err(|e| handle_error(e, name))
 }
 
+/// The read methods whose answers [`crate::memo`] can check again (they note a [`Read`]), and
+/// those that read no state (declarations only). Any other read makes victory's answer not
+/// remembered.
+const REMEMBERED_READS: &[&str] = &[
+    "sides",
+    "side",
+    "piece",
+    "pieces",
+    "exists",
+    "global",
+    "type",
+    "lookup",
+    "terrain_info",
+];
+
 /// Builds the table of every ctx method, once per [`LuaRules`]: plain (unscoped) functions that
 /// find the state through their `self` (see [`build_ctx`]).
 fn build_methods(lua: &Lua) -> mlua::Result<Table> {
@@ -1389,7 +1487,11 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
                     $(let $shared = !writable;)?
                     let _ = writable;
                     with_read(&rules, &state, $name, |$rules, $s| {
-                        let _ = $rules; // not every method needs the rules
+                        // Victory's answer is remembered only when every read can be asked
+                        // again (crate::memo); the others say so here.
+                        if !REMEMBERED_READS.contains(&$name) {
+                            $rules.recorder.untracked();
+                        }
                         // The closure lets a body use `?`.
                         #[allow(clippy::redundant_closure_call)]
                         let r: mlua::Result<MultiValue> = (|| $body)();
@@ -1491,6 +1593,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     }
 
     read!("sides", |lua, rules, s, _args, shared| {
+        rules.recorder.note(|| Read::Sides(s.sides.clone()));
         let t = lua.create_table()?;
         for (i, side) in s.sides.iter().enumerate() {
             t.raw_set(i + 1, side_table(lua, rules, side, shared)?)?;
@@ -1499,7 +1602,9 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     });
     read!("side", |lua, rules, s, args, shared| {
         let id = string(&args, 0)?;
-        match s.sides.iter().find(|x| x.id.as_str() == id) {
+        let side = s.sides.iter().find(|x| x.id.as_str() == id);
+        rules.recorder.note(|| Read::Side(id.clone(), side.cloned()));
+        match side {
             Some(side) => one(lua, side_table(lua, rules, side, shared)?),
             None => one(lua, Value::Nil),
         }
@@ -1510,8 +1615,12 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             Value::Number(f) if f.fract() == 0.0 && f >= 0.0 && f <= f64::from(u32::MAX) => {
                 PieceId(f as u32)
             }
+            // Not a piece id: nil, whatever the state (nothing to note).
             _ => return one(lua, Value::Nil),
         };
+        rules
+            .recorder
+            .note(|| Read::Piece(id, s.pieces.get(&id).cloned()));
         one(lua, piece_table(lua, rules, s, id, shared)?)
     });
     read!("pieces", |lua, rules, s, args, shared| {
@@ -1538,15 +1647,24 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             Some(f) => light_fields(f.raw_get("fields")?)?,
             None => None,
         };
-        let ids = s.pieces.values().filter_map(|p| {
-            let skip = owner.as_ref().is_some_and(|o| p.owner.as_str() != o)
-                || kind.as_ref().is_some_and(|k| &p.kind != k)
-                || at.is_some_and(|h| !footprint(rules, s, p.id).contains(&h))
-                || location.as_ref().is_some_and(
-                    |l| !matches!(&p.pos, Position::Node { location, .. } if location == l),
-                );
-            (!skip).then_some(p.id)
+        let query = PieceQuery {
+            owner,
+            kind,
+            location,
+            at,
+            fields: fields
+                .as_ref()
+                .map(|f| f.iter().map(|(_, l)| *l).collect()),
+        };
+        let matched: Vec<&Piece> = s
+            .pieces
+            .values()
+            .filter(|p| query.matches(p, |p| rules.footprint_of(p)))
+            .collect();
+        rules.recorder.note(|| {
+            Read::Pieces(query.clone(), matched.iter().map(|p| (*p).clone()).collect())
         });
+        let ids = matched.iter().map(|p| p.id);
         match fields {
             Some(fields) => one(lua, light_tables(lua, rules, s, &fields, ids, shared)?),
             None => one(lua, piece_tables(lua, rules, s, ids, shared)?),
@@ -1561,6 +1679,11 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             }
             _ => None,
         };
+        if let Some(id) = id {
+            rules
+                .recorder
+                .note(|| Read::Exists(id, s.pieces.contains_key(&id)));
+        }
         one(lua, id.is_some_and(|id| s.pieces.contains_key(&id)))
     });
     read!("pieces_at", |lua, rules, s, args, shared| {
@@ -1694,6 +1817,9 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     });
     read!("global", |lua, rules, s, args, shared| {
         let key = string(&args, 0)?;
+        rules
+            .recorder
+            .note(|| Read::Global(key.clone(), s.globals.get(&key).cloned()));
         one(
             lua,
             global_value(lua, rules, &key, s.globals.get(&key), shared)?,
