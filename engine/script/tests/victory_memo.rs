@@ -8,7 +8,6 @@ use hexforge_game::{GameState, PieceId, Position, Rules};
 use hexforge_script::LuaRules;
 use hexforge_script::loader::{LoadOptions, load_mods};
 use serde_json::{Value, json};
-use std::path::Path;
 use std::sync::Arc;
 
 const SCENARIO: &str = r#"name = "Memo"
