@@ -549,8 +549,8 @@ end
 
 -- Hooks run after the clock has moved on, so ctx.phase is already the next phase: the
 -- event names the phase that ended, and phase_start recorded whose movement phase it was.
-game.on("phase_end", function(ctx, ev)
-  if ev.phase ~= "move" then return end
+-- Filtered: the engine calls it only when a movement phase ends.
+game.on("phase_end", { phases = { "move" } }, function(ctx, ev)
   local mover = ctx:global("mover")
   if not mover then return end
   for _, p in ipairs(ships_of(ctx, mover)) do

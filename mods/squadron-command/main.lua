@@ -281,8 +281,8 @@ game.on("turn_start", function(ctx)
   new_turn(ctx)
 end)
 
-game.on("phase_start", function(ctx)
-  if ctx.phase == "end" and ctx.active then
+game.on("phase_start", { phases = { "end" } }, function(ctx)
+  if ctx.active then
     local gain = option(ctx, "tokens_per_turn")
     ctx:set_side(ctx.active, "tokens", side_value(ctx, ctx.active, "tokens", 0) + gain)
     ctx:log(ctx.active .. " gains " .. gain .. " command token(s)")

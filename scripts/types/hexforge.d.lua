@@ -422,7 +422,7 @@ function tables.ids() end
 ---@field terrains table<string, table>
 ---@field boards table<string, table>
 ---@field actions table<string, table>
----@field hooks table<string, function[]>
+---@field hooks table<string, (function|{ fn: function, phases?: string[], actions?: string[] })[]>
 ---@field turn table|nil
 ---@field bots table<string, fun(ctx: Ctx, side: string, legal: table[]): integer>
 ---Save migrations by mod id (docs/MODDING.md section 14): called with the version a save was
@@ -457,9 +457,12 @@ function game.setup(fn) end
 ---@param fn fun(ctx: Ctx): { winners: string[], reason: string }|nil
 function game.victory(fn) end
 
+---Adds a hook: game.on(event, fn), or game.on(event, { phases = {...} }, fn) (phase_start,
+---phase_end) / game.on("after_action", { actions = {...} }, fn): called only for those.
 ---@param event "round_start"|"segment_start"|"turn_start"|"phase_start"|"phase_end"|"after_action"|"turn_limit"
----@param fn fun(ctx: Ctx, ev: table)
-function game.on(event, fn) end
+---@param filter { phases?: string[], actions?: string[] }|fun(ctx: Ctx, ev: table)
+---@param fn? fun(ctx: Ctx, ev: table)
+function game.on(event, filter, fn) end
 
 -------------------------------------------------------------------------------------------------
 -- ctx: the only way callbacks see and change the game

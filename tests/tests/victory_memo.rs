@@ -20,8 +20,12 @@ fn problems_of(dir: &Path) -> Vec<String> {
     let mut problems = Vec::new();
     for scenario in &loaded.scenarios {
         for seed in [3_u64] {
-            let state =
-                GameState::new(loaded.locks.clone(), scenario, serde_json::Value::Null, seed);
+            let state = GameState::new(
+                loaded.locks.clone(),
+                scenario,
+                serde_json::Value::Null,
+                seed,
+            );
             let Ok(mut game) = Game::new(loaded.rules(), state) else {
                 problems.push(format!("{scenario}: setup failed"));
                 continue;
@@ -74,5 +78,8 @@ fn problems_of(dir: &Path) -> Vec<String> {
 
 #[test]
 fn remembered_victory_answers_equal_fresh_calls_in_every_mod() {
-    for_every_mod("remembered victory answers that a fresh call contradicts", problems_of);
+    for_every_mod(
+        "remembered victory answers that a fresh call contradicts",
+        problems_of,
+    );
 }

@@ -76,10 +76,21 @@ function game.victory(fn)
   sources.victory = where()
 end
 
---- Adds a hook callback for an engine event.
-function game.on(event, fn)
+--- Adds a hook callback for an engine event: game.on(event, fn), or with a filter
+--- game.on(event, { phases = { ... } }, fn) / { actions = { ... } }: the engine calls it only
+--- for those phases (phase_start, phase_end) or actions (after_action). A filtered hook is kept
+--- in game.hooks[event] as { fn = fn, phases = ..., actions = ... }.
+function game.on(event, filter, fn)
   if type(event) ~= "string" then
     problem("game.on expects an event name, e.g. game.on(\"round_start\", function(ctx) ... end)")
+    return
+  end
+  if fn == nil then
+    fn = filter
+  elseif type(filter) == "table" then
+    fn = { fn = fn, phases = filter.phases, actions = filter.actions }
+  else
+    problem("game.on(event, filter, fn): the filter must be a table such as { phases = { \"move\" } }")
     return
   end
   local list = game.hooks[event]

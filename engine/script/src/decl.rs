@@ -212,6 +212,12 @@ pub struct ActionDecl {
 pub struct HookDecl {
     /// The callback.
     pub callback: CallbackId,
+    /// `game.on(event, { phases = ... }, fn)`: called only for these phases (phase_start and
+    /// phase_end); empty = every phase.
+    pub phases: Vec<String>,
+    /// `game.on(event, { actions = ... }, fn)`: called only after these actions
+    /// (after_action); empty = every action.
+    pub actions: Vec<String>,
     /// Where it was declared.
     pub source: SourceLoc,
 }
@@ -275,6 +281,60 @@ pub fn caller_location(lua: &Lua) -> SourceLoc {
         }
     }
     SourceLoc::default()
+}
+
+/// Reports a hook filter that names what the event never carries or what was not declared.
+fn check_hook_filter(
+    r: &mut Reader<'_>,
+    loc: &SourceLoc,
+    what: &str,
+    event: &str,
+    phases: &[String],
+    actions: &[String],
+    d: &ModDecls,
+) {
+    let phase_event = matches!(event, "phase_start" | "phase_end");
+    if !phases.is_empty() && !phase_event {
+        r.err(
+            loc,
+            format!("{what}: a phases filter applies only to phase_start and phase_end"),
+        );
+    }
+    if !actions.is_empty() && event != "after_action" {
+        r.err(
+            loc,
+            format!("{what}: an actions filter applies only to after_action"),
+        );
+    }
+    let declared: Vec<&str> = d
+        .turns
+        .as_ref()
+        .map(|t| t.phases.iter().map(|p| p.id.as_str()).collect())
+        .unwrap_or_default();
+    for p in phases
+        .iter()
+        .filter(|p| phase_event && !declared.contains(&p.as_str()))
+    {
+        r.err(
+            loc,
+            format!(
+                "{what}: phase {p:?} is not declared in game.turns (phases: {})",
+                declared.join(", ")
+            ),
+        );
+    }
+    for a in actions {
+        let known = a == "end_phase" || d.actions.contains_key(a);
+        if event == "after_action" && !known {
+            r.err(
+                loc,
+                format!(
+                    "{what}: action {a:?} is not declared (actions: {})",
+                    d.actions.keys().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            );
+        }
+    }
 }
 
 struct Reader<'a> {
@@ -859,14 +919,30 @@ pub fn read_decls(
                     );
                     continue;
                 }
-                if let Some(cb) = r.callback(
-                    list.raw_get(i).unwrap_or(Value::Nil),
-                    &loc,
-                    &format!("game.on({event:?})"),
-                    true,
-                ) {
+                let what = format!("game.on({event:?})");
+                // A plain function, or { fn = ..., phases = ..., actions = ... } (a filter).
+                let (f, phases, actions) = match list.raw_get(i).unwrap_or(Value::Nil) {
+                    Value::Table(t) => {
+                        let phases = r.strings(
+                            t.raw_get("phases").unwrap_or(Value::Nil),
+                            &loc,
+                            &format!("{what}: phases"),
+                        );
+                        let actions = r.strings(
+                            t.raw_get("actions").unwrap_or(Value::Nil),
+                            &loc,
+                            &format!("{what}: actions"),
+                        );
+                        (t.raw_get("fn").unwrap_or(Value::Nil), phases, actions)
+                    }
+                    other => (other, Vec::new(), Vec::new()),
+                };
+                check_hook_filter(&mut r, &loc, &what, &event, &phases, &actions, &d);
+                if let Some(cb) = r.callback(f, &loc, &what, true) {
                     d.hooks.entry(event.clone()).or_default().push(HookDecl {
                         callback: cb,
+                        phases,
+                        actions,
                         source: loc,
                     });
                 }

@@ -761,6 +761,21 @@ impl Rules for LuaRules {
         let Some(hooks) = self.loaded.decls.hooks.get(event.name()) else {
             return Ok(());
         };
+        // Filtered hooks (`game.on(event, { phases = ... }, fn)`) are not called at all for
+        // other phases or actions: no ctx, no Lua.
+        let wanted = |h: &&crate::decl::HookDecl| match event {
+            HookEvent::PhaseStart { phase } | HookEvent::PhaseEnd { phase } => {
+                h.phases.is_empty() || h.phases.contains(phase)
+            }
+            HookEvent::AfterAction { action, .. } => {
+                h.actions.is_empty() || h.actions.contains(action)
+            }
+            _ => true,
+        };
+        let mut hooks = hooks.iter().filter(wanted).peekable();
+        if hooks.peek().is_none() {
+            return Ok(());
+        }
         let ev = serde_json::to_value(event).map_err(rerr)?;
         for h in hooks {
             self.call(
@@ -1603,7 +1618,9 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     read!("side", |lua, rules, s, args, shared| {
         let id = string(&args, 0)?;
         let side = s.sides.iter().find(|x| x.id.as_str() == id);
-        rules.recorder.note(|| Read::Side(id.clone(), side.cloned()));
+        rules
+            .recorder
+            .note(|| Read::Side(id.clone(), side.cloned()));
         match side {
             Some(side) => one(lua, side_table(lua, rules, side, shared)?),
             None => one(lua, Value::Nil),
@@ -1652,9 +1669,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             kind,
             location,
             at,
-            fields: fields
-                .as_ref()
-                .map(|f| f.iter().map(|(_, l)| *l).collect()),
+            fields: fields.as_ref().map(|f| f.iter().map(|(_, l)| *l).collect()),
         };
         let matched: Vec<&Piece> = s
             .pieces
@@ -1662,7 +1677,10 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             .filter(|p| query.matches(p, |p| rules.footprint_of(p)))
             .collect();
         rules.recorder.note(|| {
-            Read::Pieces(query.clone(), matched.iter().map(|p| (*p).clone()).collect())
+            Read::Pieces(
+                query.clone(),
+                matched.iter().map(|p| (*p).clone()).collect(),
+            )
         });
         let ids = matched.iter().map(|p| p.id);
         match fields {
