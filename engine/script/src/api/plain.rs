@@ -358,6 +358,10 @@ pub struct Templates {
     /// Compiled constructors by their shape key ([`Layout::key`]). Never iterated (so a hash map
     /// cannot leak an order into results).
     shapes: RefCell<FxHashMap<String, Function>>,
+    /// The shapes again, by the identity of their keys ([`fast_key`]): a template whose keys
+    /// are the same Lua strings finds its constructor without writing any key text. Each entry
+    /// keeps its key strings alive, so their addresses cannot be reused while it exists.
+    fast_shapes: RefCell<FxHashMap<Vec<u64>, FastShape>>,
     /// Tests only: every template generic (to compare the two builders).
     #[cfg(test)]
     generic_only: std::cell::Cell<bool>,
@@ -424,6 +428,7 @@ impl Templates {
             share,
             share_all,
             shapes: RefCell::new(FxHashMap::default()),
+            fast_shapes: RefCell::new(FxHashMap::default()),
             #[cfg(test)]
             generic_only: std::cell::Cell::new(false),
             strings: RefCell::new(FxHashMap::default()),
@@ -729,6 +734,24 @@ impl Templates {
     /// the generic layout when the table is large or has keys that are not strings or integers.
     fn build(&self, lua: &Lua, slots: Slots, arr: usize, hash: usize) -> mlua::Result<Table> {
         let count = slots.count();
+        let fast = fast_key(&slots, arr);
+        #[cfg(test)]
+        let fast = fast.filter(|_| !self.generic_only.get());
+        if let Some(key) = &fast
+            && let Some(shape) = self.fast_shapes.borrow().get(key)
+        {
+            let cells = slots.cells();
+            let mut out = Vec::with_capacity(2 + count * 2);
+            out.push(Value::Function(shape.ctor.clone()));
+            for &i in &shape.order {
+                match &cells[i] {
+                    (v, None) => out.push(v.clone()),
+                    (q, Some(r)) => out.extend([q.clone(), r.clone()]),
+                }
+            }
+            return self.sequence(lua, out);
+        }
+        let kept_keys = fast.as_ref().map(|_| slots.string_keys());
         let keys = slots
             .plain
             .iter()
@@ -762,16 +785,24 @@ impl Templates {
         // The layout: a presized array takes positional items in index order (a hole is nil),
         // which sizes the array part exactly as the presized constructor did; small hashes are
         // one presized constructor; larger tables grow one field at a time, as before.
+        // The order the constructor reads the cells in (indices into plain, hexes, subs).
+        let mut order: Vec<usize> = (0..cells.len()).collect();
         let layout = if arr > 0 && arr <= PRESIZED {
-            let mut by_index: Vec<Option<(String, Cell)>> = (0..arr).map(|_| None).collect();
-            for (k, c) in cells {
+            let mut by_index: Vec<Option<(usize, String, Cell)>> = (0..arr).map(|_| None).collect();
+            for (n, (k, c)) in cells.into_iter().enumerate() {
                 let slot = k.parse::<usize>().ok().and_then(|i| i.checked_sub(1));
                 match slot.and_then(|i| by_index.get_mut(i)) {
-                    Some(s) => *s = Some((k, c)),
+                    Some(s) => *s = Some((n, k, c)),
                     None => return Err(mlua::Error::runtime("template: array key out of range")),
                 }
             }
-            Layout::Array(by_index)
+            order = by_index.iter().flatten().map(|(n, _, _)| *n).collect();
+            Layout::Array(
+                by_index
+                    .into_iter()
+                    .map(|x| x.map(|(_, k, c)| (k, c)))
+                    .collect(),
+            )
         } else if arr == 0 && count <= PRESIZED {
             Layout::Small(cells)
         } else {
@@ -785,6 +816,20 @@ impl Templates {
             Some(f) => f,
             None => self.shape(lua, key, layout.code())?,
         };
+        if let (Some(fast), Some(keep)) = (fast, kept_keys) {
+            let mut shapes = self.fast_shapes.borrow_mut();
+            if shapes.len() >= MAX_SHAPES {
+                shapes.clear();
+            }
+            shapes.insert(
+                fast,
+                FastShape {
+                    ctor: ctor.clone(),
+                    order,
+                    _keep: keep,
+                },
+            );
+        }
         let mut out = Vec::with_capacity(2 + count * 2);
         out.push(Value::Function(ctor));
         layout.values_into(&mut out);
@@ -1106,6 +1151,48 @@ fn key_literal(k: &Value) -> Option<String> {
 /// The placeholder for a missing constructor.
 const NO: Value = Value::Boolean(false);
 
+/// A shape found by [`fast_key`]: its constructor and the order it reads the cells in.
+#[derive(Debug)]
+struct FastShape {
+    ctor: Function,
+    /// Indices into [`Slots::cells`], in the constructor's slot order.
+    order: Vec<usize>,
+    /// The key strings whose addresses are in the key.
+    _keep: Vec<mlua::LuaString>,
+}
+
+/// A shape's identity without writing its key text: the array size, how many fields of each
+/// kind, then each key (an integer, or a string by address: Lua strings are interned, so equal
+/// short strings are the same object while one is alive). `None` when a key is neither, or the
+/// table is too large for a compiled shape (the generic copier builds those).
+fn fast_key(slots: &Slots, arr: usize) -> Option<Vec<u64>> {
+    let count = slots.count();
+    if count > MAX_SHAPE {
+        return None;
+    }
+    let mut key = Vec::with_capacity(4 + 2 * count);
+    key.extend([
+        arr as u64,
+        (slots.plain.len() / 2) as u64,
+        (slots.hexes.len() / 3) as u64,
+        (slots.subs.len() / 2) as u64,
+    ]);
+    let keys = slots
+        .plain
+        .iter()
+        .step_by(2)
+        .chain(slots.hexes.iter().step_by(3))
+        .chain(slots.subs.iter().step_by(2));
+    for k in keys {
+        match k {
+            Value::Integer(i) => key.extend([0, *i as u64]),
+            Value::String(s) => key.extend([1, s.to_pointer() as u64]),
+            _ => return None,
+        }
+    }
+    Some(key)
+}
+
 /// The slots of one template under construction, by kind.
 #[derive(Default)]
 struct Slots {
@@ -1121,6 +1208,30 @@ impl Slots {
     /// Fields held.
     fn count(&self) -> usize {
         self.plain.len() / 2 + self.hexes.len() / 3 + self.subs.len() / 2
+    }
+
+    /// Every field's value (a hex's q with its r), in the order plain, hexes, nested.
+    fn cells(&self) -> Vec<(Value, Option<Value>)> {
+        let mut out = Vec::with_capacity(self.count());
+        out.extend(self.plain.chunks_exact(2).map(|kv| (kv[1].clone(), None)));
+        out.extend(
+            self.hexes
+                .chunks_exact(3)
+                .map(|kqr| (kqr[1].clone(), Some(kqr[2].clone()))),
+        );
+        out.extend(self.subs.chunks_exact(2).map(|ks| (ks[1].clone(), None)));
+        out
+    }
+
+    /// The string keys (to keep them alive with a [`fast_key`]).
+    fn string_keys(&self) -> Vec<mlua::LuaString> {
+        self.plain
+            .iter()
+            .step_by(2)
+            .chain(self.hexes.iter().step_by(3))
+            .chain(self.subs.iter().step_by(2))
+            .filter_map(|k| k.as_string().cloned())
+            .collect()
     }
 
     /// The template's slots: `make, p, h`, then the three kinds.
@@ -1297,6 +1408,37 @@ mod tests {
             assert_eq!(x.get::<Table>("yy").unwrap().get::<i64>("r").unwrap(), 1);
             assert_eq!(y.get::<i64>("zz").unwrap(), 7);
             assert!(x.metatable().is_none());
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn shapes_found_by_key_identity_build_the_same_tables() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            let tpl = Templates::new(lua).unwrap();
+            // Array slots out of index order, hexes and nested tables among plain fields.
+            let mut vs: Vec<Json> = samples()
+                .into_iter()
+                .filter(|v| v.is_array() || v.is_object())
+                .collect();
+            vs.push(json!([{"q": 1, "r": 2}, 5, [3], {"a": 1}, "x", null, 7]));
+            vs.push(json!({"b": {"q": 0, "r": 0}, "a": [1, {"c": 2}], "z": "s", "1": 4}));
+            for v in vs {
+                let first = tpl.thaw(&tpl.freeze_json(lua, &v).unwrap()).unwrap();
+                let fast = tpl.fast_shapes.borrow().len();
+                // The same keys again: found by identity, no new entry, the same table.
+                let again = tpl.thaw(&tpl.freeze_json(lua, &v).unwrap()).unwrap();
+                assert_eq!(tpl.fast_shapes.borrow().len(), fast, "{v}");
+                let a = lua_to_json(&Value::Table(first)).unwrap();
+                let b = lua_to_json(&Value::Table(again)).unwrap();
+                assert_eq!(a, b, "{v}");
+                tpl.generic_only.set(true);
+                let g = tpl.thaw(&tpl.freeze_json(lua, &v).unwrap()).unwrap();
+                tpl.generic_only.set(false);
+                assert_eq!(lua_to_json(&Value::Table(g)).unwrap(), b, "{v}");
+            }
             Ok(())
         })
         .unwrap();
