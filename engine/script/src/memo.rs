@@ -39,23 +39,25 @@ pub(crate) const CTX_FIELDS: [&str; 9] = [
     "options",
 ];
 
-/// `track(ctx, mt, read)`: moves the ctx fields out of `ctx` and serves them through the
-/// metatable's `__index`, noting each name read in `read` (once: a read field is then stored
-/// in the ctx, so later reads cost nothing). Runs before the metatable is set, so plain
-/// assignment is raw.
+/// `track(ctx, read, methods)`: moves the ctx fields out of `ctx` and gives it a metatable of
+/// its own whose `__index` notes each field name read in `read` (once: a read field is then
+/// stored in the ctx, so later reads cost nothing) and serves the methods as before. The chunk
+/// gets the original `setmetatable` as its argument (not a mod's). Plain indexing is raw here:
+/// the shared ctx metatable has no `__newindex`, and fields are not methods.
 pub(crate) const TRACK_FIELDS: &str = r"
+local setmetatable = ...
 local NAMES = { 'round', 'segment', 'phase', 'label', 'turn_limit', 'active', 'acting',
                 'scenario', 'options' }
 local IS = {}
 for i = 1, #NAMES do IS[NAMES[i]] = true end
-return function(ctx, mt, read)
-  local fields, methods = {}, mt.__index
+return function(ctx, read, methods)
+  local fields = {}
   for i = 1, #NAMES do
     local k = NAMES[i]
     fields[k] = ctx[k]
     ctx[k] = nil
   end
-  mt.__index = function(t, k)
+  setmetatable(ctx, { __index = function(t, k)
     if IS[k] then
       read[k] = true
       local v = fields[k]
@@ -63,7 +65,7 @@ return function(ctx, mt, read)
       return v
     end
     return methods[k]
-  end
+  end })
 end
 ";
 

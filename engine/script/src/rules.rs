@@ -2,8 +2,8 @@
 //! a `ctx` over the Rust-owned state.
 //!
 //! Every callback gets a fresh `ctx` table: its fields, and methods shared by every call (built
-//! once per rule set) that reach the state through scoped userdata handles in the ctx's
-//! metatable, valid for that one call (mlua `scope`): Lua can keep the table, but once the call
+//! once per rule set) that find the state through the ctx's identity among the open sessions
+//! ([`crate::live`]), valid for that one call: Lua can keep the table, but once the call
 //! returns its methods error. Read methods work everywhere; write methods only when the engine
 //! handed a `&mut GameState` (apply, setup, hooks) and raise an error in check, choices and
 //! victory. The engine's transaction (clone, apply, swap on success) makes every change
@@ -26,6 +26,7 @@ use crate::api::args::{dir_from_value, hex_from_value, hex_from_value_in, hexes_
 use crate::api::plain::{Field, Frozen, Parts, RowCell, Templates, json_to_lua, lua_to_json};
 use crate::decl::{CallbackId, ModDecls};
 use crate::error::ModError;
+use crate::live::Session;
 use crate::loader::LoadedMods;
 use crate::memo::{Memo, PieceQuery, Read, Recorder};
 use crate::raw::RawReader;
@@ -37,7 +38,7 @@ use hexforge_game::rules::{Rules, RulesError, pick_index};
 use hexforge_game::state::ModLock;
 use hexforge_game::turn::{Actor, HookEvent, Order, PhaseSpec, Scope, TurnStructure};
 use hexforge_game::{Action, GameState, Illegal, Outcome, Piece, PieceId, Position, SideId};
-use mlua::{AnyUserData, Function, Lua, LuaSerdeExt, MultiValue, Table, Value};
+use mlua::{Function, Lua, LuaSerdeExt, MultiValue, Table, Value};
 use serde_json::Value as Json;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -49,8 +50,9 @@ pub struct LuaRules {
     turns: TurnStructure,
     /// The declared dice with named faces, for `ctx:roll_named` (`3d[battle]`).
     dice: DiceSet,
-    /// Every ctx method, built once (see `build_ctx`).
-    methods: Table,
+    /// The metatable every ctx shares: `{ __index = methods }`, the methods built once (see
+    /// `build_methods`).
+    ctx_mt: Table,
     /// Builds fresh Lua tables from cached templates (see [`crate::api::plain`]).
     templates: Templates,
     /// Each piece type's `stats` as a template, built once; snapshots get copies.
@@ -244,14 +246,22 @@ impl LuaRules {
             let m = build_methods(lua)?;
             let templates = Templates::new(lua)?;
             let stats = stats_templates(lua, &templates, &loaded.decls)?;
+            // The original setmetatable, whatever a mod did to its globals.
+            let base = match lua.named_registry_value::<Value>(crate::sandbox::PRISTINE_KEY)? {
+                Value::Table(t) => t,
+                _ => lua.globals(),
+            };
             let track: Function = lua
                 .load(crate::memo::TRACK_FIELDS)
                 .set_name("=hexforge memo")
                 .set_environment(lua.create_table()?)
-                .eval()?;
-            Ok((m, templates, stats, track))
+                .call(base.raw_get::<Value>("setmetatable")?)?;
+            let mt = lua.create_table()?;
+            mt.raw_set("__index", m)?;
+            lua.set_app_data(crate::live::Sessions::default());
+            Ok((mt, templates, stats, track))
         });
-        let (methods, templates, stats, track_fields) = built.map_err(|e| {
+        let (ctx_mt, templates, stats, track_fields) = built.map_err(|e| {
             vec![ModError::at(
                 String::new(),
                 0,
@@ -263,7 +273,7 @@ impl LuaRules {
             loaded,
             turns,
             dice,
-            methods,
+            ctx_mt,
             templates,
             stats,
             snapshots: RefCell::new(BTreeMap::new()),
@@ -337,10 +347,8 @@ impl LuaRules {
         access: Access<'_>,
         f: impl FnOnce(&Lua, Table) -> mlua::Result<R>,
     ) -> mlua::Result<R> {
-        lua.scope(|scope| {
-            let ctx = build_ctx(lua, scope, access, self)?;
-            f(lua, ctx)
-        })
+        let (ctx, _session) = open_ctx(lua, access, self, None)?;
+        f(lua, ctx)
     }
 
     fn function(&self, cb: CallbackId) -> Result<Function, RulesError> {
@@ -364,13 +372,11 @@ impl LuaRules {
         self.loaded
             .sandbox
             .guarded(|lua| {
-                lua.scope(|scope| {
-                    let ctx = build_ctx(lua, scope, access, self)?;
-                    let mut args = extra(lua)?;
-                    args.push_front(Value::Table(ctx));
-                    let out: MultiValue = f.call(args)?;
-                    result(lua, out)
-                })
+                let (ctx, _session) = open_ctx(lua, access, self, None)?;
+                let mut args = extra(lua)?;
+                args.push_front(Value::Table(ctx));
+                let out: MultiValue = f.call(args)?;
+                result(lua, out)
             })
             .map_err(rerr)
     }
@@ -481,8 +487,8 @@ impl LuaRules {
         // a good part of a small callback's cost. Each choices still gets the whole budget.
         sandbox
             .guarded(|lua| {
-                lua.scope(|scope| {
-                    let ctx = build_ctx(lua, scope, Access::Read(state), self)?;
+                {
+                    let (ctx, _session) = open_ctx(lua, Access::Read(state), self, None)?;
                     // A kept string: side ids repeat in every listing.
                     let who = self.templates.string(lua, side.as_str())?;
                     // Picking: each action's choices table and its length, unconverted.
@@ -542,7 +548,7 @@ impl LuaRules {
                     // Past every choice: the one left is end_phase (`total` counted it).
                     out.push(end.clone());
                     Ok(())
-                })
+                }
             })
             .map_err(rerr)?;
         match bad_pick {
@@ -810,20 +816,18 @@ impl Rules for LuaRules {
             .loaded
             .sandbox
             .guarded(|lua| {
-                lua.scope(|scope| {
-                    let read = lua.create_table()?;
-                    let ctx = build_ctx_with(lua, scope, Access::Read(state), self, Some(&read))?;
-                    let out: Value = f.call(ctx)?;
-                    for name in crate::memo::CTX_FIELDS {
-                        if read.raw_get::<bool>(name)? {
-                            fields.push(name);
-                        }
+                let read = lua.create_table()?;
+                let (ctx, _session) = open_ctx(lua, Access::Read(state), self, Some(&read))?;
+                let out: Value = f.call(ctx)?;
+                for name in crate::memo::CTX_FIELDS {
+                    if read.raw_get::<bool>(name)? {
+                        fields.push(name);
                     }
-                    match out {
-                        v @ Value::Table(_) => parse_outcome(lua, v).map(Some),
-                        _ => Ok(None),
-                    }
-                })
+                }
+                match out {
+                    v @ Value::Table(_) => parse_outcome(lua, v).map(Some),
+                    _ => Ok(None),
+                }
             })
             .map_err(rerr);
         let reads = self.recorder.stop();
@@ -1262,39 +1266,17 @@ pub(crate) fn located(lua: &Lua, msg: String) -> mlua::Error {
     }
 }
 
-/// Keys in a ctx's own metatable (not in the ctx table, so `pairs(ctx)` sees only the fields):
-/// the scoped state and rules handles the shared methods act on, and whether writes are allowed.
-/// Why integers: a method reads all three on every call, and an integer key is pushed without
-/// creating a string (a protected call under the memory limit). The ctx maker in `api::plain`
-/// stores them at the same places.
-const STATE_KEY: i64 = 1;
-const RULES_KEY: i64 = 2;
-const WRITE_KEY: i64 = 3;
-
-/// Builds the `ctx` table for one callback call: the fields, and a small metatable whose
-/// `__index` is the methods table shared by every call (built once per [`LuaRules`] by
-/// [`build_methods`]) plus the scoped handles those methods read. Why this shape: creating ~30
-/// scoped closures per call cost a third of a game's time; two scoped userdata references (whose
-/// metatables mlua caches per type) cost about as much as one closure. When the scope ends the
-/// handles are destructed, so a kept ctx's methods error as before.
-fn build_ctx<'scope, 'env>(
-    lua: &Lua,
-    scope: &'scope mlua::Scope<'scope, 'env>,
-    access: Access<'env>,
-    rules: &'env LuaRules,
-) -> mlua::Result<Table> {
-    build_ctx_with(lua, scope, access, rules, None)
-}
-
-/// [`build_ctx`], with the fields served through a recording `__index` when `read` is given
-/// (the names read end up as its keys; see [`crate::memo`]).
-fn build_ctx_with<'scope, 'env>(
-    lua: &Lua,
-    scope: &'scope mlua::Scope<'scope, 'env>,
-    access: Access<'env>,
-    rules: &'env LuaRules,
+/// Builds the `ctx` table for one callback call and opens its session (see [`crate::live`]):
+/// the fields, and the metatable every ctx shares, whose `__index` is the methods table built
+/// once per [`LuaRules`] by [`build_methods`]. When the session is dropped the ctx's methods
+/// error. With `read`, the fields are served through a recording `__index` instead (the names
+/// read end up as its keys; see [`crate::memo`]).
+fn open_ctx<'a>(
+    lua: &'a Lua,
+    access: Access<'a>,
+    rules: &'a LuaRules,
     read: Option<&Table>,
-) -> mlua::Result<Table> {
+) -> mlua::Result<(Table, Session<'a>)> {
     let s = access.get();
     let name = |x: Option<&str>| -> mlua::Result<Value> {
         // Kept strings: phase, side and scenario ids repeat in every callback.
@@ -1303,10 +1285,7 @@ fn build_ctx_with<'scope, 'env>(
     let shared = matches!(access, Access::Read(_));
     let (options_tpl, options) = options_value(lua, rules, &s.options, shared)?;
     let mut args = vec![
-        Value::Table(rules.methods.clone()),
-        Value::Nil,
-        Value::UserData(scope.create_any_userdata_ref(rules)?),
-        Value::Boolean(false),
+        Value::Table(rules.ctx_mt.clone()),
         Value::Integer(i64::from(s.clock.round)),
         Value::Integer(i64::from(s.clock.segment)),
         name(s.phase_id(&rules.turns))?,
@@ -1326,23 +1305,18 @@ fn build_ctx_with<'scope, 'env>(
     for x in &s.clock.acting {
         args.push(name(Some(x.as_str()))?);
     }
-    let (state, write) = match access {
-        Access::Read(s) => (scope.create_any_userdata_ref(s)?, false),
-        Access::Write(s) => (scope.create_any_userdata_ref_mut(s)?, true),
-    };
-    args[1] = Value::UserData(state);
-    args[3] = Value::Boolean(write);
-    let (ctx, mt): (Table, Table) = rules
+    let ctx: Table = rules
         .templates
         .ctx_maker()
         .call(MultiValue::from_iter(args))?;
     if let Some(read) = read {
+        let methods: Value = rules.ctx_mt.raw_get("__index")?;
         rules
             .track_fields
-            .call::<()>((ctx.clone(), mt.clone(), read.clone()))?;
+            .call::<()>((ctx.clone(), read.clone(), methods))?;
     }
-    ctx.set_metatable(Some(mt))?;
-    Ok(ctx)
+    let session = Session::open(lua, &ctx, access, rules);
+    Ok((ctx, session))
 }
 
 /// The game options for `make_ctx`: (template, false) for a table, from a cached template,
@@ -1413,66 +1387,6 @@ fn global_value(
     Ok(Value::Table(rules.templates.view_or_copy(&f, shared)?))
 }
 
-/// The scoped handles behind a ctx method's `self`: (state, rules, writable).
-fn ctx_parts(this: &Value, name: &str) -> mlua::Result<(AnyUserData, AnyUserData, bool)> {
-    let parts = match this {
-        Value::Table(t) => t.metatable().map(|mt| {
-            (
-                mt.raw_get::<Value>(STATE_KEY),
-                mt.raw_get::<Value>(RULES_KEY),
-                mt.raw_get::<bool>(WRITE_KEY),
-            )
-        }),
-        _ => None,
-    };
-    match parts {
-        Some((Ok(Value::UserData(s)), Ok(Value::UserData(r)), Ok(w))) => Ok((s, r, w)),
-        _ => Err(mlua::Error::runtime(format!(
-            "ctx:{name}: call it on a ctx with a colon (ctx:{name}(...))"
-        ))),
-    }
-}
-
-/// Maps a failed borrow of a ctx handle: destructed means the callback has returned (the same
-/// error a destructed scoped function gives), a borrow conflict means a re-entrant call.
-fn handle_error(e: mlua::Error, name: &str) -> mlua::Error {
-    match e {
-        mlua::Error::UserDataDestructed => mlua::Error::CallbackDestructed,
-        mlua::Error::UserDataBorrowError | mlua::Error::UserDataBorrowMutError => {
-            mlua::Error::runtime(format!("ctx:{name}: ctx is busy"))
-        }
-        other => other,
-    }
-}
-
-/// Runs `f` with the rules and the state behind a ctx, read-only.
-fn with_read<R>(
-    rules: &AnyUserData,
-    state: &AnyUserData,
-    name: &str,
-    f: impl FnOnce(&LuaRules, &GameState) -> R,
-) -> mlua::Result<R> {
-    rules
-        .borrow_scoped::<LuaRules, _>(|rules| state.borrow_scoped::<GameState, _>(|s| f(rules, s)))
-        .and_then(|r| r)
-        .map_err(|e| handle_error(e, name))
-}
-
-/// Runs `f` with the rules and the state behind a writable ctx.
-fn with_write<R>(
-    rules: &AnyUserData,
-    state: &AnyUserData,
-    name: &str,
-    f: impl FnOnce(&LuaRules, &mut GameState) -> R,
-) -> mlua::Result<R> {
-    rules
-        .borrow_scoped::<LuaRules, _>(|rules| {
-            state.borrow_mut_scoped::<GameState, _>(|s| f(rules, s))
-        })
-        .and_then(|r| r)
-        .map_err(|e| handle_error(e, name))
-}
-
 /// The read methods whose answers [`crate::memo`] can check again (they note a [`Read`]), and
 /// those that read no state (declarations only). Any other read makes victory's answer not
 /// remembered.
@@ -1488,8 +1402,8 @@ const REMEMBERED_READS: &[&str] = &[
     "terrain_info",
 ];
 
-/// Builds the table of every ctx method, once per [`LuaRules`]: plain (unscoped) functions that
-/// find the state through their `self` (see [`build_ctx`]).
+/// Builds the table of every ctx method, once per [`LuaRules`]: plain functions that find the
+/// state through their `self` (see [`crate::live`]).
 fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     let methods = lua.create_table()?;
     macro_rules! read {
@@ -1497,11 +1411,12 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             methods.raw_set(
                 $name,
                 lua.create_function(move |$lua, (this, $args): (Value, MultiValue)| {
-                    let (state, rules, writable) = ctx_parts(&this, $name)?;
-                    // Read-only callbacks get shared read-only views, writable ones fresh copies.
-                    $(let $shared = !writable;)?
-                    let _ = writable;
-                    with_read(&rules, &state, $name, |$rules, $s| {
+                    // Refusals (returned, busy, not a ctx) name the mod's line.
+                    let r = crate::live::with_state($lua, &this, $name, |$rules, $s, writable| {
+                        // Read-only callbacks get shared read-only views, writable ones fresh
+                        // copies.
+                        $(let $shared = !writable;)?
+                        let _ = writable;
                         // Victory's answer is remembered only when every read can be asked
                         // again (crate::memo); the others say so here.
                         if !REMEMBERED_READS.contains(&$name) {
@@ -1520,26 +1435,43 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
                                 ),
                             )
                         })
-                    })?
+                    });
+                    match r {
+                        Ok(r) => r,
+                        Err(e) => Err(located($lua, crate::ScriptError::from_lua(&e).message)),
+                    }
                 })?,
             )?;
         };
     }
     macro_rules! write {
         ($name:literal, |$lua:ident, $rules:ident, $s:ident, $args:ident| $body:expr) => {
-            methods.raw_set($name, lua.create_function(move |$lua, (this, $args): (Value, MultiValue)| {
-                let (state, rules, writable) = ctx_parts(&this, $name)?;
-                if !writable {
-                    return Err(located($lua, concat!("ctx:", $name, " changes the game: only allowed in apply, setup and hooks (not in check, choices or victory)").to_string()));
-                }
-                with_write(&rules, &state, $name, |$rules, $s| {
-                    let _ = $rules; // not every method needs the rules
-                    // The closure lets a body use `?`.
-                    #[allow(clippy::redundant_closure_call)]
-                    let r: mlua::Result<MultiValue> = (|| $body)();
-                    r.map_err(|e| located($lua, format!("ctx:{}: {}", $name, crate::ScriptError::from_lua(&e).message)))
-                })?
-            })?)?;
+            methods.raw_set(
+                $name,
+                lua.create_function(move |$lua, (this, $args): (Value, MultiValue)| {
+                    // Refusals (read-only ctx, busy, returned) name the mod's line.
+                    let r = crate::live::with_state_mut($lua, &this, $name, |$rules, $s| {
+                        let _ = $rules; // not every method needs the rules
+                        // The closure lets a body use `?`.
+                        #[allow(clippy::redundant_closure_call)]
+                        let r: mlua::Result<MultiValue> = (|| $body)();
+                        r.map_err(|e| {
+                            located(
+                                $lua,
+                                format!(
+                                    "ctx:{}: {}",
+                                    $name,
+                                    crate::ScriptError::from_lua(&e).message
+                                ),
+                            )
+                        })
+                    });
+                    match r {
+                        Ok(r) => r,
+                        Err(e) => Err(located($lua, crate::ScriptError::from_lua(&e).message)),
+                    }
+                })?,
+            )?;
         };
     }
     fn arg(args: &MultiValue, i: usize) -> Value {

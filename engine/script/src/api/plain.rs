@@ -236,14 +236,14 @@ local function rows(out, make, nf, n, ...)
 end
 -- Templates are built by one call from Rust instead of one protected call per slot.
 local function pack(...) return { ... } end
--- A ctx table and its metatable (the caller sets it: setmetatable is a global). The metatable
--- keeps the state handle, the rules handle and whether writes are allowed at 1, 2 and 3.
-local function make_ctx(methods, st, ru, w, round, segment, phase, label, limit, active,
-                        scenario, options_tpl, options, ...)
+-- A ctx table with the metatable every ctx shares ({ __index = methods }; the methods find
+-- the state through the table's identity, see live.rs).
+local function make_ctx(mt, round, segment, phase, label, limit, active, scenario, options_tpl,
+                        options, ...)
   if options_tpl then options = options_tpl[1](options_tpl) end
-  return { round = round, segment = segment, phase = phase, label = label, turn_limit = limit,
-           active = active, acting = { ... }, scenario = scenario, options = options },
-         { __index = methods, st, ru, w }
+  return setmetatable({ round = round, segment = segment, phase = phase, label = label,
+                        turn_limit = limit, active = active, acting = { ... },
+                        scenario = scenario, options = options }, mt)
 end
 -- Shared read-only views (see Templates::share). A view is an empty table whose metatable reads
 -- from the real table (kept only here and in the metatable, which getmetatable hides); nested
@@ -438,9 +438,9 @@ impl Templates {
     }
 
     /// The Lua function that builds a callback's `ctx` table in one call (the rules module
-    /// passes the fields; Lua builds the tables): `make_ctx(methods, state, rules, writable,
-    /// round, segment, phase, label, turn_limit, active, scenario, options_template | false,
-    /// options, acting...)` returns the ctx and the metatable to give it.
+    /// passes the fields; Lua builds the tables): `make_ctx(metatable, round, segment, phase,
+    /// label, turn_limit, active, scenario, options_template | false, options, acting...)`
+    /// returns the ctx, its metatable set.
     #[must_use]
     pub fn ctx_maker(&self) -> &Function {
         &self.make_ctx

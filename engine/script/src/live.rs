@@ -1,0 +1,202 @@
+//! Which game state a `ctx` method acts on: the *sessions* of the callbacks running right now.
+//!
+//! Every callback gets a fresh `ctx` table; its methods are plain functions shared by every call
+//! (`rules::build_methods`) and find their state through `self`. Opening a [`Session`] for a ctx
+//! records, in the VM's app data, the ctx table's address with a pointer to the state (and to the
+//! rules) it may see and whether it may write; dropping the session removes the record. A method
+//! looks its `self` up among the open sessions: found, it borrows the state; not found, the ctx
+//! belongs to a callback that has returned (or `self` is not a ctx at all) and the method
+//! errors. Sessions nest (`ctx:legal` runs a check inside another callback; a test's `g:edit`).
+//!
+//! Why not mlua's `scope`: scoped handles were two userdata, a metatable and a destructor list
+//! per callback, and three metatable reads per method call; with tens of thousands of callbacks
+//! a game that was a tenth of the time. Here a session is one small record and a method call one
+//! short search.
+//!
+//! ## Why the pointers are sound
+//! - A [`Session`] holds the borrow it was opened with (`&'a GameState` or `&'a mut GameState`,
+//!   and `&'a LuaRules`) for as long as its record exists: the record is removed in `Drop`, and
+//!   the constructor is the only place records are made. So a pointer found in a record points
+//!   at live data that nothing else touches except through this module while the session lives
+//!   (a writable session holds the only `&mut`).
+//! - Each record has a borrow flag like `RefCell`'s: [`with_state`] takes a shared borrow, and
+//!   [`with_state_mut`] an exclusive one only when there is no other, so no `&mut GameState` is
+//!   ever made while a `&GameState` from the same session is alive (a re-entrant write through
+//!   a kept outer ctx during a nested callback is refused as "busy").
+//! - A nested session over the same state (a check run by `ctx:legal` from a method that holds
+//!   a shared borrow) is read-only; a writable session is only opened with a `&mut GameState`
+//!   the caller owns exclusively.
+//! - A ctx is found by its table's address. A table that is still referenced keeps its address,
+//!   so a kept ctx of a finished callback can never match a newer session's ctx; a collected
+//!   one no longer exists to be asked.
+
+#![allow(unsafe_code)]
+
+use crate::rules::{Access, LuaRules};
+use hexforge_game::GameState;
+use mlua::{Lua, Table, Value};
+use std::cell::{Cell, RefCell};
+use std::ptr::NonNull;
+use std::rc::Rc;
+
+/// One open session.
+struct Record {
+    /// The ctx table's address.
+    ctx: usize,
+    state: NonNull<GameState>,
+    rules: NonNull<LuaRules>,
+    writable: bool,
+    /// Shared borrows (> 0) or one exclusive borrow (-1) of the state, as in `RefCell`.
+    borrow: Cell<isize>,
+}
+
+/// The open sessions of one VM, innermost last (kept in the VM's app data).
+#[derive(Default)]
+pub(crate) struct Sessions(RefCell<Vec<Rc<Record>>>);
+
+/// An open session: while it lives, `ctx`'s methods act on the state it was opened with.
+pub(crate) struct Session<'a> {
+    lua: &'a Lua,
+    record: Rc<Record>,
+    /// Holds the borrows the record points into for the session's lifetime.
+    _access: Access<'a>,
+    _rules: &'a LuaRules,
+}
+
+impl<'a> Session<'a> {
+    /// Opens a session for `ctx` over `access` (read-only or writable) and `rules`.
+    pub fn open(lua: &'a Lua, ctx: &Table, mut access: Access<'a>, rules: &'a LuaRules) -> Self {
+        // The writable pointer comes from the `&mut` itself (then only used through it).
+        let (state, writable) = match &mut access {
+            Access::Read(s) => (NonNull::from(*s), false),
+            Access::Write(s) => (NonNull::from(&mut **s), true),
+        };
+        let record = Rc::new(Record {
+            ctx: ctx.to_pointer() as usize,
+            state,
+            rules: NonNull::from(rules),
+            writable,
+            borrow: Cell::new(0),
+        });
+        if lua.app_data_ref::<Sessions>().is_none() {
+            lua.set_app_data(Sessions::default());
+        }
+        if let Some(s) = lua.app_data_ref::<Sessions>() {
+            s.0.borrow_mut().push(Rc::clone(&record));
+        }
+        Session {
+            lua,
+            record,
+            _access: access,
+            _rules: rules,
+        }
+    }
+}
+
+impl Drop for Session<'_> {
+    fn drop(&mut self) {
+        if let Some(s) = self.lua.app_data_ref::<Sessions>() {
+            let mut stack = s.0.borrow_mut();
+            // The innermost record is this one; searching keeps an out-of-order drop harmless.
+            if let Some(i) = stack.iter().rposition(|r| Rc::ptr_eq(r, &self.record)) {
+                stack.remove(i);
+            }
+        }
+    }
+}
+
+/// The open session of the ctx `this`, or the error a method reports.
+fn find(lua: &Lua, this: &Value, name: &str) -> mlua::Result<Rc<Record>> {
+    let Value::Table(t) = this else {
+        return Err(colon(name));
+    };
+    let at = t.to_pointer() as usize;
+    let found = lua
+        .app_data_ref::<Sessions>()
+        .and_then(|s| s.0.borrow().iter().rev().find(|r| r.ctx == at).cloned());
+    if let Some(r) = found {
+        return Ok(r);
+    }
+    // A ctx has a metatable whose __index serves the methods; anything else was called wrongly.
+    let is_ctx = t
+        .metatable()
+        .is_some_and(|mt| !matches!(mt.raw_get::<Value>("__index"), Ok(Value::Nil) | Err(_)));
+    if is_ctx {
+        Err(mlua::Error::runtime(format!(
+            "ctx:{name}: this ctx's callback has returned (a ctx works only during the call it \
+             was passed to; do not keep it in a table or upvalue)"
+        )))
+    } else {
+        Err(colon(name))
+    }
+}
+
+fn colon(name: &str) -> mlua::Error {
+    mlua::Error::runtime(format!(
+        "ctx:{name}: call it on a ctx with a colon (ctx:{name}(...))"
+    ))
+}
+
+fn busy(name: &str) -> mlua::Error {
+    mlua::Error::runtime(format!("ctx:{name}: ctx is busy"))
+}
+
+/// Runs `f` with the rules and the state behind the ctx `this`, read-only, and whether that
+/// ctx may write (read methods give writable callbacks fresh copies, others shared views).
+pub(crate) fn with_state<R>(
+    lua: &Lua,
+    this: &Value,
+    name: &str,
+    f: impl FnOnce(&LuaRules, &GameState, bool) -> R,
+) -> mlua::Result<R> {
+    let r = find(lua, this, name)?;
+    let n = r.borrow.get();
+    if n < 0 {
+        return Err(busy(name));
+    }
+    r.borrow.set(n + 1);
+    // Restores the flag however `f` ends (a panic unwinds through here).
+    struct Release<'r>(&'r Cell<isize>);
+    impl Drop for Release<'_> {
+        fn drop(&mut self) {
+            self.0.set(self.0.get() - 1);
+        }
+    }
+    let _release = Release(&r.borrow);
+    // SAFETY: the record exists, so its session (which holds these borrows) is alive, and the
+    // flag shows no exclusive borrow of the state (see the module header).
+    let (rules, state) = unsafe { (r.rules.as_ref(), r.state.as_ref()) };
+    Ok(f(rules, state, r.writable))
+}
+
+/// Runs `f` with the rules and the state behind the writable ctx `this`.
+pub(crate) fn with_state_mut<R>(
+    lua: &Lua,
+    this: &Value,
+    name: &str,
+    f: impl FnOnce(&LuaRules, &mut GameState) -> R,
+) -> mlua::Result<R> {
+    let r = find(lua, this, name)?;
+    if !r.writable {
+        return Err(mlua::Error::runtime(format!(
+            "ctx:{name} changes the game: only allowed in apply, setup and hooks (not in check, \
+             choices or victory)"
+        )));
+    }
+    if r.borrow.get() != 0 {
+        return Err(busy(name));
+    }
+    r.borrow.set(-1);
+    struct Release<'r>(&'r Cell<isize>);
+    impl Drop for Release<'_> {
+        fn drop(&mut self) {
+            self.0.set(0);
+        }
+    }
+    let _release = Release(&r.borrow);
+    let mut state = r.state;
+    // SAFETY: the record exists, so its session is alive and was opened with the caller's only
+    // `&mut GameState`; the flag was 0, so no other borrow of it is alive (module header).
+    let (rules, state) = unsafe { (r.rules.as_ref(), state.as_mut()) };
+    Ok(f(rules, state))
+}

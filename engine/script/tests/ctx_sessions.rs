@@ -1,0 +1,137 @@
+//! A ctx works only during the callback it was passed to (`hexforge_script::live`): a kept ctx
+//! errors with a message that says so, a method called with a dot says to use a colon, a write
+//! through a read-only ctx names where writes belong, and a write through a kept writable ctx
+//! while the engine is reading the same state for a nested check is refused as busy. Every
+//! refusal is a readable illegal-action reason or rules error, never a crash.
+
+use hexforge_game::{Action, Game, GameState, PerformError, SideId};
+use hexforge_script::LuaRules;
+use hexforge_script::loader::{LoadOptions, load_mods};
+use serde_json::{Value, json};
+use std::path::Path;
+
+const SCENARIO: &str = r#"name = "Sessions"
+[board]
+shape = "hexagon"
+radius = 2
+[[sides]]
+id = "blue"
+[[pieces]]
+type = "ship"
+owner = "blue"
+hex = { q = 0, r = 0 }
+"#;
+
+/// `keep` stores its ctx in an upvalue; `use_kept` calls a method on it later; `dot` calls a
+/// method with a dot; `peek` writes in its check; `nested` asks ctx:legal about `sneaky`, whose
+/// check writes through the kept writable ctx of `nested` itself.
+const MAIN: &str = r#"game.piece_type { id = "ship", values = { hull = 3 } }
+game.turns { order = "fixed", phases = { { id = "main" } } }
+local KEPT
+game.action { id = "keep", apply = function(ctx) KEPT = ctx end }
+game.action { id = "use_kept", apply = function(ctx) return KEPT:global("x") end }
+game.action { id = "dot", apply = function(ctx) return ctx.global("x") end }
+game.action { id = "peek", check = function(ctx, a) ctx:set(1, "hull", 0) return true end,
+  apply = function() end }
+game.action { id = "sneaky", check = function(ctx, a) KEPT:set(1, "hull", 0) return true end,
+  apply = function() end }
+game.action { id = "nested", apply = function(ctx, a)
+  KEPT = ctx
+  local ok, why = ctx:legal { id = "sneaky", side = a.side }
+  ctx:set_global("why", why or "allowed")
+  ctx:set(1, "hull", 2)
+end }
+"#;
+
+fn write(root: &Path, files: &[(&str, &str)]) {
+    for (p, text) in files {
+        let p = root.join(p);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+}
+
+fn game() -> (tempfile::TempDir, Game<LuaRules>) {
+    let dir = tempfile::tempdir().unwrap();
+    let mods = dir.path().join("mods");
+    write(
+        &mods,
+        &[
+            (
+                "sessions/mod.toml",
+                "id = \"sessions\"\nname = \"S\"\nversion = \"0.1.0\"\nengine = \"*\"\n",
+            ),
+            ("sessions/main.lua", MAIN),
+            ("sessions/scenarios/sessions.toml", SCENARIO),
+        ],
+    );
+    let loaded =
+        load_mods(&mods, "sessions", &LoadOptions::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    let rules = LuaRules::new(loaded).unwrap();
+    let state = GameState::new(rules.mod_locks(), "sessions", Value::Null, 1);
+    (dir, Game::new(rules, state).unwrap())
+}
+
+fn act(id: &str) -> Action {
+    Action::new(id, SideId::new("blue"), json!({}))
+}
+
+fn message(e: PerformError) -> String {
+    match e {
+        PerformError::Illegal(i) => i.reason,
+        other => other.to_string(),
+    }
+}
+
+#[test]
+fn a_kept_ctx_errors_once_its_callback_has_returned() {
+    let (_d, mut g) = game();
+    g.perform(&act("keep")).unwrap();
+    let before = g.state().clone();
+    let e = message(g.perform(&act("use_kept")).unwrap_err());
+    assert!(
+        e.contains("mods/sessions/main.lua:5")
+            && e.contains("ctx:global: this ctx's callback has returned"),
+        "{e}"
+    );
+    assert_eq!(g.state(), &before, "nothing changed");
+}
+
+#[test]
+fn a_method_called_with_a_dot_says_to_use_a_colon() {
+    let (_d, mut g) = game();
+    let e = message(g.perform(&act("dot")).unwrap_err());
+    assert!(
+        e.contains("ctx:global: call it on a ctx with a colon (ctx:global(...))"),
+        "{e}"
+    );
+}
+
+#[test]
+fn writes_in_a_check_name_where_writes_belong() {
+    let (_d, mut g) = game();
+    let e = message(g.perform(&act("peek")).unwrap_err());
+    assert!(
+        e.contains("mods/sessions/main.lua:7")
+            && e.contains("ctx:set changes the game: only allowed in apply, setup and hooks"),
+        "{e}"
+    );
+    assert_eq!(
+        g.state().pieces.values().next().unwrap().values["hull"],
+        json!(3)
+    );
+}
+
+#[test]
+fn a_write_through_a_kept_ctx_during_a_nested_check_is_refused_as_busy() {
+    let (_d, mut g) = game();
+    let before = g.state().clone();
+    // ctx:legal turns an erroring check into an error of the asking callback: the whole action
+    // is refused, with the line and the reason, and nothing changes.
+    let e = message(g.perform(&act("nested")).unwrap_err());
+    assert!(
+        e.contains("mods/sessions/main.lua:13") && e.contains("ctx:set: ctx is busy"),
+        "{e}"
+    );
+    assert_eq!(g.state(), &before);
+}
