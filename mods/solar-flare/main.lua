@@ -1034,6 +1034,9 @@ action {
 ---------------------------------------------------------------------------------------------
 action {
   id = "end_phase",
+  -- Why the phases: only these two ever refuse the end of a phase; elsewhere the engine allows
+  -- it without calling the check (a ctx and a callback saved on every step of a game).
+  phases = { "deploy", "weapons" },
   check = function(ctx, a)
     local side = a.side
     if ctx.phase == "deploy" then
