@@ -425,13 +425,20 @@ action {
 
 local detonate -- forward declaration
 
----Resolve dice on a ship piece hit in a section; destroys it at core 0.
-local function hit_ship(ctx, id, section, dice, what)
-  local p = ctx:piece(id)
+---Resolve dice on a ship piece hit in a section; destroys it at core 0. `p` is the ship's
+---snapshot when the caller has just read it (else it is read here).
+local function hit_ship(ctx, id, section, dice, what, p)
+  p = p or ctx:piece(id)
   if not p then return end
   local s = p.values
   local out = C.damage_ship(s, section, dice)
-  R.save_ship(ctx, id, s, R.SAVE_DAMAGE)
+  -- Why not always both: each ctx:set of a list converts the whole list; what did not change
+  -- (or a ship about to be destroyed) needs no write.
+  if not out.destroyed then
+    local what = R.SAVE_NOTHING
+    if out.comps_changed then what = R.SAVE_DAMAGE elseif out.hull_changed then what = R.SAVE_HULL end
+    R.save_ship(ctx, id, s, what)
+  end
   ctx:log(("%s hits ship %d in section %d: dice %s -> %s"):format(what, id, section, table.concat(dice, " "), out.text))
   if out.destroyed then
     R.destroy_ship(ctx, id)
@@ -482,7 +489,7 @@ action {
     end
     local dice = ctx:pool(pl.dice, D.die_sides, "beam damage")
     local t = ctx:piece(pl.target)
-    if R.type_of(t) == "ship" then hit_ship(ctx, t.id, pl.section, dice, "beam")
+    if R.type_of(t) == "ship" then hit_ship(ctx, t.id, pl.section, dice, "beam", t)
     else hit_torpedo(ctx, t.id, dice, "beam") end
   end,
 }
@@ -530,7 +537,7 @@ detonate = function(ctx, id)
               end
               section = best
             end
-            hit_ship(ctx, v.id, section, dice, "blast")
+            hit_ship(ctx, v.id, section, dice, "blast", vp)
           else
             hit_torpedo(ctx, v.id, dice, "blast", queue)
           end
@@ -751,10 +758,10 @@ local function mover(ctx, a)
 end
 
 -- Enter hex nh (by a forward move or a slide toward absolute direction dir), asteroids attack.
-local function enter(ctx, p, s, nh, dir, evade)
+local function enter(ctx, p, s, nh, dir, evade, drained)
   local f = R.facing_of(p)
-  R.spend_manoeuvre(ctx, s, evade)
-  R.save_ship(ctx, p.id, s, R.SAVE_MOVE)
+  drained = drained + R.spend_manoeuvre(ctx, s, evade)
+  R.save_ship(ctx, p.id, s, drained > 0 and R.SAVE_MOVE or R.SAVE_BANK)
   ctx:move(p.id, nh, f)
   if R.is_asteroid(R.terrain_map(ctx), nh) then
     local n = R.engine_rating(s) - evade
@@ -814,9 +821,9 @@ action {
   apply = function(ctx, a)
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
-    R.spend_movement(ctx, s, 1)
+    local drained = R.spend_movement(ctx, s, 1)
     local f = R.facing_of(p)
-    enter(ctx, p, s, G.neighbor(R.hex_of(p), f), f, P(a, "evade") or 0)
+    enter(ctx, p, s, G.neighbor(R.hex_of(p), f), f, P(a, "evade") or 0, drained)
   end,
 }
 
@@ -857,9 +864,9 @@ action {
   apply = function(ctx, a)
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
-    R.spend_manoeuvre(ctx, s, 3)
+    local drained = R.spend_manoeuvre(ctx, s, 3)
     local d = R.dir(P(a, "direction"))
-    enter(ctx, p, s, G.neighbor(R.hex_of(p), d), d, P(a, "evade") or 0)
+    enter(ctx, p, s, G.neighbor(R.hex_of(p), d), d, P(a, "evade") or 0, drained)
   end,
 }
 
@@ -889,8 +896,8 @@ action {
   apply = function(ctx, a)
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
-    R.spend_manoeuvre(ctx, s, 1)
-    R.save_ship(ctx, p.id, s, R.SAVE_MOVE)
+    local drained = R.spend_manoeuvre(ctx, s, 1)
+    R.save_ship(ctx, p.id, s, drained > 0 and R.SAVE_MOVE or R.SAVE_BANK)
     ctx:move(p.id, R.hex_of(p), G.turn(R.facing_of(p), P(a, "turn")))
   end,
 }
@@ -944,9 +951,9 @@ action {
   apply = function(ctx, a)
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
-    R.spend_manoeuvre(ctx, s, 3)
+    local drained = R.spend_manoeuvre(ctx, s, 3)
     s.bank_mv = s.bank_mv + 1
-    R.save_ship(ctx, p.id, s, R.SAVE_MOVE)
+    R.save_ship(ctx, p.id, s, drained > 0 and R.SAVE_MOVE or R.SAVE_BANK)
   end,
 }
 

@@ -276,6 +276,9 @@ R.SAVE_COMPS = { comps = true }                          -- charges, firing, bur
 R.SAVE_MOVE = { comps = true, bank = true }              -- engines/thrusters drained, points banked
 R.SAVE_POWER = { comps = true, crew = true, pool = true } -- a crew team's transfer
 R.SAVE_DAMAGE = { comps = true, hull = true }            -- shields, sections, destroyed systems
+R.SAVE_BANK = { bank = true }                            -- only banked points (no charge drained)
+R.SAVE_HULL = { hull = true }                            -- only the sections' integrity
+R.SAVE_NOTHING = {}                                      -- (only scalar keys still missing)
 
 ---Save the mutable keys of a ship record: all of them, or only the groups in `what` (see the
 ---R.SAVE_* sets). Why: writing an unchanged key changes nothing but still converts it (the
@@ -351,15 +354,20 @@ function R.thruster_charges(s)
   return n
 end
 
+---Takes up to n charges from working components of `kind`, first first; returns how many it
+---took (0: the components are unchanged).
 local function drain(s, kind, n)
+  local took = 0
   for _, c in ipairs(s.comps) do
     if n <= 0 then break end
     if c.kind == kind and not c.dead and c.charge > 0 then
       local t = math.min(c.charge, n)
       c.charge = c.charge - t
       n = n - t
+      took = took + t
     end
   end
+  return took
 end
 R.drain = drain
 
@@ -381,11 +389,13 @@ function R.manoeuvre_available(ctx, s)
   return mn + R.thruster_charges(s)
 end
 
+---Spends n manoeuvre points, banked ones first; returns the thruster charges drained (0: the
+---components are unchanged).
 function R.spend_manoeuvre(ctx, s, n)
   R.bank(ctx, s)
   local b = math.min(s.bank_mn, n)
   s.bank_mn = s.bank_mn - b
-  drain(s, "thruster", n - b)
+  return drain(s, "thruster", n - b)
 end
 
 function R.movement_available(ctx, s)
@@ -393,11 +403,12 @@ function R.movement_available(ctx, s)
   return mv + R.engine_charges(s)
 end
 
+---Spends n movement points, banked ones first; returns the engine charges drained.
 function R.spend_movement(ctx, s, n)
   R.bank(ctx, s)
   local b = math.min(s.bank_mv, n)
   s.bank_mv = s.bank_mv - b
-  drain(s, "engine", n - b)
+  return drain(s, "engine", n - b)
 end
 
 -- Power pool: base power plus working generators, made once per power phase. Reading it
@@ -555,10 +566,51 @@ local function gap_sets(map)
   return any, solid
 end
 
+-- Placements across read-only callbacks: terrain map -> anomalies_used -> key of the ships'
+-- hexes -> { all = list or nil, first = list or nil }. Why: the deploy phase lists placements
+-- (and the end_phase check asks for the first) on every step of both sides while nothing they
+-- depend on changes; in read-only callbacks an unchanged global is the same shared table in
+-- every call, so those tables (weak keys) and the ships' hexes identify the answer. Writable
+-- callbacks get fresh copies, which never hit (nor stay: the keys are weak).
+local PLACEMENTS = setmetatable({}, { __mode = "k" })
+
+local function placement_entry(ctx)
+  local map = R.terrain_map(ctx)
+  local used = R.global(ctx, "anomalies_used", false)
+  local by_map = PLACEMENTS[map]
+  if not by_map then by_map = setmetatable({}, { __mode = "k" }); PLACEMENTS[map] = by_map end
+  local by_used = by_map[used]
+  if not by_used then by_used = {}; by_map[used] = by_used end
+  local hexes = {}
+  for _, p in ipairs(R.board_pieces(ctx)) do
+    if R.type_of(p) == "ship" then hexes[#hexes + 1] = G.key(R.hex_of(p)) end
+  end
+  local k = table.concat(hexes, ";")
+  local e = by_used[k]
+  if not e then e = {}; by_used[k] = e end
+  return e
+end
+
 ---Every placement `{ kind =, at = }` R.anomaly_ok allows now, kinds in D.anomaly_order and
----hexes in board order (only the first with first_only). Memoised in read-only callbacks.
+---hexes in board order (only the first with first_only). Memoised in read-only callbacks (and
+---across them while the terrain, the tiles used and the ships' hexes stay the same).
 function R.anomaly_choices(ctx, first_only)
+  if not RO[ctx] then return R.placements_now(ctx, first_only) end
   return memo(ctx, first_only and "anomaly_first" or "anomaly_all", function()
+    local e = placement_entry(ctx)
+    if first_only then
+      if e.all then return { e.all[1] } end
+      e.first = e.first or R.placements_now(ctx, true)
+      return e.first
+    end
+    e.all = e.all or R.placements_now(ctx, false)
+    return e.all
+  end)
+end
+
+---The placements computed from the state (no memo): see R.anomaly_choices.
+function R.placements_now(ctx, first_only)
+  do
     local map, occ = R.terrain_map(ctx), R.occupancy(ctx)
     local used, b = R.global(ctx, "anomalies_used", {}), R.board(ctx)
     local spots = anomaly_spots(b)
@@ -582,7 +634,7 @@ function R.anomaly_choices(ctx, first_only)
       end
     end
     return out
-  end)
+  end
 end
 
 -- Setup: ships --------------------------------------------------------------------------------
