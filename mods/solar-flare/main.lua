@@ -114,6 +114,9 @@ action {
   end,
 }
 
+-- Deploy choices made once: ship id -> board hex -> its six choices (see TRANSFERS).
+local DEPLOYS = {}
+
 action {
   id = "deploy",
   phases = { "deploy" },
@@ -123,9 +126,18 @@ action {
     local p = R.reserve_ships(ctx, side)[1]
     local map, occ, out = R.terrain_map(ctx), R.occupancy(ctx), {}
     local ships = R.ship_spots(ctx)
+    -- Choices made once (see TRANSFERS): ship -> board hex (the board's own table) -> list.
+    local made = DEPLOYS[p.id]
+    if not made then made = setmetatable({}, { __mode = "k" }); DEPLOYS[p.id] = made end
     for _, h in ipairs(R.board(ctx).hexes) do
       if R.deploy_ok(ctx, side, map, occ, h, ships) then
-        for f = 0, 5 do out[#out + 1] = { ship = p.id, at = h, facing = f } end
+        local six = made[h]
+        if not six then
+          six = {}
+          for f = 0, 5 do six[f + 1] = { ship = p.id, at = h, facing = f } end
+          made[h] = six
+        end
+        for f = 1, 6 do out[#out + 1] = six[f] end
       end
     end
     return out
@@ -960,6 +972,11 @@ action {
 ---------------------------------------------------------------------------------------------
 -- Power phase: each crew team moves up to its level of power into one component.
 ---------------------------------------------------------------------------------------------
+-- Transfer choices, made once and returned by every listing: ship -> crew -> comp -> amount ->
+-- `{ ship, crew, comp, amount }`. Why: a power-phase listing holds a hundred or more of them and
+-- is made again after every transfer; building (and collecting) the same small tables each time
+-- was most of its cost. Nobody changes a choices table (the engine only reads it).
+local TRANSFERS = {}
 local function available_for(ctx, s, comp)
   local pool = R.pool(ctx, s)
   if comp.kind == "battery" then return pool end
@@ -986,11 +1003,23 @@ action {
             room[ki] = math.min(avail, PW.useful(comp))
           end
         end
+        local by_crew = TRANSFERS[p.id]
+        if not by_crew then by_crew = {}; TRANSFERS[p.id] = by_crew end
         for ci, cr in ipairs(s.crew) do
           if cr.used_round ~= ctx.round then
+            local by_comp = by_crew[ci]
+            if not by_comp then by_comp = {}; by_crew[ci] = by_comp end
             for ki = 1, #s.comps do
               local top = room[ki] and math.min(cr.level, room[ki]) or 0
-              for n = 1, top do out[#out + 1] = { ship = p.id, crew = ci, comp = ki, amount = n } end
+              if top > 0 then
+                local made = by_comp[ki]
+                if not made then made = {}; by_comp[ki] = made end
+                for n = 1, top do
+                  local c = made[n]
+                  if not c then c = { ship = p.id, crew = ci, comp = ki, amount = n }; made[n] = c end
+                  out[#out + 1] = c
+                end
+              end
             end
           end
         end
