@@ -402,8 +402,8 @@ action {
     return true
   end,
   apply = function(ctx, a)
-    local p = ctx:piece(P(a, "ship"))
-    local t = ctx:piece(P(a, "target"))
+    -- Light reads: aiming needs where the two pieces are, not the ship records.
+    local p, t = R.spots(ctx, P(a, "ship"), P(a, "target"))
     local _, neb = R.line_of_attack(R.terrain_map(ctx), R.occupancy(ctx), R.hex_of(p), R.hex_of(t), "beam")
     local n = P(a, "strength")
     local plan = { side = a.side, ship = p.id, weapon = P(a, "weapon"), target = t.id, hexside = P(a, "hexside") or -1, strength = n, nebulae = neb, dice = math.max(0, n - neb) }

@@ -159,6 +159,19 @@ function R.ship_spots(ctx)
   return memo(ctx, "spots", function() return pieces_of(ctx, "ship", nil, SPOT) end)
 end
 
+local PLACE = { "id", "owner", "type", "hex", "facing" }
+
+---The pieces `a` and `b` as light snapshots `{ id, owner, type, hex, facing }` (nil when there
+---is none), from one light read: for applies that need where pieces are, not their records.
+function R.spots(ctx, a, b)
+  local pa, pb
+  for _, p in ipairs(ctx:pieces { fields = PLACE }) do
+    if p.id == a then pa = p end
+    if p.id == b then pb = p end
+  end
+  return pa, pb
+end
+
 ---The set of sides owning a ship still in the game (in reserve or on the board): side -> true.
 ---Why not a read of the ships: ships are only ever made at setup, which stores every one in the
 ---`fleet` global, so a ctx:exists per ship answers it without building any piece table (this
