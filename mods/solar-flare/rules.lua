@@ -327,11 +327,34 @@ end
 ---crossed hexes block, nebulae weaken by 1 each; kind "blast": only planets and moons block.
 ---Where the line runs along a hexside between two hexes, it counts through the less obstructed
 ---of the two (the attacker's choice). Returns blocked (bool), nebulae (integer).
+-- Traces as keys, kept: from.q -> from.r -> to.q -> to.r -> { through = { key... }, ties =
+-- { { left key, right key }... } }. Why: the trace is pure geometry, and aiming asks for the
+-- same few lines (every beam at every target, again in check and apply) on every step of a
+-- weapons phase; tracing was the largest share of the weapons phase's Lua.
+local LINES = {}
+local function line_keys(from, to)
+  local a = LINES[from.q]
+  if not a then a = {}; LINES[from.q] = a end
+  local b = a[from.r]
+  if not b then b = {}; a[from.r] = b end
+  local c = b[to.q]
+  if not c then c = {}; b[to.q] = c end
+  local l = c[to.r]
+  if not l then
+    local tr = G.trace(from, to)
+    local through, ties = {}, {}
+    for i, h in ipairs(tr.through) do through[i] = G.key(h) end
+    for i, p in ipairs(tr.ties) do ties[i] = { G.key(p.left), G.key(p.right) } end
+    l = { through = through, ties = ties }
+    c[to.r] = l
+  end
+  return l
+end
+
 function R.line_of_attack(map, occ, from, to, kind)
-  local tr = G.trace(from, to)
+  local tr = line_keys(from, to)
   local INF = 1000
-  local function cost(h)
-    local k = G.key(h)
+  local function cost(k)
     local t = map[k]
     if t and D.terrain[t].solid then return INF end
     if kind == "beam" then
@@ -342,8 +365,8 @@ function R.line_of_attack(map, occ, from, to, kind)
     return 0
   end
   local total = 0
-  for _, h in ipairs(tr.through) do total = total + cost(h) end
-  for _, p in ipairs(tr.ties) do total = total + math.min(cost(p.left), cost(p.right)) end
+  for _, k in ipairs(tr.through) do total = total + cost(k) end
+  for _, p in ipairs(tr.ties) do total = total + math.min(cost(p[1]), cost(p[2])) end
   if total >= INF then return true, 0 end
   return false, total
 end
@@ -628,16 +651,23 @@ function R.placements_now(ctx, first_only)
     local used, b = R.global(ctx, "anomalies_used", {}), R.board(ctx)
     local spots = anomaly_spots(b)
     local near_any, near_solid = gap_sets(map)
+    -- Why one set per gap kind: a covered hex is refused when it holds an anomaly, lies in
+    -- the gap, or holds a ship; one lookup per hex instead of three.
+    local blocked = { [near_any] = {}, [near_solid] = {} }
+    for near, set in pairs(blocked) do
+      for k in pairs(map) do set[k] = true end
+      for k in pairs(near) do set[k] = true end
+      for k, o in pairs(occ) do if o.ship then set[k] = true end end
+    end
     local out = {}
     for _, kind in ipairs(D.anomaly_order) do
       local info = D.anomalies[kind]
       if (used[kind] or 0) < info.count then
-        local near = D.terrain[info.terrain].solid and near_any or near_solid
+        local no = blocked[D.terrain[info.terrain].solid and near_any or near_solid]
         for _, spot in ipairs(spots[info.shape]) do
           local ok = true
           for _, k in ipairs(spot.keys) do
-            local o = occ[k]
-            if map[k] or near[k] or (o and o.ship) then ok = false; break end
+            if no[k] then ok = false; break end
           end
           if ok then
             out[#out + 1] = { kind = kind, at = spot.h }
