@@ -542,7 +542,8 @@ end
 -- on the game (anomalies and ships placed) is looked up per listing in a few sets.
 
 -- board -> shape name -> list of { h = centre hex (the board's own table), keys = covered
--- keys } for every centre whose whole anomaly is in play, in the order of b.hexes. Kinds of one
+-- keys, [kind] = its choice table once made } for every centre whose whole anomaly is in play,
+-- in the order of b.hexes, with `cover` = covered key -> the spots covering it. Kinds of one
 -- shape share the list (kind -> list through D.anomalies[kind].shape).
 local SPOTS = setmetatable({}, { __mode = "k" })
 local function anomaly_spots(b)
@@ -568,6 +569,16 @@ local function anomaly_spots(b)
       end
       if keys then list[#list + 1] = { h = h, keys = keys } end
     end
+    -- covered key -> the spots covering it, in list order
+    local cover = {}
+    for _, spot in ipairs(list) do
+      for _, k in ipairs(spot.keys) do
+        local c = cover[k]
+        if not c then c = {}; cover[k] = c end
+        c[#c + 1] = spot
+      end
+    end
+    list.cover = cover
     per[name] = list
   end
   SPOTS[b] = per
@@ -659,18 +670,33 @@ function R.placements_now(ctx, first_only)
       for k in pairs(near) do set[k] = true end
       for k, o in pairs(occ) do if o.ship then set[k] = true end end
     end
+    -- The spots refused, per shape and gap kind: found from the few blocked hexes through the
+    -- spots covering each hex (board-fixed), instead of testing every hex of every spot.
+    local refused = {}
     local out = {}
     for _, kind in ipairs(D.anomaly_order) do
       local info = D.anomalies[kind]
       if (used[kind] or 0) < info.count then
         local no = blocked[D.terrain[info.terrain].solid and near_any or near_solid]
-        for _, spot in ipairs(spots[info.shape]) do
-          local ok = true
-          for _, k in ipairs(spot.keys) do
-            if no[k] then ok = false; break end
+        local list = spots[info.shape]
+        local per = refused[list]
+        if not per then per = {}; refused[list] = per end
+        local bad = per[no]
+        if not bad then
+          bad = {}
+          local cover = list.cover
+          for k in pairs(no) do
+            local covering = cover[k]
+            if covering then for _, spot in ipairs(covering) do bad[spot] = true end end
           end
-          if ok then
-            out[#out + 1] = { kind = kind, at = spot.h }
+          per[no] = bad
+        end
+        for _, spot in ipairs(list) do
+          if not bad[spot] then
+            -- The choice tables are kept with the spot (made once, see main.lua's TRANSFERS).
+            local c = spot[kind]
+            if not c then c = { kind = kind, at = spot.h }; spot[kind] = c end
+            out[#out + 1] = c
             if first_only then return out end
           end
         end
