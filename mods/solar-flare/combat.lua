@@ -60,12 +60,13 @@ function M.ship_layers(ship, section)
 end
 
 ---Apply dice to a ship record (mutated) hit in `section`. Returns a summary
----`{ result = resolve(...), destroyed = bool, text = "..." }`.
+---`{ result = resolve(...), destroyed = bool, text = "...", comps_changed = bool,
+---hull_changed = bool }`.
 function M.damage_ship(ship, section, dice)
   local layers = M.ship_layers(ship, section)
   local res = M.resolve(layers, dice)
   local parts = {}
-  local section_hurt = false
+  local section_hurt, comps_changed, hull_changed = false, false, false
   for i, l in ipairs(layers) do
     local d = res.damage[i]
     if d > 0 then
@@ -73,14 +74,19 @@ function M.damage_ship(ship, section, dice)
         local c = ship.comps[l.comp]
         c.charge = c.charge - d
         section_hurt = true
+        comps_changed = true
       else
         ship.hull[l.section] = ship.hull[l.section] - d
+        hull_changed = true
         if l.what == "armour" then section_hurt = true end
         if ship.hull[l.section] <= 0 then
           ship.hull[l.section] = 0
           -- Assumption: a section at 0 integrity loses the components in it.
           for _, c in ipairs(ship.comps) do
-            if c.section == l.section then c.dead = true; c.charge = 0; c.over = 0; c.partial = 0 end
+            if c.section == l.section then
+              c.dead = true; c.charge = 0; c.over = 0; c.partial = 0
+              comps_changed = true
+            end
           end
         end
       end
@@ -90,11 +96,16 @@ function M.damage_ship(ship, section, dice)
   -- A damaged shield loses its partial charge (also when the hit gets through it uncharged).
   if section_hurt then
     local si = M.shield_of(ship, section)
-    if si then ship.comps[si].partial = 0 end
+    if si and ship.comps[si].partial ~= 0 then
+      ship.comps[si].partial = 0
+      comps_changed = true
+    end
   end
   return {
     result = res,
     destroyed = ship.hull[D.core] <= 0,
+    comps_changed = comps_changed, -- whether ship.comps changed (hull_changed: ship.hull)
+    hull_changed = hull_changed,
     text = (#parts > 0) and table.concat(parts, ", ") or "no damage",
   }
 end

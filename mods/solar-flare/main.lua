@@ -114,6 +114,9 @@ action {
   end,
 }
 
+-- Deploy choices made once: ship id -> board hex -> its six choices (see TRANSFERS).
+local DEPLOYS = {}
+
 action {
   id = "deploy",
   phases = { "deploy" },
@@ -123,9 +126,18 @@ action {
     local p = R.reserve_ships(ctx, side)[1]
     local map, occ, out = R.terrain_map(ctx), R.occupancy(ctx), {}
     local ships = R.ship_spots(ctx)
+    -- Choices made once (see TRANSFERS): ship -> board hex (the board's own table) -> list.
+    local made = DEPLOYS[p.id]
+    if not made then made = setmetatable({}, { __mode = "k" }); DEPLOYS[p.id] = made end
     for _, h in ipairs(R.board(ctx).hexes) do
       if R.deploy_ok(ctx, side, map, occ, h, ships) then
-        for f = 0, 5 do out[#out + 1] = { ship = p.id, at = h, facing = f } end
+        local six = made[h]
+        if not six then
+          six = {}
+          for f = 0, 5 do six[f + 1] = { ship = p.id, at = h, facing = f } end
+          made[h] = six
+        end
+        for f = 1, 6 do out[#out + 1] = six[f] end
       end
     end
     return out
@@ -390,8 +402,8 @@ action {
     return true
   end,
   apply = function(ctx, a)
-    local p = ctx:piece(P(a, "ship"))
-    local t = ctx:piece(P(a, "target"))
+    -- Light reads: aiming needs where the two pieces are, not the ship records.
+    local p, t = R.spots(ctx, P(a, "ship"), P(a, "target"))
     local _, neb = R.line_of_attack(R.terrain_map(ctx), R.occupancy(ctx), R.hex_of(p), R.hex_of(t), "beam")
     local n = P(a, "strength")
     local plan = { side = a.side, ship = p.id, weapon = P(a, "weapon"), target = t.id, hexside = P(a, "hexside") or -1, strength = n, nebulae = neb, dice = math.max(0, n - neb) }
@@ -425,13 +437,20 @@ action {
 
 local detonate -- forward declaration
 
----Resolve dice on a ship piece hit in a section; destroys it at core 0.
-local function hit_ship(ctx, id, section, dice, what)
-  local p = ctx:piece(id)
+---Resolve dice on a ship piece hit in a section; destroys it at core 0. `p` is the ship's
+---snapshot when the caller has just read it (else it is read here).
+local function hit_ship(ctx, id, section, dice, what, p)
+  p = p or ctx:piece(id)
   if not p then return end
   local s = p.values
   local out = C.damage_ship(s, section, dice)
-  R.save_ship(ctx, id, s, R.SAVE_DAMAGE)
+  -- Why not always both: each ctx:set of a list converts the whole list; what did not change
+  -- (or a ship about to be destroyed) needs no write.
+  if not out.destroyed then
+    local what = R.SAVE_NOTHING
+    if out.comps_changed then what = R.SAVE_DAMAGE elseif out.hull_changed then what = R.SAVE_HULL end
+    R.save_ship(ctx, id, s, what)
+  end
   ctx:log(("%s hits ship %d in section %d: dice %s -> %s"):format(what, id, section, table.concat(dice, " "), out.text))
   if out.destroyed then
     R.destroy_ship(ctx, id)
@@ -482,7 +501,7 @@ action {
     end
     local dice = ctx:pool(pl.dice, D.die_sides, "beam damage")
     local t = ctx:piece(pl.target)
-    if R.type_of(t) == "ship" then hit_ship(ctx, t.id, pl.section, dice, "beam")
+    if R.type_of(t) == "ship" then hit_ship(ctx, t.id, pl.section, dice, "beam", t)
     else hit_torpedo(ctx, t.id, dice, "beam") end
   end,
 }
@@ -530,7 +549,7 @@ detonate = function(ctx, id)
               end
               section = best
             end
-            hit_ship(ctx, v.id, section, dice, "blast")
+            hit_ship(ctx, v.id, section, dice, "blast", vp)
           else
             hit_torpedo(ctx, v.id, dice, "blast", queue)
           end
@@ -751,10 +770,10 @@ local function mover(ctx, a)
 end
 
 -- Enter hex nh (by a forward move or a slide toward absolute direction dir), asteroids attack.
-local function enter(ctx, p, s, nh, dir, evade)
+local function enter(ctx, p, s, nh, dir, evade, drained)
   local f = R.facing_of(p)
-  R.spend_manoeuvre(ctx, s, evade)
-  R.save_ship(ctx, p.id, s, R.SAVE_MOVE)
+  drained = drained + R.spend_manoeuvre(ctx, s, evade)
+  R.save_ship(ctx, p.id, s, drained > 0 and R.SAVE_MOVE or R.SAVE_BANK)
   ctx:move(p.id, nh, f)
   if R.is_asteroid(R.terrain_map(ctx), nh) then
     local n = R.engine_rating(s) - evade
@@ -814,9 +833,9 @@ action {
   apply = function(ctx, a)
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
-    R.spend_movement(ctx, s, 1)
+    local drained = R.spend_movement(ctx, s, 1)
     local f = R.facing_of(p)
-    enter(ctx, p, s, G.neighbor(R.hex_of(p), f), f, P(a, "evade") or 0)
+    enter(ctx, p, s, G.neighbor(R.hex_of(p), f), f, P(a, "evade") or 0, drained)
   end,
 }
 
@@ -857,9 +876,9 @@ action {
   apply = function(ctx, a)
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
-    R.spend_manoeuvre(ctx, s, 3)
+    local drained = R.spend_manoeuvre(ctx, s, 3)
     local d = R.dir(P(a, "direction"))
-    enter(ctx, p, s, G.neighbor(R.hex_of(p), d), d, P(a, "evade") or 0)
+    enter(ctx, p, s, G.neighbor(R.hex_of(p), d), d, P(a, "evade") or 0, drained)
   end,
 }
 
@@ -889,8 +908,8 @@ action {
   apply = function(ctx, a)
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
-    R.spend_manoeuvre(ctx, s, 1)
-    R.save_ship(ctx, p.id, s, R.SAVE_MOVE)
+    local drained = R.spend_manoeuvre(ctx, s, 1)
+    R.save_ship(ctx, p.id, s, drained > 0 and R.SAVE_MOVE or R.SAVE_BANK)
     ctx:move(p.id, R.hex_of(p), G.turn(R.facing_of(p), P(a, "turn")))
   end,
 }
@@ -944,15 +963,20 @@ action {
   apply = function(ctx, a)
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
-    R.spend_manoeuvre(ctx, s, 3)
+    local drained = R.spend_manoeuvre(ctx, s, 3)
     s.bank_mv = s.bank_mv + 1
-    R.save_ship(ctx, p.id, s, R.SAVE_MOVE)
+    R.save_ship(ctx, p.id, s, drained > 0 and R.SAVE_MOVE or R.SAVE_BANK)
   end,
 }
 
 ---------------------------------------------------------------------------------------------
 -- Power phase: each crew team moves up to its level of power into one component.
 ---------------------------------------------------------------------------------------------
+-- Transfer choices, made once and returned by every listing: ship -> crew -> comp -> amount ->
+-- `{ ship, crew, comp, amount }`. Why: a power-phase listing holds a hundred or more of them and
+-- is made again after every transfer; building (and collecting) the same small tables each time
+-- was most of its cost. Nobody changes a choices table (the engine only reads it).
+local TRANSFERS = {}
 local function available_for(ctx, s, comp)
   local pool = R.pool(ctx, s)
   if comp.kind == "battery" then return pool end
@@ -979,11 +1003,23 @@ action {
             room[ki] = math.min(avail, PW.useful(comp))
           end
         end
+        local by_crew = TRANSFERS[p.id]
+        if not by_crew then by_crew = {}; TRANSFERS[p.id] = by_crew end
         for ci, cr in ipairs(s.crew) do
           if cr.used_round ~= ctx.round then
+            local by_comp = by_crew[ci]
+            if not by_comp then by_comp = {}; by_crew[ci] = by_comp end
             for ki = 1, #s.comps do
               local top = room[ki] and math.min(cr.level, room[ki]) or 0
-              for n = 1, top do out[#out + 1] = { ship = p.id, crew = ci, comp = ki, amount = n } end
+              if top > 0 then
+                local made = by_comp[ki]
+                if not made then made = {}; by_comp[ki] = made end
+                for n = 1, top do
+                  local c = made[n]
+                  if not c then c = { ship = p.id, crew = ci, comp = ki, amount = n }; made[n] = c end
+                  out[#out + 1] = c
+                end
+              end
             end
           end
         end
@@ -1034,6 +1070,9 @@ action {
 ---------------------------------------------------------------------------------------------
 action {
   id = "end_phase",
+  -- Why the phases: only these two ever refuse the end of a phase; elsewhere the engine allows
+  -- it without calling the check (a ctx and a callback saved on every step of a game).
+  phases = { "deploy", "weapons" },
   check = function(ctx, a)
     local side = a.side
     if ctx.phase == "deploy" then

@@ -159,6 +159,19 @@ function R.ship_spots(ctx)
   return memo(ctx, "spots", function() return pieces_of(ctx, "ship", nil, SPOT) end)
 end
 
+local PLACE = { "id", "owner", "type", "hex", "facing" }
+
+---The pieces `a` and `b` as light snapshots `{ id, owner, type, hex, facing }` (nil when there
+---is none), from one light read: for applies that need where pieces are, not their records.
+function R.spots(ctx, a, b)
+  local pa, pb
+  for _, p in ipairs(ctx:pieces { fields = PLACE }) do
+    if p.id == a then pa = p end
+    if p.id == b then pb = p end
+  end
+  return pa, pb
+end
+
 ---The set of sides owning a ship still in the game (in reserve or on the board): side -> true.
 ---Why not a read of the ships: ships are only ever made at setup, which stores every one in the
 ---`fleet` global, so a ctx:exists per ship answers it without building any piece table (this
@@ -276,6 +289,9 @@ R.SAVE_COMPS = { comps = true }                          -- charges, firing, bur
 R.SAVE_MOVE = { comps = true, bank = true }              -- engines/thrusters drained, points banked
 R.SAVE_POWER = { comps = true, crew = true, pool = true } -- a crew team's transfer
 R.SAVE_DAMAGE = { comps = true, hull = true }            -- shields, sections, destroyed systems
+R.SAVE_BANK = { bank = true }                            -- only banked points (no charge drained)
+R.SAVE_HULL = { hull = true }                            -- only the sections' integrity
+R.SAVE_NOTHING = {}                                      -- (only scalar keys still missing)
 
 ---Save the mutable keys of a ship record: all of them, or only the groups in `what` (see the
 ---R.SAVE_* sets). Why: writing an unchanged key changes nothing but still converts it (the
@@ -311,11 +327,34 @@ end
 ---crossed hexes block, nebulae weaken by 1 each; kind "blast": only planets and moons block.
 ---Where the line runs along a hexside between two hexes, it counts through the less obstructed
 ---of the two (the attacker's choice). Returns blocked (bool), nebulae (integer).
+-- Traces as keys, kept: from.q -> from.r -> to.q -> to.r -> { through = { key... }, ties =
+-- { { left key, right key }... } }. Why: the trace is pure geometry, and aiming asks for the
+-- same few lines (every beam at every target, again in check and apply) on every step of a
+-- weapons phase; tracing was the largest share of the weapons phase's Lua.
+local LINES = {}
+local function line_keys(from, to)
+  local a = LINES[from.q]
+  if not a then a = {}; LINES[from.q] = a end
+  local b = a[from.r]
+  if not b then b = {}; a[from.r] = b end
+  local c = b[to.q]
+  if not c then c = {}; b[to.q] = c end
+  local l = c[to.r]
+  if not l then
+    local tr = G.trace(from, to)
+    local through, ties = {}, {}
+    for i, h in ipairs(tr.through) do through[i] = G.key(h) end
+    for i, p in ipairs(tr.ties) do ties[i] = { G.key(p.left), G.key(p.right) } end
+    l = { through = through, ties = ties }
+    c[to.r] = l
+  end
+  return l
+end
+
 function R.line_of_attack(map, occ, from, to, kind)
-  local tr = G.trace(from, to)
+  local tr = line_keys(from, to)
   local INF = 1000
-  local function cost(h)
-    local k = G.key(h)
+  local function cost(k)
     local t = map[k]
     if t and D.terrain[t].solid then return INF end
     if kind == "beam" then
@@ -326,8 +365,8 @@ function R.line_of_attack(map, occ, from, to, kind)
     return 0
   end
   local total = 0
-  for _, h in ipairs(tr.through) do total = total + cost(h) end
-  for _, p in ipairs(tr.ties) do total = total + math.min(cost(p.left), cost(p.right)) end
+  for _, k in ipairs(tr.through) do total = total + cost(k) end
+  for _, p in ipairs(tr.ties) do total = total + math.min(cost(p[1]), cost(p[2])) end
   if total >= INF then return true, 0 end
   return false, total
 end
@@ -351,15 +390,20 @@ function R.thruster_charges(s)
   return n
 end
 
+---Takes up to n charges from working components of `kind`, first first; returns how many it
+---took (0: the components are unchanged).
 local function drain(s, kind, n)
+  local took = 0
   for _, c in ipairs(s.comps) do
     if n <= 0 then break end
     if c.kind == kind and not c.dead and c.charge > 0 then
       local t = math.min(c.charge, n)
       c.charge = c.charge - t
       n = n - t
+      took = took + t
     end
   end
+  return took
 end
 R.drain = drain
 
@@ -381,11 +425,13 @@ function R.manoeuvre_available(ctx, s)
   return mn + R.thruster_charges(s)
 end
 
+---Spends n manoeuvre points, banked ones first; returns the thruster charges drained (0: the
+---components are unchanged).
 function R.spend_manoeuvre(ctx, s, n)
   R.bank(ctx, s)
   local b = math.min(s.bank_mn, n)
   s.bank_mn = s.bank_mn - b
-  drain(s, "thruster", n - b)
+  return drain(s, "thruster", n - b)
 end
 
 function R.movement_available(ctx, s)
@@ -393,11 +439,12 @@ function R.movement_available(ctx, s)
   return mv + R.engine_charges(s)
 end
 
+---Spends n movement points, banked ones first; returns the engine charges drained.
 function R.spend_movement(ctx, s, n)
   R.bank(ctx, s)
   local b = math.min(s.bank_mv, n)
   s.bank_mv = s.bank_mv - b
-  drain(s, "engine", n - b)
+  return drain(s, "engine", n - b)
 end
 
 -- Power pool: base power plus working generators, made once per power phase. Reading it
@@ -495,7 +542,8 @@ end
 -- on the game (anomalies and ships placed) is looked up per listing in a few sets.
 
 -- board -> shape name -> list of { h = centre hex (the board's own table), keys = covered
--- keys } for every centre whose whole anomaly is in play, in the order of b.hexes. Kinds of one
+-- keys, [kind] = its choice table once made } for every centre whose whole anomaly is in play,
+-- in the order of b.hexes, with `cover` = covered key -> the spots covering it. Kinds of one
 -- shape share the list (kind -> list through D.anomalies[kind].shape).
 local SPOTS = setmetatable({}, { __mode = "k" })
 local function anomaly_spots(b)
@@ -521,6 +569,16 @@ local function anomaly_spots(b)
       end
       if keys then list[#list + 1] = { h = h, keys = keys } end
     end
+    -- covered key -> the spots covering it, in list order
+    local cover = {}
+    for _, spot in ipairs(list) do
+      for _, k in ipairs(spot.keys) do
+        local c = cover[k]
+        if not c then c = {}; cover[k] = c end
+        c[#c + 1] = spot
+      end
+    end
+    list.cover = cover
     per[name] = list
   end
   SPOTS[b] = per
@@ -555,34 +613,97 @@ local function gap_sets(map)
   return any, solid
 end
 
+-- Placements across read-only callbacks: terrain map -> anomalies_used -> key of the ships'
+-- hexes -> { all = list or nil, first = list or nil }. Why: the deploy phase lists placements
+-- (and the end_phase check asks for the first) on every step of both sides while nothing they
+-- depend on changes; in read-only callbacks an unchanged global is the same shared table in
+-- every call, so those tables (weak keys) and the ships' hexes identify the answer. Writable
+-- callbacks get fresh copies, which never hit (nor stay: the keys are weak).
+local PLACEMENTS = setmetatable({}, { __mode = "k" })
+
+local function placement_entry(ctx)
+  local map = R.terrain_map(ctx)
+  local used = R.global(ctx, "anomalies_used", false)
+  local by_map = PLACEMENTS[map]
+  if not by_map then by_map = setmetatable({}, { __mode = "k" }); PLACEMENTS[map] = by_map end
+  local by_used = by_map[used]
+  if not by_used then by_used = {}; by_map[used] = by_used end
+  local hexes = {}
+  for _, p in ipairs(R.board_pieces(ctx)) do
+    if R.type_of(p) == "ship" then hexes[#hexes + 1] = G.key(R.hex_of(p)) end
+  end
+  local k = table.concat(hexes, ";")
+  local e = by_used[k]
+  if not e then e = {}; by_used[k] = e end
+  return e
+end
+
 ---Every placement `{ kind =, at = }` R.anomaly_ok allows now, kinds in D.anomaly_order and
----hexes in board order (only the first with first_only). Memoised in read-only callbacks.
+---hexes in board order (only the first with first_only). Memoised in read-only callbacks (and
+---across them while the terrain, the tiles used and the ships' hexes stay the same).
 function R.anomaly_choices(ctx, first_only)
+  if not RO[ctx] then return R.placements_now(ctx, first_only) end
   return memo(ctx, first_only and "anomaly_first" or "anomaly_all", function()
+    local e = placement_entry(ctx)
+    if first_only then
+      if e.all then return { e.all[1] } end
+      e.first = e.first or R.placements_now(ctx, true)
+      return e.first
+    end
+    e.all = e.all or R.placements_now(ctx, false)
+    return e.all
+  end)
+end
+
+---The placements computed from the state (no memo): see R.anomaly_choices.
+function R.placements_now(ctx, first_only)
+  do
     local map, occ = R.terrain_map(ctx), R.occupancy(ctx)
     local used, b = R.global(ctx, "anomalies_used", {}), R.board(ctx)
     local spots = anomaly_spots(b)
     local near_any, near_solid = gap_sets(map)
+    -- Why one set per gap kind: a covered hex is refused when it holds an anomaly, lies in
+    -- the gap, or holds a ship; one lookup per hex instead of three.
+    local blocked = { [near_any] = {}, [near_solid] = {} }
+    for near, set in pairs(blocked) do
+      for k in pairs(map) do set[k] = true end
+      for k in pairs(near) do set[k] = true end
+      for k, o in pairs(occ) do if o.ship then set[k] = true end end
+    end
+    -- The spots refused, per shape and gap kind: found from the few blocked hexes through the
+    -- spots covering each hex (board-fixed), instead of testing every hex of every spot.
+    local refused = {}
     local out = {}
     for _, kind in ipairs(D.anomaly_order) do
       local info = D.anomalies[kind]
       if (used[kind] or 0) < info.count then
-        local near = D.terrain[info.terrain].solid and near_any or near_solid
-        for _, spot in ipairs(spots[info.shape]) do
-          local ok = true
-          for _, k in ipairs(spot.keys) do
-            local o = occ[k]
-            if map[k] or near[k] or (o and o.ship) then ok = false; break end
+        local no = blocked[D.terrain[info.terrain].solid and near_any or near_solid]
+        local list = spots[info.shape]
+        local per = refused[list]
+        if not per then per = {}; refused[list] = per end
+        local bad = per[no]
+        if not bad then
+          bad = {}
+          local cover = list.cover
+          for k in pairs(no) do
+            local covering = cover[k]
+            if covering then for _, spot in ipairs(covering) do bad[spot] = true end end
           end
-          if ok then
-            out[#out + 1] = { kind = kind, at = spot.h }
+          per[no] = bad
+        end
+        for _, spot in ipairs(list) do
+          if not bad[spot] then
+            -- The choice tables are kept with the spot (made once, see main.lua's TRANSFERS).
+            local c = spot[kind]
+            if not c then c = { kind = kind, at = spot.h }; spot[kind] = c end
+            out[#out + 1] = c
             if first_only then return out end
           end
         end
       end
     end
     return out
-  end)
+  end
 end
 
 -- Setup: ships --------------------------------------------------------------------------------

@@ -2,8 +2,11 @@
 //! time (`hexforge play <mod> --profile`).
 //!
 //! The sandbox already runs a count hook for the time budget ([`crate::sandbox`]); while a
-//! profile is on, every time that hook fires (every 1000 Lua VM instructions) it records the function that is running
-//! and every Lua function on the stack below it. A function's *self* samples are the samples
+//! profile is on, every time that hook fires (every 1000 Lua VM instructions) it records the
+//! function that is running and every Lua function on the stack below it. The count runs on
+//! across engine calls while a profile is on, so a callback shorter than 1000 instructions that
+//! runs thousands of times is sampled as often as one long call of the same total (the price:
+//! with a profile on, a call's instruction budget may end up to 1000 instructions early). A function's *self* samples are the samples
 //! taken while it was the running function; its *inclusive* samples are those taken while it was
 //! anywhere on the stack (counted once per sample even when it recurses).
 //!
@@ -250,6 +253,8 @@ mod tests {
     use super::*;
     use crate::{Limits, Sandbox};
 
+    const DEFAULT_MEMORY_FOR_TESTS: usize = 16 << 20;
+
     const HOT: &str = "\
 local function hot(n)
   local s = 0
@@ -304,6 +309,80 @@ function run() for _ = 1, 3 do caller() end end
         let fib = p.functions.iter().find(|f| f.name == "fib").unwrap();
         assert!(fib.incl_samples <= p.samples);
         assert!(fib.self_samples * 10 > p.samples * 9);
+    }
+
+    /// Samples from `calls` outermost engine calls of `name` (each its own guarded call).
+    fn profiled_calls(name: &str, calls: usize) -> Profile {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.exec(
+            "function short() local s = 0 for i = 1, 100 do s = s + i end return s end\n\
+             function long() for _ = 1, 2000 do short() end end",
+            "@mods/demo/main.lua",
+        )
+        .unwrap();
+        let f: mlua::Function = sb.lua().globals().get(name).unwrap();
+        enable(sb.lua());
+        for _ in 0..calls {
+            sb.guarded(|_| f.call::<()>(())).unwrap();
+        }
+        disable(sb.lua()).unwrap()
+    }
+
+    #[test]
+    fn short_calls_are_sampled_like_one_long_call() {
+        let long = profiled_calls("long", 1);
+        let many = profiled_calls("short", 2000);
+        // The callback really is shorter than one sampling interval...
+        assert!(long.samples > 100 && long.samples < 2000, "{long:?}");
+        // ...and yet 2000 separate calls of it are sampled about as often as one call doing the
+        // same work (the long call also runs its loop: a few percent more).
+        assert!(
+            many.samples * 100 >= long.samples * 90 && many.samples <= long.samples,
+            "{} short-call samples against {} in one long call",
+            many.samples,
+            long.samples
+        );
+        // Called straight from Rust, `short` has no name Lua can report: find it by its line.
+        let short = many.functions.iter().find(|f| f.line == 1).unwrap();
+        assert_eq!(short.self_samples, many.samples, "{many:?}");
+    }
+
+    #[test]
+    fn the_budget_is_still_exact_without_a_profile() {
+        let sb = Sandbox::new(Limits {
+            memory: DEFAULT_MEMORY_FOR_TESTS,
+            instructions: 5000,
+        })
+        .unwrap();
+        sb.exec(
+            "function spin(n) local s = 0 for i = 1, n do s = s + i end return s end",
+            "@m.lua",
+        )
+        .unwrap();
+        let f: mlua::Function = sb.lua().globals().get("spin").unwrap();
+        let fits = |n: i64| sb.guarded(|_| f.call::<i64>(n)).is_ok();
+        // The most loop turns one call may run, found on a fresh VM.
+        let (mut lo, mut hi) = (1, 100_000);
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if fits(mid) { lo = mid } else { hi = mid }
+        }
+        // After calls that leave every possible remainder in the hook's count, the same
+        // limit holds to the loop turn: each call gets exactly the whole budget.
+        for short in 1..40 {
+            assert!(fits(short * 37));
+            assert!(fits(lo), "after spin({})", short * 37);
+            assert!(!fits(lo + 1), "after spin({})", short * 37);
+        }
+        // With a profile on, the budget is approximate but still per call and still stops.
+        enable(sb.lua());
+        for short in 1..40 {
+            assert!(fits(short * 37));
+            assert!(fits(lo / 2));
+            assert!(!fits(lo + 1));
+        }
+        assert!(disable(sb.lua()).unwrap().samples > 0);
+        assert!(fits(lo) && !fits(lo + 1));
     }
 
     #[test]

@@ -316,11 +316,21 @@ impl Sandbox {
     /// Why installed anew every time: the hook's count carries over from whatever ran before,
     /// so without it a call's budget would end up to a step early or late depending on earlier
     /// calls; installing resets the count, and every call gets exactly `limit` instructions.
+    ///
+    /// Except while a profile is on ([`crate::profile`]): then the count must run on across
+    /// calls, or a callback shorter than one step would never be sampled and every call would
+    /// drop its remainder (a profile biased toward long callbacks). The hook is then reinstalled
+    /// only when it was re-armed (to fire at every instruction) after an exhausted budget, and
+    /// a call's budget is approximate: it may stop up to one step (1000 instructions) early.
     fn fill(&self) -> mlua::Result<()> {
         let b = &self.budget;
+        let reinstall = b.rearmed.get() || !crate::profile::is_enabled(&self.lua);
         b.remaining.set(b.limit.get() as i64);
         b.exhausted.set(false);
         b.rearmed.set(false);
+        if !reinstall {
+            return Ok(());
+        }
         self.lua.set_global_hook(
             HookTriggers::new().every_nth_instruction(b.step.get() as u32),
             budget_hook,
