@@ -1122,8 +1122,8 @@ end
 -- Why the overcharge burn is here too: the movement phase starts only right after a weapons
 -- phase ends (the engine fires phase_end, then phase_start, with nothing in between), so doing
 -- the burn at the end of this hook changes nothing but saves a hook call at every phase start.
-game.on("phase_end", function(ctx, ev)
-  if (ev and ev.phase) ~= "weapons" then return end
+-- Filtered: the engine calls it only when a weapons phase ends.
+game.on("phase_end", { phases = { "weapons" } }, function(ctx, ev)
   local pl = pending(ctx)
   if pl then ctx:set_global("pending", false) end
   local sides = (ctx.acting and #ctx.acting > 0) and ctx.acting or { ctx.active }
