@@ -50,6 +50,10 @@ pub struct Game<R: Rules> {
     undo: VecDeque<GameState>,
     redo: Vec<(GameState, LogEntry)>,
     undo_limit: usize,
+    /// The action [`Game::pick_legal_action`] last returned, while the state and the rules are
+    /// still the ones it was listed for (every change clears it): [`Game::perform`] does not ask
+    /// the rules' check about it again.
+    listed: std::cell::RefCell<Option<Action>>,
 }
 
 impl<R: Rules> Game<R> {
@@ -77,6 +81,7 @@ impl<R: Rules> Game<R> {
             undo: VecDeque::new(),
             redo: Vec::new(),
             undo_limit: usize::MAX,
+            listed: std::cell::RefCell::new(None),
         })
     }
 
@@ -94,6 +99,7 @@ impl<R: Rules> Game<R> {
 
     /// Swaps the rules (hot reload), keeping the state, log and history.
     pub fn set_rules(&mut self, rules: R) -> R {
+        *self.listed.get_mut() = None;
         std::mem::replace(&mut self.rules, rules)
     }
 
@@ -136,7 +142,8 @@ impl<R: Rules> Game<R> {
     /// One of [`Game::legal_actions`], chosen by index without building the others where the
     /// rules allow it ([`Rules::pick_legal`]): `pick(n)` is called once with the list's length
     /// and the action at its answer is returned. `Ok(None)`, without calling `pick`, when the
-    /// side has nothing to do (or cannot act now).
+    /// side has nothing to do (or cannot act now). Performing the returned action next skips
+    /// the rules' check: the rules listed it for this very state (see [`Rules::legal_actions`]).
     ///
     /// # Errors
     /// A rules error, or an index from `pick` that is not below `n`.
@@ -148,7 +155,9 @@ impl<R: Rules> Game<R> {
         if self.state.outcome.is_some() || !self.state.clock.may_act(side) {
             return Ok(None);
         }
-        self.rules.pick_legal(&self.state, side, pick)
+        let picked = self.rules.pick_legal(&self.state, side, pick)?;
+        self.listed.replace(picked.clone());
+        Ok(picked)
     }
 
     /// Whether an action is legal now (no change to the state).
@@ -200,10 +209,16 @@ impl<R: Rules> Game<R> {
     /// [`PerformError::Illegal`] (with a reason) or a rules/turn fault; in every error case the
     /// state is exactly as before.
     pub fn perform(&mut self, action: &Action) -> Result<Option<Outcome>, PerformError> {
+        // Taken whatever happens next: a listing is good for one action.
+        let listed = self.listed.get_mut().take().is_some_and(|a| a == *action);
         self.engine_check(action)?;
         // `end_phase` is checked by the rules too: a mod may refuse it ("every ship must move
-        // before the movement phase ends"). Its effect is the engine's.
-        self.rules.check(&self.state, action)??;
+        // before the movement phase ends"). Its effect is the engine's. An action the rules
+        // themselves just listed for this state is legal by their contract (a random bot's
+        // pick): asking their check again would only repeat the listing's work.
+        if !listed {
+            self.rules.check(&self.state, action)??;
+        }
         // Clone without the log: the log is append-only and owned here.
         let log = std::mem::take(&mut self.state.log);
         let mut work = self.state.clone();
@@ -235,6 +250,7 @@ impl<R: Rules> Game<R> {
     pub fn edit<T>(&mut self, f: impl FnOnce(&mut GameState) -> T) -> T {
         self.undo.clear();
         self.redo.clear();
+        *self.listed.get_mut() = None;
         f(&mut self.state)
     }
 
@@ -252,6 +268,7 @@ impl<R: Rules> Game<R> {
 
     /// Undoes the last action (no replay). Returns false if there is nothing to undo.
     pub fn undo(&mut self) -> bool {
+        *self.listed.get_mut() = None;
         let Some(mut prev) = self.undo.pop_back() else {
             return false;
         };
@@ -269,6 +286,7 @@ impl<R: Rules> Game<R> {
 
     /// Redoes the last undone action (no replay). Returns false if there is nothing to redo.
     pub fn redo(&mut self) -> bool {
+        *self.listed.get_mut() = None;
         let Some((mut next, entry)) = self.redo.pop() else {
             return false;
         };

@@ -70,6 +70,11 @@ pub trait Rules {
 
     /// The actions `side` could take now (the engine adds `end_phase` itself).
     ///
+    /// The contract with [`Rules::check`]: every listed action passes `check` on the same state.
+    /// The engine relies on it: an action picked from a listing ([`crate::Game::pick_legal_action`])
+    /// and performed on the state it was listed for is not checked again. `apply` may still
+    /// refuse it.
+    ///
     /// # Errors
     /// A fault in the rules.
     fn legal_actions(&self, state: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError>;

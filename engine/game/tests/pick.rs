@@ -44,3 +44,48 @@ fn a_side_that_cannot_act_picks_nothing_without_calling_pick() {
         .unwrap();
     assert_eq!(got, None);
 }
+
+#[test]
+fn a_picked_action_is_performed_without_asking_check_again_but_only_on_its_own_state() {
+    let mut game = new_game(3, Fake::new());
+    let checks = |g: &hexforge_game::Game<Fake>| g.rules().checks.get();
+    let side = |g: &hexforge_game::Game<Fake>| g.waiting()[0].clone();
+    // Picked, then performed at once: the listing stands for the check.
+    let a = game
+        .pick_legal_action(&side(&game), &mut |_| 0)
+        .unwrap()
+        .unwrap();
+    let before = checks(&game);
+    game.perform(&a).unwrap();
+    assert_eq!(checks(&game), before, "no check for the action just listed");
+    // Another action than the one picked is checked.
+    let s = side(&game);
+    let all = game.legal_actions(&s).unwrap();
+    assert!(all.len() > 1);
+    let picked = game.pick_legal_action(&s, &mut |_| 0).unwrap().unwrap();
+    let other = all.iter().find(|a| **a != picked).unwrap().clone();
+    let before = checks(&game);
+    game.perform(&other).unwrap();
+    assert_eq!(checks(&game), before + 1);
+    // A pick is good for the state it was listed for only: after an edit, an undo, or once
+    // used, the same action is checked again.
+    let a = game
+        .pick_legal_action(&side(&game), &mut |_| 0)
+        .unwrap()
+        .unwrap();
+    game.edit(|_| ());
+    let before = checks(&game);
+    game.perform(&a).unwrap();
+    assert_eq!(checks(&game), before + 1, "checked after an edit");
+    let before = checks(&game);
+    let _ = game.perform(&a);
+    assert_eq!(checks(&game), before + 1, "a pick is used once");
+    let a = game
+        .pick_legal_action(&side(&game), &mut |_| 0)
+        .unwrap()
+        .unwrap();
+    assert!(game.undo());
+    let before = checks(&game);
+    let _ = game.perform(&a);
+    assert_eq!(checks(&game), before + 1, "checked after an undo");
+}

@@ -30,6 +30,8 @@ pub enum Fail {
 pub struct Fake {
     pub turns: TurnStructure,
     pub fail_at: Option<Fail>,
+    /// How many times `check` was asked.
+    pub checks: std::cell::Cell<usize>,
 }
 
 pub const RADIUS: i32 = 3;
@@ -44,6 +46,7 @@ impl Fake {
         Fake {
             turns,
             fail_at: None,
+            checks: std::cell::Cell::new(0),
         }
     }
 
@@ -146,6 +149,7 @@ impl Rules for Fake {
     }
 
     fn check(&self, state: &GameState, action: &Action) -> Result<Result<(), Illegal>, RulesError> {
+        self.checks.set(self.checks.get() + 1);
         if action.is_end_phase() {
             return Ok(Ok(()));
         }
