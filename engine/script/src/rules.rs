@@ -945,7 +945,7 @@ fn snapshot(
         o => rules.templates.freeze_object(
             lua,
             &p.values,
-            &o.map(|o| o.parts).unwrap_or_default(),
+            o.as_ref().map(|o| (&*o.piece.values, &o.parts)),
         )?,
     };
     let key = |s: &str| rules.templates.string(lua, s);

@@ -513,12 +513,14 @@ impl Templates {
     }
 
     /// The template of an object (as [`Templates::freeze_json`] makes it), reusing the nested
-    /// templates of `reuse` whose value is unchanged, at any depth; also returns the nested
-    /// templates for the next call. Why: a piece's `values` change a few numbers at a time (a
-    /// ship's record holds ~120 values in lists of small tables), and building a table's
-    /// template costs far more than comparing it in Rust; with reuse at every depth, changing
-    /// one component's charge rebuilds that component and the lists above it, nothing else
-    /// (and the shared views of everything unchanged stay the same tables).
+    /// templates of `reuse` (the object frozen last time and its parts) whose value is
+    /// unchanged, at any depth; also returns the nested templates for the next call. Why: a
+    /// piece's `values` change a few numbers at a time (a ship's record holds ~120 values in
+    /// lists of small tables), and building a table's template costs far more than comparing it
+    /// in Rust; with reuse at every depth, changing one component's charge rebuilds that
+    /// component and the lists above it, nothing else (and the shared views of everything
+    /// unchanged stay the same tables). The old values are compared in place: the templates keep
+    /// no copy of what they were made from.
     ///
     /// # Errors
     /// Out of memory.
@@ -526,7 +528,7 @@ impl Templates {
         &self,
         lua: &Lua,
         m: &BTreeMap<String, Json>,
-        reuse: &Parts,
+        reuse: Option<(&BTreeMap<String, Json>, &Parts)>,
     ) -> mlua::Result<(Frozen, Parts)> {
         let mut slots = Slots::default();
         let mut parts = BTreeMap::new();
@@ -536,7 +538,8 @@ impl Templates {
                 self.push_json(lua, &mut slots, key, x)?;
                 continue;
             }
-            let sub = self.freeze_tree(lua, x, reuse.get(k))?;
+            let old = reuse.and_then(|(om, op)| Some((om.get(k)?, op.get(k)?)));
+            let sub = self.freeze_tree(lua, x, old)?;
             slots.subs.extend([key, sub.frozen.as_value()]);
             parts.insert(k.clone(), sub);
         }
@@ -544,45 +547,69 @@ impl Templates {
         Ok((Frozen(self.build(lua, slots, 0, hash)?), parts))
     }
 
-    /// The template of a nested table, reusing `old` (and, inside it, every unchanged nested
-    /// table) where the value is the same.
-    fn freeze_tree(&self, lua: &Lua, j: &Json, old: Option<&Rc<Tree>>) -> mlua::Result<Rc<Tree>> {
-        if let Some(o) = old.filter(|o| o.json == *j) {
-            return Ok(Rc::clone(o));
+    /// The template of a nested table, reusing `old` (the value it was made from last time and
+    /// that template; inside it, every unchanged nested table) where the value is the same.
+    fn freeze_tree(
+        &self,
+        lua: &Lua,
+        j: &Json,
+        old: Option<(&Json, &Rc<Tree>)>,
+    ) -> mlua::Result<Rc<Tree>> {
+        if let Some((oj, ot)) = old
+            && oj == j
+        {
+            return Ok(Rc::clone(ot));
         }
         let mut slots = Slots::default();
-        let mut kids = BTreeMap::new();
-        let mut nest = |slots: &mut Slots, key: Value, name: String, x: &Json| {
+        let mut kids = Vec::new();
+        // The old nested children with their templates (`kids` is in the value's order).
+        let old_kids: Vec<(Option<&str>, usize, &Json, &Rc<Tree>)> = match old {
+            Some((Json::Array(a), ot)) => a
+                .iter()
+                .enumerate()
+                .filter(|(_, x)| nested(x))
+                .zip(&ot.kids)
+                .map(|((i, x), t)| (None, i, x, t))
+                .collect(),
+            Some((Json::Object(m), ot)) => m
+                .iter()
+                .filter(|(_, x)| nested(x))
+                .zip(&ot.kids)
+                .map(|((k, x), t)| (Some(k.as_str()), 0, x, t))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let mut nest = |slots: &mut Slots, key: Value, at: (Option<&str>, usize), x: &Json| {
             if !nested(x) {
                 return self.push_json(lua, slots, key, x);
             }
-            let sub = self.freeze_tree(lua, x, old.and_then(|o| o.kids.get(&name)))?;
+            let old = old_kids
+                .iter()
+                .find(|(k, i, _, _)| (*k, *i) == at)
+                .map(|(_, _, x, t)| (*x, *t));
+            let sub = self.freeze_tree(lua, x, old)?;
             slots.subs.extend([key, sub.frozen.as_value()]);
-            kids.insert(name, sub);
+            kids.push(sub);
             Ok(())
         };
         let (arr, hash) = match j {
             Json::Array(a) => {
                 for (i, x) in a.iter().enumerate() {
-                    nest(&mut slots, Value::Integer(i as i64 + 1), i.to_string(), x)?;
+                    nest(&mut slots, Value::Integer(i as i64 + 1), (None, i), x)?;
                 }
                 // A null element leaves a hole: the array part is still sized by the length.
                 (a.len(), 0)
             }
             Json::Object(m) => {
                 for (k, x) in m {
-                    nest(&mut slots, self.string(lua, k)?, k.clone(), x)?;
+                    nest(&mut slots, self.string(lua, k)?, (Some(k.as_str()), 0), x)?;
                 }
                 (0, slots.count())
             }
             _ => (0, 0),
         };
         let frozen = Frozen(self.build(lua, slots, arr, hash)?);
-        Ok(Rc::new(Tree {
-            json: j.clone(),
-            frozen,
-            kids,
-        }))
+        Ok(Rc::new(Tree { frozen, kids }))
     }
 
     /// A fresh table built from a template.
@@ -884,13 +911,13 @@ impl Templates {
 /// Nested templates of an object's values by key (see [`Templates::freeze_object`]).
 pub type Parts = BTreeMap<String, Rc<Tree>>;
 
-/// The template of a nested table, with the value it was made from and the templates of its own
-/// nested tables (by key; array items by their index from 0).
+/// The template of a nested table and the templates of its own nested tables, in the value's
+/// order (array items by index, object values by key; plain values and hexes have none). The
+/// value it was made from is not kept: the caller compares against the old value it still has.
 #[derive(Debug)]
 pub struct Tree {
-    json: Json,
     frozen: Frozen,
-    kids: BTreeMap<String, Rc<Tree>>,
+    kids: Vec<Rc<Tree>>,
 }
 
 impl Tree {
@@ -1538,27 +1565,36 @@ mod tests {
                 v.as_object().unwrap().clone().into_iter().collect()
             };
             let a = obj(json!({"n": 1, "at": {"q": 1, "r": 2}, "list": [1, {"x": 2}], "m": {"k": [3]}, "gone": null}));
-            let (fa, parts) = tpl.freeze_object(lua, &a, &BTreeMap::new()).unwrap();
+            let (fa, parts) = tpl.freeze_object(lua, &a, None).unwrap();
             let serde = serde_way(lua, &Json::Object(a.clone().into_iter().collect()));
             assert!(same(lua, Value::Table(tpl.thaw(&fa).unwrap()), serde));
             assert_eq!(parts.keys().collect::<Vec<_>>(), ["list", "m"]);
             // Change one nested part: the other is reused, the changed one is new.
             let b = obj(json!({"n": 1, "at": {"q": 1, "r": 2}, "list": [1, {"x": 9}], "m": {"k": [3]}}));
-            let (fb, parts_b) = tpl.freeze_object(lua, &b, &parts).unwrap();
+            let (fb, parts_b) = tpl.freeze_object(lua, &b, Some((&a, &parts))).unwrap();
             let serde = serde_way(lua, &Json::Object(b.clone().into_iter().collect()));
             assert!(same(lua, Value::Table(tpl.thaw(&fb).unwrap()), serde));
             assert_eq!(parts_b["m"].frozen().0, parts["m"].frozen().0);
             assert_ne!(parts_b["list"].frozen().0, parts["list"].frozen().0);
             // Deeper: only the changed branch is rebuilt, its unchanged sibling is reused.
             let c = obj(json!({"deep": [{"a": [1]}, {"b": [2]}]}));
-            let (_, pc) = tpl.freeze_object(lua, &c, &BTreeMap::new()).unwrap();
+            let (_, pc) = tpl.freeze_object(lua, &c, None).unwrap();
             let d = obj(json!({"deep": [{"a": [1]}, {"b": [5]}]}));
-            let (fd, pd) = tpl.freeze_object(lua, &d, &pc).unwrap();
+            let (fd, pd) = tpl.freeze_object(lua, &d, Some((&c, &pc))).unwrap();
             let serde = serde_way(lua, &Json::Object(d.clone().into_iter().collect()));
             assert!(same(lua, Value::Table(tpl.thaw(&fd).unwrap()), serde));
             assert_ne!(pd["deep"].frozen().0, pc["deep"].frozen().0);
-            assert_eq!(pd["deep"].kids["0"].frozen().0, pc["deep"].kids["0"].frozen().0);
-            assert_ne!(pd["deep"].kids["1"].frozen().0, pc["deep"].kids["1"].frozen().0);
+            assert_eq!(pd["deep"].kids[0].frozen().0, pc["deep"].kids[0].frozen().0);
+            assert_ne!(pd["deep"].kids[1].frozen().0, pc["deep"].kids[1].frozen().0);
+            // Inside the changed branch, the unchanged list is reused too.
+            assert_eq!(pd["deep"].kids[1].kids.len(), 1);
+            let e = obj(json!({"deep": [{"a": [1]}, {"b": [5], "c": [7]}], "x": [{"y": [1]}]}));
+            let (fe, pe) = tpl.freeze_object(lua, &e, Some((&d, &pd))).unwrap();
+            let serde = serde_way(lua, &Json::Object(e.clone().into_iter().collect()));
+            assert!(same(lua, Value::Table(tpl.thaw(&fe).unwrap()), serde));
+            assert_eq!(pe["deep"].kids[0].frozen().0, pd["deep"].kids[0].frozen().0);
+            assert_eq!(pe["deep"].kids[1].kids[0].frozen().0, pd["deep"].kids[1].kids[0].frozen().0);
+            assert_eq!(pe["deep"].kids[1].kids.len(), 2);
             Ok(())
         })
         .unwrap();
