@@ -1048,18 +1048,24 @@ action {
   apply = function(ctx, a)
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
-    local cr, comp, n = s.crew[P(a, "crew")], s.comps[P(a, "comp")], P(a, "amount")
+    local ci, ki, n = P(a, "crew"), P(a, "comp"), P(a, "amount")
+    local cr, comp = s.crew[ci], s.comps[ki]
     R.open_pool(ctx, s)
     local from_pool = math.min(s.pool, n)
     s.pool = s.pool - from_pool
     local from_bat = n - from_pool
-    R.drain(s, "battery", from_bat)
+    -- Only the charged component, the batteries drawn from and the crew team change: each is
+    -- written alone.
+    local touched = { [ki] = true }
+    R.drain(s, "battery", from_bat, touched)
     local before_over = comp.over
     local used = PW.charge(comp, n)
     if comp.kind == "beam" and comp.over > before_over then comp.over_round = ctx.round end
     cr.used_round = ctx.round
     comp.charged_round = ctx.round
-    R.save_ship(ctx, p.id, s, R.SAVE_POWER)
+    R.save_comps(ctx, p.id, s, touched)
+    ctx:set(p.id, { "crew", ci }, cr)
+    R.save_ship(ctx, p.id, s, R.SAVE_POOL)
     ctx:log(("ship %d: crew %d moves %d power (%d from batteries) into %s %d; %d lost"):format(
       p.id, P(a, "crew"), n, from_bat, comp.kind, P(a, "comp"), n - used))
   end,

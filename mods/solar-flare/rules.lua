@@ -291,6 +291,7 @@ R.SAVE_POWER = { comps = true, crew = true, pool = true } -- a crew team's trans
 R.SAVE_DAMAGE = { comps = true, hull = true }            -- shields, sections, destroyed systems
 R.SAVE_BANK = { bank = true }                            -- only banked points (no charge drained)
 R.SAVE_HULL = { hull = true }                            -- only the sections' integrity
+R.SAVE_POOL = { pool = true }                            -- only the power pool
 R.SAVE_NOTHING = {}                                      -- (only scalar keys still missing)
 
 ---Save the mutable keys of a ship record: all of them, or only the groups in `what` (see the
@@ -391,19 +392,31 @@ function R.thruster_charges(s)
 end
 
 ---Takes up to n charges from working components of `kind`, first first; returns how many it
----took (0: the components are unchanged).
-local function drain(s, kind, n)
+---took (0: the components are unchanged). With `touched`, marks the index of each component it
+---drew from (for R.save_comps).
+local function drain(s, kind, n, touched)
   local took = 0
-  for _, c in ipairs(s.comps) do
+  for i, c in ipairs(s.comps) do
     if n <= 0 then break end
     if c.kind == kind and not c.dead and c.charge > 0 then
       local t = math.min(c.charge, n)
       c.charge = c.charge - t
       n = n - t
       took = took + t
+      if touched then touched[i] = true end
     end
   end
   return took
+end
+
+---Writes only the components whose indices are keys of `touched` (in index order): one item
+---each (`ctx:set` with a path), not the whole list. Why: a crew team's transfer changes one
+---or two of a ship's ~14 components, and writing the list converts all of them.
+function R.save_comps(ctx, id, s, touched)
+  local list = {}
+  for i in pairs(touched) do list[#list + 1] = i end
+  table.sort(list)
+  for _, i in ipairs(list) do ctx:set(id, { "comps", i }, s.comps[i]) end
 end
 R.drain = drain
 

@@ -596,8 +596,9 @@ function Ctx:move(id, h, facing) end
 ---@param position Hex|{ location: string, slot?: string }|{ box: string }
 function Ctx:place(id, position) end
 
+---Sets a piece value (nil deletes); `key` may be a path { "comps", 3, "charge" } into a value.
 ---@param id integer
----@param key string
+---@param key string|(string|integer)[]
 ---@param value any
 function Ctx:set(id, key, value) end
 

@@ -1387,6 +1387,170 @@ fn global_value(
     Ok(Value::Table(rules.templates.view_or_copy(&f, shared)?))
 }
 
+/// One step of a path into a piece's values (`ctx:set(id, { "comps", 3, "charge" }, v)`).
+#[derive(Debug)]
+enum PathStep {
+    /// An object key.
+    Key(String),
+    /// A list position, from 1 as in Lua.
+    Index(usize),
+}
+
+impl std::fmt::Display for PathStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PathStep::Key(k) => write!(f, ".{k}"),
+            PathStep::Index(i) => write!(f, "[{i}]"),
+        }
+    }
+}
+
+/// Reads a path `{ key, step, ... }`: a value key first, then list positions (integers from 1)
+/// or table keys (strings).
+fn value_path(t: &Table) -> mlua::Result<Vec<PathStep>> {
+    let mut path = Vec::new();
+    for (i, v) in t.clone().sequence_values::<Value>().enumerate() {
+        let step = match v? {
+            Value::String(s) => PathStep::Key(s.to_str()?.to_owned()),
+            Value::Integer(n) if i > 0 && n >= 1 => PathStep::Index(n as usize),
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "key: a path starts with a value's name and goes on with list positions \
+                     (integers from 1) or table keys (strings); step {} is {}",
+                    i + 1,
+                    match other {
+                        Value::Integer(n) => n.to_string(),
+                        o => o.type_name().to_owned(),
+                    }
+                )));
+            }
+        };
+        path.push(step);
+    }
+    if path.is_empty() {
+        return Err(mlua::Error::runtime(
+            "key: an empty path; give a value's name or { name, position, ... }",
+        ));
+    }
+    Ok(path)
+}
+
+/// Sets (or with `null`, removes from a table) the value at `path` inside `values`. Only what
+/// changes is copied: an equal value leaves `values` shared. A position one past the end of a
+/// list appends; anything else that is not there is an error that names the path.
+fn set_path(
+    values: &mut Arc<BTreeMap<String, Json>>,
+    path: &[PathStep],
+    v: Json,
+) -> mlua::Result<()> {
+    let shown = |upto: usize| {
+        path[..upto]
+            .iter()
+            .enumerate()
+            .map(|(i, s)| match (i, s) {
+                (0, PathStep::Key(k)) => k.clone(),
+                _ => s.to_string(),
+            })
+            .collect::<String>()
+    };
+    let Some((PathStep::Key(first), rest)) = path.split_first() else {
+        return Err(mlua::Error::runtime(
+            "key: a path starts with a value's name",
+        ));
+    };
+    let Some((last, middle)) = rest.split_last() else {
+        return Err(mlua::Error::runtime(
+            "key: a path of one name is just that name",
+        ));
+    };
+    // Unchanged: nothing to copy.
+    let mut cur = values.get(first);
+    for step in rest {
+        cur = match (cur, step) {
+            (Some(Json::Array(a)), PathStep::Index(i)) => a.get(i - 1),
+            (Some(Json::Object(m)), PathStep::Key(k)) => m.get(k),
+            _ => None,
+        };
+    }
+    if cur == Some(&v) || (cur.is_none() && v.is_null()) {
+        return Ok(());
+    }
+    let values = Arc::make_mut(values);
+    let Some(mut cur) = values.get_mut(first) else {
+        return Err(mlua::Error::runtime(format!(
+            "key: the piece has no value {first:?} to set {} in",
+            shown(path.len())
+        )));
+    };
+    for (n, step) in middle.iter().enumerate() {
+        let at = n + 2;
+        cur = match (cur, step) {
+            (Json::Array(a), PathStep::Index(i)) => {
+                let len = a.len();
+                a.get_mut(i - 1).ok_or_else(|| {
+                    mlua::Error::runtime(format!(
+                        "key: {} is past the end of the list ({len} items)",
+                        shown(at)
+                    ))
+                })?
+            }
+            (Json::Object(m), PathStep::Key(k)) => m
+                .get_mut(k)
+                .ok_or_else(|| mlua::Error::runtime(format!("key: {} is not there", shown(at))))?,
+            (other, _) => return Err(not_a_container(&shown(at - 1), other, step)),
+        };
+    }
+    match (cur, last) {
+        (Json::Array(a), PathStep::Index(i)) => {
+            if v.is_null() {
+                return Err(mlua::Error::runtime(format!(
+                    "value: a list item cannot be removed ({}); set the whole list",
+                    shown(path.len())
+                )));
+            }
+            match i.checked_sub(1) {
+                Some(j) if j < a.len() => a[j] = v,
+                Some(j) if j == a.len() => a.push(v),
+                _ => {
+                    return Err(mlua::Error::runtime(format!(
+                        "key: {} is past the end of the list ({} items; {} appends)",
+                        shown(path.len()),
+                        a.len(),
+                        a.len() + 1
+                    )));
+                }
+            }
+        }
+        (Json::Object(m), PathStep::Key(k)) => {
+            if v.is_null() {
+                m.remove(k);
+            } else {
+                m.insert(k.clone(), v);
+            }
+        }
+        (other, step) => return Err(not_a_container(&shown(path.len() - 1), other, step)),
+    }
+    Ok(())
+}
+
+fn not_a_container(at: &str, v: &Json, step: &PathStep) -> mlua::Error {
+    let (want, is) = match step {
+        PathStep::Index(_) => ("a list", v),
+        PathStep::Key(_) => ("a table with string keys", v),
+    };
+    let kind = match is {
+        Json::Null => "nothing",
+        Json::Bool(_) => "a boolean",
+        Json::Number(_) => "a number",
+        Json::String(_) => "a string",
+        Json::Array(_) => "a list",
+        Json::Object(_) => "a table",
+    };
+    mlua::Error::runtime(format!(
+        "key: {at} is {kind}, not {want} ({step} cannot go into it)"
+    ))
+}
+
 /// The read methods whose answers [`crate::memo`] can check again (they note a [`Read`]), and
 /// those that read no state (declarations only). Any other read makes victory's answer not
 /// remembered.
@@ -1876,17 +2040,25 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     });
     write!("set", |lua, rules, s, args| {
         let id = piece_id(&args, 0, s)?;
-        let key = string(&args, 1)?;
+        // A key, or a path into a value: { "comps", 3, "charge" }.
+        let path = match arg(&args, 1) {
+            Value::Table(t) => value_path(&t)?,
+            _ => vec![PathStep::Key(string(&args, 1)?)],
+        };
         let v = from_lua(lua, arg(&args, 2), "value")?;
         if let Some(p) = s.pieces.get_mut(&id) {
-            // Setting what is already there changes nothing (and keeps the values shared with
-            // the state before the action, see `Piece::values`).
-            if v.is_null() {
-                if p.values.contains_key(&key) {
-                    Arc::make_mut(&mut p.values).remove(&key);
+            if let [PathStep::Key(key)] = path.as_slice() {
+                // Setting what is already there changes nothing (and keeps the values shared
+                // with the state before the action, see `Piece::values`).
+                if v.is_null() {
+                    if p.values.contains_key(key) {
+                        Arc::make_mut(&mut p.values).remove(key);
+                    }
+                } else if p.values.get(key) != Some(&v) {
+                    Arc::make_mut(&mut p.values).insert(key.clone(), v);
                 }
-            } else if p.values.get(&key) != Some(&v) {
-                Arc::make_mut(&mut p.values).insert(key, v);
+            } else {
+                set_path(&mut p.values, &path, v)?;
             }
         }
         one(lua, Value::Nil)
