@@ -770,10 +770,12 @@ local function mover(ctx, a)
 end
 
 -- Enter hex nh (by a forward move or a slide toward absolute direction dir), asteroids attack.
-local function enter(ctx, p, s, nh, dir, evade, drained)
+-- `touched`: the components already drawn from by this move (only those are written).
+local function enter(ctx, p, s, nh, dir, evade, touched)
   local f = R.facing_of(p)
-  drained = drained + R.spend_manoeuvre(ctx, s, evade)
-  R.save_ship(ctx, p.id, s, drained > 0 and R.SAVE_MOVE or R.SAVE_BANK)
+  R.spend_manoeuvre(ctx, s, evade, touched)
+  R.save_comps(ctx, p.id, s, touched)
+  R.save_ship(ctx, p.id, s, R.SAVE_BANK)
   ctx:move(p.id, nh, f)
   if R.is_asteroid(R.terrain_map(ctx), nh) then
     local n = R.engine_rating(s) - evade
@@ -833,9 +835,10 @@ action {
   apply = function(ctx, a)
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
-    local drained = R.spend_movement(ctx, s, 1)
+    local touched = {}
+    R.spend_movement(ctx, s, 1, touched)
     local f = R.facing_of(p)
-    enter(ctx, p, s, G.neighbor(R.hex_of(p), f), f, P(a, "evade") or 0, drained)
+    enter(ctx, p, s, G.neighbor(R.hex_of(p), f), f, P(a, "evade") or 0, touched)
   end,
 }
 
@@ -876,9 +879,10 @@ action {
   apply = function(ctx, a)
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
-    local drained = R.spend_manoeuvre(ctx, s, 3)
+    local touched = {}
+    R.spend_manoeuvre(ctx, s, 3, touched)
     local d = R.dir(P(a, "direction"))
-    enter(ctx, p, s, G.neighbor(R.hex_of(p), d), d, P(a, "evade") or 0, drained)
+    enter(ctx, p, s, G.neighbor(R.hex_of(p), d), d, P(a, "evade") or 0, touched)
   end,
 }
 
@@ -908,8 +912,10 @@ action {
   apply = function(ctx, a)
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
-    local drained = R.spend_manoeuvre(ctx, s, 1)
-    R.save_ship(ctx, p.id, s, drained > 0 and R.SAVE_MOVE or R.SAVE_BANK)
+    local touched = {}
+    R.spend_manoeuvre(ctx, s, 1, touched)
+    R.save_comps(ctx, p.id, s, touched)
+    R.save_ship(ctx, p.id, s, R.SAVE_BANK)
     ctx:move(p.id, R.hex_of(p), G.turn(R.facing_of(p), P(a, "turn")))
   end,
 }
@@ -936,9 +942,11 @@ action {
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
     R.bank(ctx, s)
-    R.drain(s, "engine", 3)
+    local touched = {}
+    R.drain(s, "engine", 3, touched)
     s.bank_mn = s.bank_mn + 1
-    R.save_ship(ctx, p.id, s, R.SAVE_MOVE)
+    R.save_comps(ctx, p.id, s, touched)
+    R.save_ship(ctx, p.id, s, R.SAVE_BANK)
   end,
 }
 
@@ -963,9 +971,11 @@ action {
   apply = function(ctx, a)
     local p = ctx:piece(P(a, "ship"))
     local s = p.values
-    local drained = R.spend_manoeuvre(ctx, s, 3)
+    local touched = {}
+    R.spend_manoeuvre(ctx, s, 3, touched)
     s.bank_mv = s.bank_mv + 1
-    R.save_ship(ctx, p.id, s, drained > 0 and R.SAVE_MOVE or R.SAVE_BANK)
+    R.save_comps(ctx, p.id, s, touched)
+    R.save_ship(ctx, p.id, s, R.SAVE_BANK)
   end,
 }
 

@@ -440,11 +440,11 @@ end
 
 ---Spends n manoeuvre points, banked ones first; returns the thruster charges drained (0: the
 ---components are unchanged).
-function R.spend_manoeuvre(ctx, s, n)
+function R.spend_manoeuvre(ctx, s, n, touched)
   R.bank(ctx, s)
   local b = math.min(s.bank_mn, n)
   s.bank_mn = s.bank_mn - b
-  return drain(s, "thruster", n - b)
+  return drain(s, "thruster", n - b, touched)
 end
 
 function R.movement_available(ctx, s)
@@ -452,12 +452,13 @@ function R.movement_available(ctx, s)
   return mv + R.engine_charges(s)
 end
 
----Spends n movement points, banked ones first; returns the engine charges drained.
-function R.spend_movement(ctx, s, n)
+---Spends n movement points, banked ones first; returns the engine charges drained (with
+---`touched`, marks the components drawn from, as R.drain does).
+function R.spend_movement(ctx, s, n, touched)
   R.bank(ctx, s)
   local b = math.min(s.bank_mv, n)
   s.bank_mv = s.bank_mv - b
-  return drain(s, "engine", n - b)
+  return drain(s, "engine", n - b, touched)
 end
 
 -- Power pool: base power plus working generators, made once per power phase. Reading it

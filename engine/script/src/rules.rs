@@ -932,8 +932,11 @@ fn snapshot(
     let Some(p) = state.pieces.get(&id) else {
         return Ok(None);
     };
+    // Unchanged: the same fields and the very same values (values are shared until changed,
+    // so a changed piece is told apart without comparing its record; equal values that are not
+    // shared are found below, and only `values` is compared there).
     if let Some(snap) = rules.snapshots.borrow().get(&id)
-        && &snap.piece == p
+        && same_shared(&snap.piece, p)
     {
         return Ok(Some((snap.full.clone(), snap.values.clone())));
     }
@@ -990,6 +993,16 @@ fn snapshot(
         },
     );
     Ok(Some((f, values)))
+}
+
+/// Whether `a` and `b` have the same fields and share one `values` (see [`snapshot`]).
+fn same_shared(a: &Piece, b: &Piece) -> bool {
+    a.id == b.id
+        && a.kind == b.kind
+        && a.owner == b.owner
+        && a.pos == b.pos
+        && a.facing == b.facing
+        && Arc::ptr_eq(&a.values, &b.values)
 }
 
 /// A fresh snapshot table of a piece (nil if there is no such piece).
