@@ -162,7 +162,7 @@ pub fn scene_of(rules: &LuaRules, state: &GameState, title: String) -> BoardScen
     }
     BoardScene {
         title,
-        board: state.board.clone(),
+        board: (*state.board).clone(),
         graph,
         pieces: state.pieces.values().cloned().collect(),
         footprints,

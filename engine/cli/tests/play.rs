@@ -89,13 +89,13 @@ impl Rules for Race {
         }
         let side = action.side.as_str().to_owned();
         let now = pos(state, &side) + steps;
-        state.globals.insert(side, json!(now));
-        state.globals.insert("moved".into(), json!(true));
+        std::sync::Arc::make_mut(&mut state.globals).insert(side, json!(now));
+        std::sync::Arc::make_mut(&mut state.globals).insert("moved".into(), json!(true));
         Ok(Ok(()))
     }
     fn hook(&self, state: &mut GameState, event: &HookEvent) -> Result<(), RulesError> {
         if matches!(event, HookEvent::TurnStart { .. }) {
-            state.globals.remove("moved");
+            std::sync::Arc::make_mut(&mut state.globals).remove("moved");
         }
         Ok(())
     }

@@ -24,6 +24,7 @@ use crate::turn::Clock;
 use hexforge_core::hex::{Direction, Hex};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Which mod (and exact content) a game was started with.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -117,8 +118,10 @@ pub struct GameState {
     pub seed: u64,
     /// The dice (all randomness goes through it).
     pub dice: DiceRoller,
-    /// The board.
-    pub board: BoardState,
+    /// The board. Shared between clones until one of them changes it (`Arc::make_mut`): every
+    /// action works on a clone of the whole state, and the board (terrain by hex, graph maps)
+    /// rarely changes in one.
+    pub board: Arc<BoardState>,
     /// Pieces by id.
     pub pieces: BTreeMap<PieceId, Piece>,
     /// The id the next new piece gets.
@@ -132,9 +135,10 @@ pub struct GameState {
     /// have its own and a replay (which re-runs setup) gets the same one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_limit: Option<u32>,
-    /// Mod-defined global values.
+    /// Mod-defined global values, shared between clones until one of them changes
+    /// (`Arc::make_mut`), as the board is.
     #[serde(default)]
-    pub globals: BTreeMap<String, Value>,
+    pub globals: Arc<BTreeMap<String, Value>>,
     /// Set when the game is over.
     #[serde(default)]
     pub outcome: Option<Outcome>,
@@ -158,13 +162,13 @@ impl GameState {
             options,
             seed,
             dice: DiceRoller::new(seed),
-            board: BoardState::default(),
+            board: Arc::default(),
             pieces: BTreeMap::new(),
             next_piece_id: 1,
             sides: Vec::new(),
             clock: Clock::default(),
             turn_limit: None,
-            globals: BTreeMap::new(),
+            globals: Arc::default(),
             outcome: None,
             events: Vec::new(),
             log: Vec::new(),

@@ -36,7 +36,7 @@ impl Rules for Resign {
         for s in ["blue", "red", "green"] {
             state.sides.push(SideState::new(s, s));
         }
-        state.globals.insert("ready".into(), json!(true));
+        std::sync::Arc::make_mut(&mut state.globals).insert("ready".into(), json!(true));
         Ok(())
     }
     fn legal_actions(&self, _: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError> {
@@ -60,7 +60,7 @@ impl Rules for Resign {
                 Ok(Ok(()))
             }
             "unready" => {
-                state.globals.insert("ready".into(), json!(false));
+                std::sync::Arc::make_mut(&mut state.globals).insert("ready".into(), json!(false));
                 Ok(Ok(()))
             }
             _ => Ok(Err(Illegal::new("unknown"))),

@@ -43,7 +43,7 @@ fn canonical_json_sorts_keys_and_hash_sees_every_change() {
     let g = new_game(1, Fake::new());
     let mut s = g.state().clone();
     let h = state_hash(&s);
-    s.globals.insert("x".into(), serde_json::json!(1));
+    std::sync::Arc::make_mut(&mut s.globals).insert("x".into(), serde_json::json!(1));
     assert_ne!(state_hash(&s), h);
 }
 

@@ -2093,10 +2093,14 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     write!("set_global", |lua, rules, s, args| {
         let key = string(&args, 0)?;
         let v = from_lua(lua, arg(&args, 1), "value")?;
+        // Setting what is already there changes nothing (and keeps the globals shared with the
+        // state before the action).
         if v.is_null() {
-            s.globals.remove(&key);
-        } else {
-            s.globals.insert(key, v);
+            if s.globals.contains_key(&key) {
+                Arc::make_mut(&mut s.globals).remove(&key);
+            }
+        } else if s.globals.get(&key) != Some(&v) {
+            Arc::make_mut(&mut s.globals).insert(key, v);
         }
         one(lua, Value::Nil)
     });
@@ -2160,9 +2164,11 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             _ => Vec::new(),
         };
         if ids.is_empty() {
-            s.board.terrain.remove(&h);
-        } else {
-            s.board.terrain.insert(h, ids);
+            if s.board.terrain.contains_key(&h) {
+                Arc::make_mut(&mut s.board).terrain.remove(&h);
+            }
+        } else if s.board.terrain.get(&h) != Some(&ids) {
+            Arc::make_mut(&mut s.board).terrain.insert(h, ids);
         }
         one(lua, Value::Nil)
     });

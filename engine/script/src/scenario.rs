@@ -20,6 +20,7 @@ use hexforge_game::{GameState, GraphMap, Position, SideId, SideState, TimedTerra
 use serde::Deserialize;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A scenario file.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -219,25 +220,22 @@ pub fn apply_scenario(rules: &LuaRules, state: &mut GameState) -> Result<(), Str
                 )));
             }
         };
-        state.board.shape = Some(board);
+        Arc::make_mut(&mut state.board).shape = Some(board);
     }
+    let board = Arc::make_mut(&mut state.board);
     for t in &sc.terrain {
-        state
-            .board
+        board
             .terrain
             .entry(t.hex)
             .or_default()
             .extend(t.ids.iter().cloned());
     }
-    state
-        .board
-        .timed_terrain
-        .extend(sc.timed_terrain.iter().cloned());
+    board.timed_terrain.extend(sc.timed_terrain.iter().cloned());
     for (id, g) in &sc.graph {
         let value = serde_json::json!({ "nodes": nodes_map(&g.nodes), "routes": g.routes });
         let graph: GraphMap =
             serde_json::from_value(value).map_err(|e| at(format!("graph {id}: {e}")))?;
-        state.board.graphs.insert(id.clone(), graph);
+        board.graphs.insert(id.clone(), graph);
     }
     for s in &sc.sides {
         let mut side = SideState::new(&s.id, s.name.as_deref().unwrap_or(&s.id));

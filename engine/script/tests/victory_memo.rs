@@ -92,7 +92,7 @@ fn light_reads_are_asked_again_only_when_a_listed_field_changes() {
     assert_eq!(ask(&rules, &state), (None, 1));
     // Values, other globals and the clock are not what it read: no call.
     set_value(&mut state, 1, "hull", json!(1));
-    state.globals.insert("weather".into(), json!("storm"));
+    std::sync::Arc::make_mut(&mut state.globals).insert("weather".into(), json!("storm"));
     state.clock.round += 1;
     assert_eq!(ask(&rules, &state), (None, 1));
     // Moving a ship is (its hex was listed): called again, same answer.
@@ -132,7 +132,7 @@ fn ctx_fields_globals_and_whole_snapshots_are_tracked_as_read() {
     state.clock.phase_index = 1;
     assert_eq!(ask(&rules, &state), (None, 2));
     set_value(&mut state, 1, "hull", json!(0));
-    state.globals.insert("limit".into(), json!(0));
+    std::sync::Arc::make_mut(&mut state.globals).insert("limit".into(), json!(0));
     // Piece 1 and the global changed: asked again, and now red wins.
     assert_eq!(ask(&rules, &state), (Some(vec!["red".into()]), 3));
     state.clock.phase_index = 0;
@@ -175,11 +175,11 @@ fn an_erroring_victory_is_not_remembered() {
   return nil
 "#,
     );
-    state.globals.insert("boom".into(), json!(true));
+    std::sync::Arc::make_mut(&mut state.globals).insert("boom".into(), json!(true));
     assert!(rules.outcome(&state).is_err());
     assert!(rules.outcome(&state).is_err());
     assert_eq!(calls(&rules), 2);
-    state.globals.remove("boom");
+    std::sync::Arc::make_mut(&mut state.globals).remove("boom");
     assert_eq!(ask(&rules, &state), (None, 3));
     assert_eq!(ask(&rules, &state), (None, 3));
 }

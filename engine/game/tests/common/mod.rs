@@ -185,7 +185,7 @@ impl Rules for Fake {
         }
         self.fault(Fail::Apply(3))?;
         state.pieces.get_mut(&id).unwrap().pos = Position::Hex(to);
-        *state.globals.entry("moves".into()).or_insert(json!(0)) = json!(
+        let moves = json!(
             state
                 .globals
                 .get("moves")
@@ -193,6 +193,9 @@ impl Rules for Fake {
                 .unwrap_or(0)
                 + 1
         );
+        *std::sync::Arc::make_mut(&mut state.globals)
+            .entry("moves".into())
+            .or_insert(json!(0)) = moves;
         self.fault(Fail::Apply(4))?;
         if self.fail_at == Some(Fail::IllegalAfterChange) {
             return Ok(Err(Illegal::new("changed my mind")));
@@ -212,9 +215,8 @@ impl Rules for Fake {
                 state.emit(format!("{taker} to move"));
             }
             HookEvent::AfterAction { .. } => {
-                state
-                    .globals
-                    .insert("last_round".into(), json!(state.clock.round));
+                let round = json!(state.clock.round);
+                std::sync::Arc::make_mut(&mut state.globals).insert("last_round".into(), round);
                 self.fault(Fail::AfterHook)?;
             }
             _ => {}
