@@ -23,8 +23,27 @@ local CY = { [0] = -1, 0, 1, 1, 0, -1 }
 ---Hex from coordinates.
 function G.hex(q, r) return { q = q, r = r } end
 
----Stable string key "q,r" for tables.
-function G.key(h) return h.q .. "," .. h.r end
+---Stable string key "q,r" for tables. Kept per (q, r): a key is asked for thousands of times
+---a game (every map and occupancy lookup), and building the string each time (two number
+---conversions and a concatenation) was a few percent of a game. Only integer coordinates are
+---kept (a float would index the same slot as its integer but print differently).
+local KEYS = {}
+local mtype = math.type
+function G.key(h)
+  local q, r = h.q, h.r
+  if mtype(q) ~= "integer" or mtype(r) ~= "integer" then return q .. "," .. r end
+  local row = KEYS[q]
+  if row == nil then
+    row = {}
+    KEYS[q] = row
+  end
+  local k = row[r]
+  if k == nil then
+    k = q .. "," .. r
+    row[r] = k
+  end
+  return k
+end
 
 ---Hex from a key.
 function G.unkey(k)
