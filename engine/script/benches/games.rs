@@ -1,10 +1,12 @@
-//! Whole random-bot games in-process: `mods/orbital-skirmish` scenario `duel`, one loaded rule
-//! set, a fresh game per iteration, seeds 1..=20 in turn (the same games before and after a
-//! change). Also the mod's own movement choices for a ship at speed 12 with MR 5 through
-//! `LuaRules` (what the editor and the bots pay to list every end position and facing).
+//! Whole random-bot games in-process: `mods/orbital-skirmish` scenario `duel` and
+//! `mods/solar-flare` scenario `skirmish`, one loaded rule set each, a fresh game per iteration,
+//! seeds 1..=20 in turn (the same games before and after a change). Also orbital-skirmish's own
+//! movement choices for a ship at speed 12 with MR 5 through `LuaRules` (what the editor and the
+//! bots pay to list every end position and facing).
 //!
-//! Run: `cargo bench -p hexforge-script --bench games`; the issue's goal is at least 100 games
-//! per second (10 ms a game) on one core, and "instant" (well under 16 ms) for the listing.
+//! Run: `cargo bench -p hexforge-script --bench games`; issue #4's goal is at least 100 duels
+//! per second (10 ms a game) on one core and "instant" (well under 16 ms) for the listing,
+//! issue #5's at least 20 solar-flare games a second (50 ms).
 //!
 //! Profiling without criterion's timing loop: `HEXFORGE_BENCH_GAMES=20` plays seeds 1..=20 once
 //! each, printing each final state hash, and exits (for `valgrind --tool=callgrind` or
@@ -46,9 +48,43 @@ impl Chooser {
 }
 
 fn rules() -> LuaRules {
+    rules_of("orbital-skirmish")
+}
+
+fn rules_of(id: &str) -> LuaRules {
     let mods = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods");
-    let loaded = load_mods(&mods, "orbital-skirmish", &LoadOptions::default()).expect("mod loads");
+    let loaded = load_mods(&mods, id, &LoadOptions::default()).expect("mod loads");
     LuaRules::new(loaded).expect("rules")
+}
+
+/// One solar-flare skirmish as `hexforge play --bots random` plays it: a waiting side, then one
+/// of its legal actions picked lazily (`Game::pick_legal_action`, as the CLI's random bot does);
+/// returns the number of actions performed.
+fn play_solar(rules: &LuaRules, seed: u64) -> usize {
+    let state = GameState::new(rules.mod_locks(), "skirmish", serde_json::json!({}), seed);
+    let mut game = Game::new(rules, state).expect("game starts");
+    game.set_undo_limit(0);
+    let mut pick = Chooser(seed);
+    let mut done = 0;
+    for _ in 0..5000 {
+        if game.state().outcome.is_some() {
+            break;
+        }
+        let waiting = game.waiting();
+        let Some(side) = pick.pick(waiting.len()).map(|i| waiting[i].clone()) else {
+            break;
+        };
+        let action = game
+            .pick_legal_action(&side, &mut |n| pick.pick(n).unwrap_or(0))
+            .expect("legal actions");
+        let Some(action) = action else { break };
+        match game.perform(&action) {
+            Ok(_) => done += 1,
+            Err(PerformError::Illegal(_)) => {}
+            Err(e) => panic!("seed {seed}: {e}"),
+        }
+    }
+    done
 }
 
 fn start(rules: &LuaRules, seed: u64) -> GameState {
@@ -156,6 +192,16 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             seed = seed % 20 + 1;
             play(&rules, seed)
+        });
+    });
+
+    // Issue #5's goal: at least 20 of these a second (50 ms a game).
+    let solar = rules_of("solar-flare");
+    let mut seed = 0;
+    c.bench_function("solar-flare skirmish, one random-bot game", |b| {
+        b.iter(|| {
+            seed = seed % 20 + 1;
+            play_solar(&solar, seed)
         });
     });
 
