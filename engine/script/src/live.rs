@@ -15,8 +15,9 @@
 //!
 //! ## Why the pointers are sound
 //! - A [`Session`] holds the borrow it was opened with (`&'a GameState` or `&'a mut GameState`,
-//!   and `&'a LuaRules`) for as long as its record exists: the record is removed in `Drop`, and
-//!   the constructor is the only place records are made. So a pointer found in a record points
+//!   and `&'a LuaRules`, as its lifetime) for as long as its record exists: the record is
+//!   removed in `Drop`, and the constructor is the only place records are made. The pointers
+//!   are made from those references at their last use. So a pointer found in a record points
 //!   at live data that nothing else touches except through this module while the session lives
 //!   (a writable session holds the only `&mut`).
 //! - Each record has a borrow flag like `RefCell`'s: [`with_state`] takes a shared borrow, and
@@ -36,6 +37,7 @@ use crate::rules::{Access, LuaRules};
 use hexforge_game::GameState;
 use mlua::{Lua, Table, Value};
 use std::cell::{Cell, RefCell};
+use std::marker::PhantomData;
 use std::ptr::NonNull;
 use std::rc::Rc;
 
@@ -58,18 +60,20 @@ pub(crate) struct Sessions(RefCell<Vec<Rc<Record>>>);
 pub(crate) struct Session<'a> {
     lua: &'a Lua,
     record: Rc<Record>,
-    /// Holds the borrows the record points into for the session's lifetime.
-    _access: Access<'a>,
-    _rules: &'a LuaRules,
+    /// The borrows the record points into, held for the session's lifetime: the state (as the
+    /// caller's `Access` lent it, possibly exclusively) and the rules. Why not the references
+    /// themselves: the record's pointers are the only way to the state while the session lives.
+    _borrows: PhantomData<(&'a mut GameState, &'a LuaRules)>,
 }
 
 impl<'a> Session<'a> {
     /// Opens a session for `ctx` over `access` (read-only or writable) and `rules`.
-    pub fn open(lua: &'a Lua, ctx: &Table, mut access: Access<'a>, rules: &'a LuaRules) -> Self {
-        // The writable pointer comes from the `&mut` itself (then only used through it).
-        let (state, writable) = match &mut access {
-            Access::Read(s) => (NonNull::from(*s), false),
-            Access::Write(s) => (NonNull::from(&mut **s), true),
+    pub fn open(lua: &'a Lua, ctx: &Table, access: Access<'a>, rules: &'a LuaRules) -> Self {
+        // The writable pointer is made from the `&mut` itself, its last use: from here on the
+        // state is reached only through the record.
+        let (state, writable) = match access {
+            Access::Read(s) => (NonNull::from(s), false),
+            Access::Write(s) => (NonNull::from(s), true),
         };
         let record = Rc::new(Record {
             ctx: ctx.to_pointer() as usize,
@@ -87,8 +91,7 @@ impl<'a> Session<'a> {
         Session {
             lua,
             record,
-            _access: access,
-            _rules: rules,
+            _borrows: PhantomData,
         }
     }
 }
