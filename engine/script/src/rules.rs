@@ -1564,6 +1564,25 @@ fn not_a_container(at: &str, v: &Json, step: &PathStep) -> mlua::Error {
     ))
 }
 
+/// A method body's error as the mod sees it: `file:line: ctx:<name>: <message>`.
+fn body_error(lua: &Lua, name: &str, r: mlua::Result<MultiValue>) -> mlua::Result<MultiValue> {
+    r.map_err(|e| {
+        located(
+            lua,
+            format!("ctx:{name}: {}", crate::ScriptError::from_lua(&e).message),
+        )
+    })
+}
+
+/// A method's result: the body's (already located), or the session's refusal (a returned,
+/// busy or read-only ctx, or not a ctx at all) located at the mod's line.
+fn refusal(lua: &Lua, r: mlua::Result<mlua::Result<MultiValue>>) -> mlua::Result<MultiValue> {
+    match r {
+        Ok(r) => r,
+        Err(e) => Err(located(lua, crate::ScriptError::from_lua(&e).message)),
+    }
+}
+
 /// The read methods whose answers [`crate::memo`] can check again (they note a [`Read`]), and
 /// those that read no state (declarations only). Any other read makes victory's answer not
 /// remembered.
@@ -1602,21 +1621,9 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
                         // The closure lets a body use `?`.
                         #[allow(clippy::redundant_closure_call)]
                         let r: mlua::Result<MultiValue> = (|| $body)();
-                        r.map_err(|e| {
-                            located(
-                                $lua,
-                                format!(
-                                    "ctx:{}: {}",
-                                    $name,
-                                    crate::ScriptError::from_lua(&e).message
-                                ),
-                            )
-                        })
+                        body_error($lua, $name, r)
                     });
-                    match r {
-                        Ok(r) => r,
-                        Err(e) => Err(located($lua, crate::ScriptError::from_lua(&e).message)),
-                    }
+                    refusal($lua, r)
                 })?,
             )?;
         };
@@ -1632,21 +1639,9 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
                         // The closure lets a body use `?`.
                         #[allow(clippy::redundant_closure_call)]
                         let r: mlua::Result<MultiValue> = (|| $body)();
-                        r.map_err(|e| {
-                            located(
-                                $lua,
-                                format!(
-                                    "ctx:{}: {}",
-                                    $name,
-                                    crate::ScriptError::from_lua(&e).message
-                                ),
-                            )
-                        })
+                        body_error($lua, $name, r)
                     });
-                    match r {
-                        Ok(r) => r,
-                        Err(e) => Err(located($lua, crate::ScriptError::from_lua(&e).message)),
-                    }
+                    refusal($lua, r)
                 })?,
             )?;
         };

@@ -4,11 +4,11 @@
 //! while the engine is reading the same state for a nested check is refused as busy. Every
 //! refusal is a readable illegal-action reason or rules error, never a crash.
 
-use hexforge_game::{Action, Game, GameState, PerformError, SideId};
+mod common;
+
+use hexforge_game::{Action, Game, PerformError, SideId};
 use hexforge_script::LuaRules;
-use hexforge_script::loader::{LoadOptions, load_mods};
 use serde_json::{Value, json};
-use std::path::Path;
 
 const SCENARIO: &str = r#"name = "Sessions"
 [board]
@@ -43,33 +43,8 @@ game.action { id = "nested", apply = function(ctx, a)
 end }
 "#;
 
-fn write(root: &Path, files: &[(&str, &str)]) {
-    for (p, text) in files {
-        let p = root.join(p);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-}
-
 fn game() -> (tempfile::TempDir, Game<LuaRules>) {
-    let dir = tempfile::tempdir().unwrap();
-    let mods = dir.path().join("mods");
-    write(
-        &mods,
-        &[
-            (
-                "sessions/mod.toml",
-                "id = \"sessions\"\nname = \"S\"\nversion = \"0.1.0\"\nengine = \"*\"\n",
-            ),
-            ("sessions/main.lua", MAIN),
-            ("sessions/scenarios/sessions.toml", SCENARIO),
-        ],
-    );
-    let loaded =
-        load_mods(&mods, "sessions", &LoadOptions::default()).unwrap_or_else(|e| panic!("{e:?}"));
-    let rules = LuaRules::new(loaded).unwrap();
-    let state = GameState::new(rules.mod_locks(), "sessions", Value::Null, 1);
-    (dir, Game::new(rules, state).unwrap())
+    common::game("sessions", MAIN, SCENARIO, Value::Null)
 }
 
 fn act(id: &str) -> Action {

@@ -2,11 +2,11 @@
 //! only for those phases or actions (no ctx, no Lua otherwise), and a filter that names what the
 //! event never carries, or what the mod never declared, is a load error at the `game.on` line.
 
+mod common;
+
 use hexforge_game::{Action, Game, GameState, SideId};
 use hexforge_script::LuaRules;
-use hexforge_script::loader::{LoadOptions, load_mods};
 use serde_json::{Value, json};
-use std::path::Path;
 
 const SCENARIO: &str = r#"name = "Hooks"
 [board]
@@ -31,32 +31,8 @@ game.on("phase_start", { phases = { "fire" } }, function(ctx, ev) note(ctx, "fir
 game.on("after_action", { actions = { "a", "end_phase" } }, function(ctx, ev) note(ctx, "after-" .. ev.action) end)
 "#;
 
-fn write(root: &Path, files: &[(&str, &str)]) {
-    for (p, text) in files {
-        let p = root.join(p);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-}
-
 fn load(main: &str) -> (tempfile::TempDir, Result<LuaRules, Vec<String>>) {
-    let dir = tempfile::tempdir().unwrap();
-    let mods = dir.path().join("mods");
-    write(
-        &mods,
-        &[
-            (
-                "hooks/mod.toml",
-                "id = \"hooks\"\nname = \"Hooks\"\nversion = \"0.1.0\"\nengine = \"*\"\n",
-            ),
-            ("hooks/main.lua", main),
-            ("hooks/scenarios/hooks.toml", SCENARIO),
-        ],
-    );
-    let rules = load_mods(&mods, "hooks", &LoadOptions::default())
-        .map_err(|e| e.iter().map(ToString::to_string).collect())
-        .and_then(|l| LuaRules::new(l).map_err(|e| e.iter().map(ToString::to_string).collect()));
-    (dir, rules)
+    common::load("hooks", main, SCENARIO)
 }
 
 fn act(game: &mut Game<LuaRules>, id: &str) {

@@ -3,11 +3,11 @@
 //! equal value changes nothing (the values stay shared with the state before); a position one
 //! past the end appends; every other miss is a refusal that names the path and the mod's line.
 
-use hexforge_game::{Action, Game, GameState, PerformError, SideId};
+mod common;
+
+use hexforge_game::{Action, Game, PerformError, SideId};
 use hexforge_script::LuaRules;
-use hexforge_script::loader::{LoadOptions, load_mods};
 use serde_json::{Value, json};
-use std::path::Path;
 use std::sync::Arc;
 
 const SCENARIO: &str = r#"name = "Paths"
@@ -32,33 +32,8 @@ game.action { id = "set", params = { path = "any", v = "any" },
   apply = function(ctx, a) ctx:set(1, a.path, a.v) end }
 "#;
 
-fn write(root: &Path, files: &[(&str, &str)]) {
-    for (p, text) in files {
-        let p = root.join(p);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-}
-
 fn game() -> (tempfile::TempDir, Game<LuaRules>) {
-    let dir = tempfile::tempdir().unwrap();
-    let mods = dir.path().join("mods");
-    write(
-        &mods,
-        &[
-            (
-                "paths/mod.toml",
-                "id = \"paths\"\nname = \"P\"\nversion = \"0.1.0\"\nengine = \"*\"\n",
-            ),
-            ("paths/main.lua", MAIN),
-            ("paths/scenarios/paths.toml", SCENARIO),
-        ],
-    );
-    let loaded =
-        load_mods(&mods, "paths", &LoadOptions::default()).unwrap_or_else(|e| panic!("{e:?}"));
-    let rules = LuaRules::new(loaded).unwrap();
-    let state = GameState::new(rules.mod_locks(), "paths", Value::Null, 1);
-    (dir, Game::new(rules, state).unwrap())
+    common::game("paths", MAIN, SCENARIO, Value::Null)
 }
 
 fn set(g: &mut Game<LuaRules>, path: Value, v: Value) -> Result<(), String> {

@@ -4,9 +4,10 @@
 //! a Lua global the victory callback bumps (a test-only breach of the read-only contract: the
 //! count is exactly what the memo saves).
 
+mod common;
+
 use hexforge_game::{GameState, PieceId, Position, Rules};
 use hexforge_script::LuaRules;
-use hexforge_script::loader::{LoadOptions, load_mods};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -33,14 +34,6 @@ values = { hull = 3 }
 /// A rule set whose victory is `body` (a function of `ctx` returning an outcome or nil), counting
 /// its calls in `CALLS`.
 fn rules(body: &str) -> (tempfile::TempDir, LuaRules, GameState) {
-    let dir = tempfile::tempdir().unwrap();
-    let m = dir.path().join("mods/memo");
-    std::fs::create_dir_all(m.join("scenarios")).unwrap();
-    std::fs::write(
-        m.join("mod.toml"),
-        "id = \"memo\"\nname = \"Memo\"\nversion = \"0.1.0\"\nengine = \"*\"\n",
-    )
-    .unwrap();
     let main = format!(
         "game.piece_type {{ id = \"ship\", values = {{ hull = 3 }} }}\n\
          game.turns {{ order = \"fixed\", phases = {{ {{ id = \"move\" }}, {{ id = \"fire\" }} }} }}\n\
@@ -48,11 +41,8 @@ fn rules(body: &str) -> (tempfile::TempDir, LuaRules, GameState) {
          local function body(ctx)\n{body}\nend\n\
          game.victory(function(ctx) CALLS = CALLS + 1 return body(ctx) end)\n"
     );
-    std::fs::write(m.join("main.lua"), main).unwrap();
-    std::fs::write(m.join("scenarios/memo.toml"), SCENARIO).unwrap();
-    let loaded = load_mods(&dir.path().join("mods"), "memo", &LoadOptions::default())
-        .unwrap_or_else(|e| panic!("{e:?}"));
-    let rules = LuaRules::new(loaded).unwrap();
+    let (dir, rules) = common::load("memo", &main, SCENARIO);
+    let rules = rules.unwrap_or_else(|e| panic!("{e:#?}"));
     let mut state = GameState::new(rules.mod_locks(), "memo", json!({ "goal": 1 }), 1);
     rules.setup(&mut state).unwrap();
     (dir, rules, state)
