@@ -62,6 +62,26 @@ fn rules_of(id: &str) -> LuaRules {
 /// returns the number of actions performed.
 fn play_solar(rules: &LuaRules, seed: u64) -> usize {
     let state = GameState::new(rules.mod_locks(), "skirmish", serde_json::json!({}), seed);
+    play_to_end(rules, state, seed, Lister::Lazy).0
+}
+
+/// How a bot game's random player gets its action.
+#[derive(Clone, Copy)]
+enum Lister {
+    /// The whole listing, then an index (`Game::legal_actions`).
+    Full,
+    /// One picked action (`Game::pick_legal_action`, the CLI's random bot).
+    Lazy,
+}
+
+/// Plays `state` to its end (or 5000 moves) with a seeded random player; returns the number of
+/// actions performed and the final state.
+fn play_to_end(
+    rules: &LuaRules,
+    state: GameState,
+    seed: u64,
+    lister: Lister,
+) -> (usize, GameState) {
     let mut game = Game::new(rules, state).expect("game starts");
     game.set_undo_limit(0);
     let mut pick = Chooser(seed);
@@ -74,9 +94,15 @@ fn play_solar(rules: &LuaRules, seed: u64) -> usize {
         let Some(side) = pick.pick(waiting.len()).map(|i| waiting[i].clone()) else {
             break;
         };
-        let action = game
-            .pick_legal_action(&side, &mut |n| pick.pick(n).unwrap_or(0))
-            .expect("legal actions");
+        let action = match lister {
+            Lister::Full => {
+                let actions = game.legal_actions(&side).expect("legal actions");
+                pick.pick(actions.len()).map(|i| actions[i].clone())
+            }
+            Lister::Lazy => game
+                .pick_legal_action(&side, &mut |n| pick.pick(n).unwrap_or(0))
+                .expect("legal actions"),
+        };
         let Some(action) = action else { break };
         match game.perform(&action) {
             Ok(_) => done += 1,
@@ -84,7 +110,7 @@ fn play_solar(rules: &LuaRules, seed: u64) -> usize {
             Err(e) => panic!("seed {seed}: {e}"),
         }
     }
-    done
+    (done, game.into_state())
 }
 
 fn start(rules: &LuaRules, seed: u64) -> GameState {
@@ -93,34 +119,13 @@ fn start(rules: &LuaRules, seed: u64) -> GameState {
 
 /// Plays one game to its end (or 5000 moves); returns the number of actions performed.
 fn play(rules: &LuaRules, seed: u64) -> usize {
-    play_game(rules, seed).0
+    play_to_end(rules, start(rules, seed), seed, Lister::Full).0
 }
 
 /// Plays one game; returns the number of actions performed and the final state's hash.
 fn play_game(rules: &LuaRules, seed: u64) -> (usize, String) {
-    let mut game = Game::new(rules, start(rules, seed)).expect("game starts");
-    game.set_undo_limit(0);
-    let mut pick = Chooser(seed);
-    let mut done = 0;
-    for _ in 0..5000 {
-        if game.state().outcome.is_some() {
-            break;
-        }
-        let waiting = game.waiting();
-        let Some(side) = pick.pick(waiting.len()).map(|i| &waiting[i]) else {
-            break;
-        };
-        let actions = game.legal_actions(side).expect("legal actions");
-        let Some(i) = pick.pick(actions.len()) else {
-            break;
-        };
-        match game.perform(&actions[i]) {
-            Ok(_) => done += 1,
-            Err(PerformError::Illegal(_)) => {}
-            Err(e) => panic!("seed {seed}: {e}"),
-        }
-    }
-    (done, hexforge_game::state_hash(game.state()))
+    let (done, state) = play_to_end(rules, start(rules, seed), seed, Lister::Full);
+    (done, hexforge_game::state_hash(&state))
 }
 
 /// The duel's starting state with blue's frigate turned into a ship about to move at speed 12

@@ -779,12 +779,7 @@ impl Templates {
             return self.sequence(lua, out);
         }
         let kept_keys = fast.as_ref().map(|_| slots.string_keys());
-        let keys = slots
-            .plain
-            .iter()
-            .step_by(2)
-            .chain(slots.hexes.iter().step_by(3))
-            .chain(slots.subs.iter().step_by(2));
+        let keys = slots.keys();
         let literals: Option<Vec<String>> = keys.map(key_literal).collect();
         #[cfg(test)]
         let literals = literals.filter(|_| !self.generic_only.get());
@@ -1204,13 +1199,7 @@ fn fast_key(slots: &Slots, arr: usize) -> Option<Vec<u64>> {
         (slots.hexes.len() / 3) as u64,
         (slots.subs.len() / 2) as u64,
     ]);
-    let keys = slots
-        .plain
-        .iter()
-        .step_by(2)
-        .chain(slots.hexes.iter().step_by(3))
-        .chain(slots.subs.iter().step_by(2));
-    for k in keys {
+    for k in slots.keys() {
         match k {
             Value::Integer(i) => key.extend([0, *i as u64]),
             Value::String(s) => key.extend([1, s.to_pointer() as u64]),
@@ -1250,15 +1239,18 @@ impl Slots {
         out
     }
 
-    /// The string keys (to keep them alive with a [`fast_key`]).
-    fn string_keys(&self) -> Vec<mlua::LuaString> {
+    /// Every field's key, in the order plain, hexes, nested.
+    fn keys(&self) -> impl Iterator<Item = &Value> {
         self.plain
             .iter()
             .step_by(2)
             .chain(self.hexes.iter().step_by(3))
             .chain(self.subs.iter().step_by(2))
-            .filter_map(|k| k.as_string().cloned())
-            .collect()
+    }
+
+    /// The string keys (to keep them alive with a [`fast_key`]).
+    fn string_keys(&self) -> Vec<mlua::LuaString> {
+        self.keys().filter_map(|k| k.as_string().cloned()).collect()
     }
 
     /// The template's slots: `make, p, h`, then the three kinds.
