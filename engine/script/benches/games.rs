@@ -12,6 +12,7 @@
 //! each, printing each final state hash, and exits (for `valgrind --tool=callgrind` or
 //! `perf record`), e.g.
 //! `HEXFORGE_BENCH_GAMES=20 valgrind --tool=callgrind target/release/deps/games-<hash> --bench`.
+//! `HEXFORGE_BENCH_SOLAR=N` plays solar-flare seeds 1..=N the same way.
 //! `HEXFORGE_BENCH_CHOICES=N` lists the speed-12 choices N times, `HEXFORGE_BENCH_VICTORY=N`
 //! runs the victory callback N times on one state.
 //!
@@ -165,6 +166,20 @@ fn bench(c: &mut Criterion) {
             println!("seed {seed}: {done} actions, state {hash}");
         }
         println!("{n} games, {actions} actions");
+        std::process::exit(0);
+    }
+    if let Some(n) = std::env::var("HEXFORGE_BENCH_SOLAR")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        let solar = rules_of("solar-flare");
+        let mut actions = 0;
+        for seed in 1..=n {
+            let done = play_solar(&solar, seed);
+            actions += done;
+            println!("solar-flare seed {seed}: {done} actions");
+        }
+        println!("{n} solar-flare games, {actions} actions");
         std::process::exit(0);
     }
     if let Some(n) = std::env::var("HEXFORGE_BENCH_CHOICES")
