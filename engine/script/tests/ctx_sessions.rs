@@ -2,7 +2,8 @@
 //! errors with a message that says so, a method called with a dot says to use a colon, a write
 //! through a read-only ctx names where writes belong, and a write through a kept writable ctx
 //! while the engine is reading the same state for a nested check is refused as busy. Every
-//! refusal is a readable illegal-action reason or rules error, never a crash.
+//! refusal is a readable illegal-action reason or rules error, never a crash; a coroutine that
+//! outlives its callback gets the same error, and a check run inside a listing reads the same state.
 
 mod common;
 
@@ -35,6 +36,21 @@ game.action { id = "peek", check = function(ctx, a) ctx:set(1, "hull", 0) return
   apply = function() end }
 game.action { id = "sneaky", check = function(ctx, a) KEPT:set(1, "hull", 0) return true end,
   apply = function() end }
+game.action { id = "co_make", apply = function(ctx)
+  CO = coroutine.create(function(c) coroutine.yield() return c:global("x") end)
+  coroutine.resume(CO, ctx)
+end }
+game.action { id = "co_resume", apply = function(ctx)
+  local ok, err = coroutine.resume(CO)
+  ctx:set_global("co", tostring(ok) .. " " .. tostring(err))
+end }
+game.action { id = "plain", check = function(ctx, a) return ctx:global("closed") ~= true end,
+  apply = function() end }
+game.action { id = "asks", choices = function(ctx, side)
+    -- A check run from inside a listing: a read-only session inside another.
+    if ctx:legal { id = "plain", side = side } then return { {} } end
+    return {}
+  end, apply = function() end }
 game.action { id = "nested", apply = function(ctx, a)
   KEPT = ctx
   local ok, why = ctx:legal { id = "sneaky", side = a.side }
@@ -45,6 +61,14 @@ end }
 
 fn game() -> (tempfile::TempDir, Game<LuaRules>) {
     common::game("sessions", MAIN, SCENARIO, Value::Null)
+}
+
+/// The line of `MAIN` that contains `text` (from 1).
+fn line_of(text: &str) -> usize {
+    MAIN.lines()
+        .position(|l| l.contains(text))
+        .expect("in MAIN")
+        + 1
 }
 
 fn act(id: &str) -> Action {
@@ -65,8 +89,10 @@ fn a_kept_ctx_errors_once_its_callback_has_returned() {
     let before = g.state().clone();
     let e = message(g.perform(&act("use_kept")).unwrap_err());
     assert!(
-        e.contains("mods/sessions/main.lua:5")
-            && e.contains("ctx:global: this ctx's callback has returned"),
+        e.contains(&format!(
+            "mods/sessions/main.lua:{}",
+            line_of("id = \"use_kept\"")
+        )) && e.contains("ctx:global: this ctx's callback has returned"),
         "{e}"
     );
     assert_eq!(g.state(), &before, "nothing changed");
@@ -87,8 +113,10 @@ fn writes_in_a_check_name_where_writes_belong() {
     let (_d, mut g) = game();
     let e = message(g.perform(&act("peek")).unwrap_err());
     assert!(
-        e.contains("mods/sessions/main.lua:7")
-            && e.contains("ctx:set changes the game: only allowed in apply, setup and hooks"),
+        e.contains(&format!(
+            "mods/sessions/main.lua:{}",
+            line_of("id = \"peek\"")
+        )) && e.contains("ctx:set changes the game: only allowed in apply, setup and hooks"),
         "{e}"
     );
     assert_eq!(
@@ -104,9 +132,32 @@ fn a_write_through_a_kept_ctx_during_a_nested_check_is_refused_as_busy() {
     // ctx:legal turns an erroring check into an error of the asking callback: the whole action
     // is refused, with the line and the reason, and nothing changes.
     let e = message(g.perform(&act("nested")).unwrap_err());
+    let line = line_of("local ok, why = ctx:legal");
     assert!(
-        e.contains("mods/sessions/main.lua:13") && e.contains("ctx:set: ctx is busy"),
+        e.contains(&format!("mods/sessions/main.lua:{line}")) && e.contains("ctx:set: ctx is busy"),
         "{e}"
     );
     assert_eq!(g.state(), &before);
+}
+
+#[test]
+fn a_coroutine_resumed_after_its_callback_returned_gets_an_error_not_the_state() {
+    let (_d, mut g) = game();
+    g.perform(&act("co_make")).unwrap();
+    g.perform(&act("co_resume")).unwrap();
+    let co = g.state().globals["co"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        co.starts_with("false ") && co.contains("ctx:global: this ctx's callback has returned"),
+        "{co}"
+    );
+}
+
+#[test]
+fn a_check_inside_a_listing_reads_the_same_state() {
+    let (_d, g) = game();
+    let listed = g.legal_actions(&SideId::new("blue")).unwrap();
+    assert!(listed.iter().any(|a| a.id == "asks"), "{listed:?}");
 }
