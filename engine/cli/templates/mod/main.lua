@@ -85,7 +85,9 @@ game.on("turn_start", function(ctx, ev)
   end
 end)
 
-local function ships(ctx, side) return #ctx:pieces { owner = side } end
+-- Only the ids: the engine asks victory again only when what it read changes (a ship appears or
+-- goes), not after every move (see docs/API.md, game.victory).
+local function ships(ctx, side) return #ctx:pieces { owner = side, fields = { "id" } } end
 
 game.victory(function(ctx)
   local blue, red = ships(ctx, "blue"), ships(ctx, "red")
