@@ -1,5 +1,6 @@
 //! Workspace integration tests live in `tests/tests/`; this library holds what they share:
-//! finding the bundled mods and running a check over every one of them.
+//! finding the bundled mods, running a check over every one of them, and starting a game of each
+//! scenario with a seeded random player (`each_scenario_game`, `Lcg`).
 //!
 //! ```no_run
 //! hexforge_tests::for_every_mod("mods that fail", |dir| {
@@ -66,4 +67,41 @@ pub fn for_every_mod(what: &str, f: impl Fn(&Path) -> Vec<String> + Sync) {
     });
     let failures = failures.into_inner().unwrap();
     assert!(failures.is_empty(), "{what}:\n{}", failures.join("\n"));
+}
+
+/// A small seeded generator (an LCG) for the tests' random players: the same picks on every run.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// The next pick below `n` (which must not be 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) as usize % n
+    }
+}
+
+/// Runs `f(scenario, game)` on a fresh game of every scenario of `loaded` (no options, `seed`)
+/// and gathers the problems it reports; a scenario whose setup fails is a problem itself.
+pub fn each_scenario_game(
+    loaded: &hexforge::runtime::LoadedMod,
+    seed: u64,
+    mut f: impl FnMut(&str, &mut hexforge_game::Game<&hexforge_script::LuaRules>) -> Vec<String>,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for scenario in &loaded.scenarios {
+        let state = hexforge_game::GameState::new(
+            loaded.locks.clone(),
+            scenario,
+            serde_json::Value::Null,
+            seed,
+        );
+        match hexforge_game::Game::new(loaded.rules(), state) {
+            Ok(mut game) => problems.extend(f(scenario, &mut game)),
+            Err(e) => problems.push(format!("{scenario}: setup failed: {e}")),
+        }
+    }
+    problems
 }

@@ -6,8 +6,8 @@
 //! Adding a mod under `mods/` adds it here; nothing to register.
 
 use hexforge::runtime;
-use hexforge_game::{Game, GameState, Rules};
-use hexforge_tests::for_every_mod;
+use hexforge_game::Rules;
+use hexforge_tests::{Lcg, each_scenario_game, for_every_mod};
 use std::path::Path;
 
 /// Every listed action that its check refused (empty: none).
@@ -16,14 +16,9 @@ fn problems_of(dir: &Path) -> Vec<String> {
         Ok(l) => l,
         Err(e) => return vec![format!("does not load: {e:#}")],
     };
-    let mut problems = Vec::new();
-    for scenario in &loaded.scenarios {
-        let state = GameState::new(loaded.locks.clone(), scenario, serde_json::Value::Null, 11);
-        let Ok(mut game) = Game::new(loaded.rules(), state) else {
-            problems.push(format!("{scenario}: setup failed"));
-            continue;
-        };
-        let mut lcg: u64 = 0x5851_f42d_4c95_7f2d;
+    each_scenario_game(&loaded, 11, |scenario, game| {
+        let mut problems = Vec::new();
+        let mut lcg = Lcg(0x5851_f42d_4c95_7f2d);
         for step in 0..250 {
             let Some(side) = game.waiting().into_iter().next() else {
                 break;
@@ -51,10 +46,7 @@ fn problems_of(dir: &Path) -> Vec<String> {
             if all.is_empty() || !problems.is_empty() {
                 break;
             }
-            lcg = lcg
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            let a = &all[(lcg >> 33) as usize % all.len()];
+            let a = &all[lcg.below(all.len())];
             if let Err(e) = game.perform(a) {
                 problems.push(format!("{scenario} step {step}: {} failed: {e}", a.id));
                 break;
@@ -63,8 +55,8 @@ fn problems_of(dir: &Path) -> Vec<String> {
                 break;
             }
         }
-    }
-    problems
+        problems
+    })
 }
 
 #[test]

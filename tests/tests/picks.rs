@@ -5,8 +5,7 @@
 //! Adding a mod under `mods/` adds it here; nothing to register.
 
 use hexforge::runtime;
-use hexforge_game::{Game, GameState};
-use hexforge_tests::for_every_mod;
+use hexforge_tests::{Lcg, each_scenario_game, for_every_mod};
 use std::path::Path;
 
 /// Every problem of one mod's games (empty: all picks matched).
@@ -15,15 +14,10 @@ fn problems_of(dir: &Path) -> Vec<String> {
         Ok(l) => l,
         Err(e) => return vec![format!("does not load: {e:#}")],
     };
-    let mut problems = Vec::new();
-    for scenario in &loaded.scenarios {
-        let state = GameState::new(loaded.locks.clone(), scenario, serde_json::Value::Null, 5);
-        let Ok(mut game) = Game::new(loaded.rules(), state) else {
-            problems.push(format!("{scenario}: setup failed"));
-            continue;
-        };
+    each_scenario_game(&loaded, 5, |scenario, game| {
+        let mut problems = Vec::new();
         // A small LCG picks the actions: the same games on every run.
-        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut lcg = Lcg(0x2545_f491_4f6c_dd1d);
         for step in 0..200 {
             if game.state().outcome.is_some() {
                 break;
@@ -68,10 +62,7 @@ fn problems_of(dir: &Path) -> Vec<String> {
                     }
                 }
                 if next.is_none() && n > 0 {
-                    seed = seed
-                        .wrapping_mul(6_364_136_223_846_793_005)
-                        .wrapping_add(1_442_695_040_888_963_407);
-                    next = Some(all[(seed >> 33) as usize % n].clone());
+                    next = Some(all[lcg.below(n)].clone());
                 }
             }
             let Some(action) = next else { break };
@@ -81,8 +72,8 @@ fn problems_of(dir: &Path) -> Vec<String> {
                 break;
             }
         }
-    }
-    problems
+        problems
+    })
 }
 
 #[test]
