@@ -2,6 +2,7 @@
 //! mod that changes one component of a long list converts that item, not the whole list. An
 //! equal value changes nothing (the values stay shared with the state before); a position one
 //! past the end appends; every other miss is a refusal that names the path and the mod's line.
+//! The same sharing holds for globals (`ctx:set_global`).
 
 mod common;
 
@@ -30,6 +31,8 @@ const MAIN: &str = r#"game.piece_type { id = "ship", values = {
 game.turns { order = "fixed", phases = { { id = "main" } } }
 game.action { id = "set", params = { path = "any", v = "any" },
   apply = function(ctx, a) ctx:set(1, a.path, a.v) end }
+game.action { id = "global", params = { v = "any" },
+  apply = function(ctx, a) ctx:set_global("g", a.v) end }
 "#;
 
 fn game() -> (tempfile::TempDir, Game<LuaRules>) {
@@ -135,4 +138,26 @@ fn paths_that_miss_are_refused_with_the_path_and_the_line() {
         );
     }
     assert_eq!(g.state(), &before, "every refusal left the state as it was");
+}
+
+#[test]
+fn an_equal_global_keeps_the_globals_shared() {
+    let (_d, mut g) = game();
+    let global = |g: &mut Game<LuaRules>, v: Value| {
+        g.perform(&Action::new(
+            "global",
+            SideId::new("blue"),
+            json!({ "v": v }),
+        ))
+        .unwrap();
+        Arc::clone(&g.state().globals)
+    };
+    let first = global(&mut g, json!([1, 2]));
+    assert!(
+        Arc::ptr_eq(&first, &global(&mut g, json!([1, 2]))),
+        "nothing was copied"
+    );
+    let changed = global(&mut g, json!([1, 3]));
+    assert!(!Arc::ptr_eq(&first, &changed));
+    assert_eq!(changed["g"], json!([1, 3]));
 }
