@@ -9,20 +9,23 @@
 //!
 //! What it gives is exactly [`crate::api::plain::lua_to_json`]'s answer (the same rules as mlua's
 //! serde conversion for plain data), `None` where that leaves a value to serde: functions,
-//! userdata, a non-string key in an object, a string that is not UTF-8, a table with a metatable
-//! other than a shared snapshot view, nesting deeper than 64. Callers then take the serde path,
+//! userdata, a non-string key in an object, a string that is not UTF-8, a table with a metatable,
+//! nesting deeper than 64 (shared snapshots are frozen plain tables and read like any other). Callers then take the serde path,
 //! so every error message stays the same.
 //!
 //! Why this is sound (the `unsafe` below relies on all of it):
 //! - nothing here allocates in Lua or can raise a Lua error: reading a table with `lua_rawgeti`,
 //!   `lua_rawget` and `lua_next` (with the key `lua_next` itself gave), `lua_getmetatable`,
-//!   `lua_rawequal`, `lua_rawlen`, and `lua_tolstring` on values that already are strings; stack
+//!   `lua_rawlen`, and `lua_tolstring` on values that already are strings; stack
 //!   space is reserved with `lua_checkstack`, which reports failure instead of raising. So no
 //!   `longjmp` can cross the Rust frames (with their `Vec`s and `String`s) of the walk;
 //! - only `lua_checkstack` may allocate (growing the stack; on failure it returns 0, and an
 //!   emergency collection runs no finalizers); every value read is anchored on the stack, and
 //!   the bytes behind `lua_tolstring`'s pointer are copied out before the next Lua call;
 //! - every index used is absolute and every function restores the stack height it found.
+//!
+//! It also hands out the patched VM's `clone`, `copy` and `freeze` ([`frozen_tables`]), two C functions
+//! of `vendor/lua-src`.
 //!
 //! Deliberately not here: writing into Lua (that can run out of memory and raise), or any other
 //! use of the C API.
@@ -47,18 +50,10 @@ use std::os::raw::c_int;
 /// Deepest nesting walked (as [`crate::api::plain::lua_to_json`]).
 const MAX_DEPTH: usize = 64;
 
-/// Stack slots of the walk's constants (the value or list itself is slot 1).
-const KEY_METATABLE: c_int = 2;
-const KEY_INDEX: c_int = 3;
-const VIEW_MARK: c_int = 4;
-
 /// Reads plain Lua values as JSON in one protected call (one per VM: it keeps the strings the
 /// walk compares against).
 #[derive(Debug, Clone)]
 pub struct RawReader {
-    metatable: LuaString,
-    index: LuaString,
-    mark: LuaString,
     q: LuaString,
     r: LuaString,
 }
@@ -70,9 +65,6 @@ impl RawReader {
     /// Out of memory.
     pub fn new(lua: &Lua) -> mlua::Result<RawReader> {
         Ok(RawReader {
-            metatable: lua.create_string("__metatable")?,
-            index: lua.create_string("__index")?,
-            mark: lua.create_string(crate::api::plain::VIEW_MARK)?,
             q: lua.create_string("q")?,
             r: lua.create_string("r")?,
         })
@@ -90,7 +82,7 @@ impl RawReader {
     /// Only if the Lua stack cannot grow (out of memory).
     pub fn to_json(&self, lua: &Lua, v: &Value) -> mlua::Result<Option<Json>> {
         let mut out = None;
-        // SAFETY: see the module header; slot 1 is `v`, slots 2-4 the constants.
+        // SAFETY: see the module header; slot 1 is `v`.
         unsafe {
             lua.exec_raw::<()>(self.args(v.clone()), |l| {
                 out = walk(l, 1, 0);
@@ -107,7 +99,7 @@ impl RawReader {
     /// Only if the Lua stack cannot grow (out of memory).
     pub fn list_to_json(&self, lua: &Lua, t: &Table) -> mlua::Result<Vec<Option<Json>>> {
         let mut out = Vec::new();
-        // SAFETY: see the module header; slot 1 is the list, slots 2-4 the constants.
+        // SAFETY: see the module header; slot 1 is the list.
         unsafe {
             lua.exec_raw::<()>(self.args(Value::Table(t.clone())), |l| {
                 // A list with a foreign metatable is read raw, as `sequence_values` reads it.
@@ -139,10 +131,9 @@ impl RawReader {
     /// Only if the Lua stack cannot grow (out of memory).
     pub fn sequence_len(&self, lua: &Lua, t: &Table) -> mlua::Result<usize> {
         let mut n = 0;
-        // SAFETY: see the module header; slot 1 is the list, slots 2-4 the constants.
+        // SAFETY: see the module header; slot 1 is the list.
         unsafe {
             lua.exec_raw::<()>(self.args(Value::Table(t.clone())), |l| {
-                // The same table `list_to_json` reads (a shared view's real table).
                 let list = real_index(l, 1).unwrap_or(1);
                 let top = ffi::lua_gettop(l);
                 loop {
@@ -161,12 +152,37 @@ impl RawReader {
     }
 
     fn args(&self, v: Value) -> mlua::MultiValue {
-        mlua::MultiValue::from_iter([
-            v,
-            Value::String(self.metatable.clone()),
-            Value::String(self.index.clone()),
-            Value::String(self.mark.clone()),
-        ])
+        mlua::MultiValue::from_iter([v])
+    }
+}
+
+unsafe extern "C-unwind" {
+    /// `freeze(t)`: Hexforge's Lua patch (`vendor/lua-src/PATCHES.md`), marks `t` and its
+    /// nested tables read-only and returns `t`.
+    fn hexforge_freeze_f(l: *mut ffi::lua_State) -> c_int;
+    /// `clone(t)`: Hexforge's Lua patch, a deep writable copy of `t` with the same layout.
+    fn hexforge_clone_f(l: *mut ffi::lua_State) -> c_int;
+    /// `copy(t)`: the same, shallow (nested tables shared).
+    fn hexforge_copy_f(l: *mut ffi::lua_State) -> c_int;
+}
+
+/// The patched VM's `clone(t)`, `copy(t)` and `freeze(t)` as Lua functions (for the engine's own Lua: see
+/// [`crate::api::plain::Templates`]; never put in a mod's environment).
+///
+/// # Errors
+/// Out of memory.
+pub fn frozen_tables(
+    lua: &Lua,
+) -> mlua::Result<(mlua::Function, mlua::Function, mlua::Function)> {
+    // SAFETY: all are ordinary `lua_CFunction`s of the vendored Lua (lbaselib.c): they check
+    // their argument with `luaL_checktype` and raise Lua errors the usual way, inside Lua's own
+    // protected call machinery (no Rust frame is crossed by a `longjmp`).
+    unsafe {
+        Ok((
+            lua.create_c_function(hexforge_clone_f)?,
+            lua.create_c_function(hexforge_copy_f)?,
+            lua.create_c_function(hexforge_freeze_f)?,
+        ))
     }
 }
 
@@ -213,25 +229,10 @@ unsafe fn string(l: *mut ffi::lua_State, idx: c_int) -> Option<String> {
 }
 
 /// The absolute index of the table to read for the table at `idx`: itself when it has no
-/// metatable, the real table (pushed) for a shared snapshot view, `None` for any other
-/// metatable. May leave values pushed; callers restore the stack height.
+/// metatable, `None` otherwise. May leave values pushed; callers restore the stack height.
 unsafe fn real_index(l: *mut ffi::lua_State, idx: c_int) -> Option<c_int> {
-    // SAFETY: raw reads of a metatable with constant keys already on the stack.
-    unsafe {
-        if ffi::lua_getmetatable(l, idx) == 0 {
-            return Some(idx);
-        }
-        ffi::lua_pushvalue(l, KEY_METATABLE);
-        ffi::lua_rawget(l, -2);
-        let view = ffi::lua_rawequal(l, -1, VIEW_MARK) != 0;
-        if !view {
-            return None;
-        }
-        ffi::lua_pushvalue(l, KEY_INDEX);
-        ffi::lua_rawget(l, -3);
-        let real = ffi::lua_gettop(l);
-        (ffi::lua_type(l, real) == ffi::LUA_TTABLE).then_some(real)
-    }
+    // SAFETY: `idx` is a valid index; `lua_getmetatable` pushes at most one value.
+    unsafe { (ffi::lua_getmetatable(l, idx) == 0).then_some(idx) }
 }
 
 /// The plain table at absolute index `t`: an array when its border is above 0, else an object

@@ -381,14 +381,9 @@ impl LuaRules {
             .map_err(rerr)
     }
 
-    fn action_table(lua: &Lua, action: &Action) -> mlua::Result<Table> {
-        let t = match to_lua(lua, &action.params)? {
-            Value::Table(t) => t,
-            _ => lua.create_table()?,
-        };
-        t.raw_set("id", action.id.as_str())?;
-        t.raw_set("side", action.side.as_str())?;
-        Ok(t)
+    fn action_table(&self, lua: &Lua, action: &Action) -> mlua::Result<Table> {
+        self.templates
+            .action(lua, &action.params, &action.id, action.side.as_str())
     }
 
     fn phase_allows(&self, state: &GameState, action: &Action) -> Result<(), Illegal> {
@@ -510,7 +505,7 @@ impl LuaRules {
                     let end_allowed = match &end_phase {
                         EndPhase::Check(f) => {
                             sandbox.refill()?;
-                            let args = (ctx.clone(), Self::action_table(lua, &end)?);
+                            let args = (ctx.clone(), self.action_table(lua, &end)?);
                             let verdict = verdict("check")(lua, f.call::<MultiValue>(args)?)?;
                             matches!(verdict, Some(Ok(())) | None)
                         }
@@ -538,7 +533,7 @@ impl LuaRules {
                     for (id, t, n) in &kept {
                         if i < *n {
                             // Lua lists count from 1.
-                            let v: Value = crate::api::plain::real_table(t).raw_get(i + 1)?;
+                            let v: Value = t.raw_get(i + 1)?;
                             let params = from_lua(lua, v, &format!("action {id}: choices"))?;
                             out.push(choice_action(id, side, params));
                             return Ok(());
@@ -597,7 +592,7 @@ impl LuaRules {
             Access::Read(state),
             check,
             |lua| {
-                Ok(MultiValue::from_iter([Value::Table(Self::action_table(
+                Ok(MultiValue::from_iter([Value::Table(self.action_table(
                     lua, action,
                 )?)]))
             },
@@ -621,8 +616,7 @@ fn choices_len(lua: &Lua, t: &Table) -> mlua::Result<usize> {
     if let Some(r) = lua.app_data_ref::<RawReader>() {
         return r.sequence_len(lua, t);
     }
-    crate::api::plain::real_table(t)
-        .sequence_values::<Value>()
+    t.sequence_values::<Value>()
         .try_fold(0, |n, v| v.map(|_| n + 1))
 }
 
@@ -636,7 +630,7 @@ fn choices_to_json(lua: &Lua, id: &str, t: &Table) -> mlua::Result<Vec<Json>> {
         .and_then(|l| l.into_iter().collect::<Option<Vec<Json>>>());
     match read {
         Some(list) => Ok(list),
-        None => crate::api::plain::real_table(t)
+        None => t
             .sequence_values::<Value>()
             .map(|v| from_lua(lua, v?, &format!("action {id}: choices")))
             .collect(),
@@ -754,7 +748,7 @@ impl Rules for LuaRules {
             Access::Write(state),
             apply,
             |lua| {
-                Ok(MultiValue::from_iter([Value::Table(Self::action_table(
+                Ok(MultiValue::from_iter([Value::Table(self.action_table(
                     lua, action,
                 )?)]))
             },
@@ -943,14 +937,59 @@ fn snapshot(
     // The piece changed: its old entry still serves for whatever of `values` is unchanged
     // (moving or turning changes no value at all).
     let old = rules.snapshots.borrow_mut().remove(&id);
-    let (values, parts) = match old {
-        Some(o) if o.piece.values == p.values => (o.values, o.parts),
-        o => rules.templates.freeze_object(
-            lua,
-            &p.values,
-            o.as_ref().map(|o| (&*o.piece.values, &o.parts)),
-        )?,
+    // Still where it was, as it was: only `values` changed (the usual case: an action changes
+    // a few numbers of a record), so the whole snapshot is the old one with `values` replaced.
+    let in_place = old.as_ref().is_some_and(|o| {
+        o.piece.kind == p.kind
+            && o.piece.owner == p.owner
+            && o.piece.pos == p.pos
+            && o.piece.facing == p.facing
+    });
+    let (values, parts, old_full) = match old {
+        Some(o) if o.piece.values == p.values => (o.values, o.parts, Some((o.full, true))),
+        o => {
+            let (values, parts) = rules.templates.freeze_object(
+                lua,
+                &p.values,
+                o.as_ref().map(|o| (&*o.piece.values, &o.parts, &o.values)),
+            )?;
+            (values, parts, o.map(|o| (o.full, false)))
+        }
     };
+    let full = match old_full {
+        Some((full, true)) if in_place => Some(full),
+        Some((full, false)) if in_place => Some(rules.templates.patch_field(
+            lua,
+            &full,
+            rules.templates.string(lua, "values")?,
+            values.as_value(),
+        )?),
+        _ => None,
+    };
+    let f = match full {
+        Some(f) => f,
+        None => full_snapshot(lua, rules, p, &values)?,
+    };
+    let mut cache = rules.snapshots.borrow_mut();
+    // Pieces come and go (and games change): drop entries for pieces this state does not have
+    // once the cache is clearly larger than the state.
+    if cache.len() > 2 * state.pieces.len() + 64 {
+        cache.retain(|k, _| state.pieces.contains_key(k));
+    }
+    cache.insert(
+        id,
+        Snapshot {
+            piece: p.clone(),
+            full: f.clone(),
+            values: values.clone(),
+            parts,
+        },
+    );
+    Ok(Some((f, values)))
+}
+
+/// The whole snapshot of `p` (`values` already frozen).
+fn full_snapshot(lua: &Lua, rules: &LuaRules, p: &Piece, values: &Frozen) -> mlua::Result<Frozen> {
     let key = |s: &str| rules.templates.string(lua, s);
     let hex = p
         .pos
@@ -972,27 +1011,11 @@ fn snapshot(
             Field::Plain(Value::Integer(i64::from(f.index()))),
         ));
     }
-    fields.push((key("values")?, Field::Frozen(&values)));
+    fields.push((key("values")?, Field::Frozen(values)));
     if let Some(stats) = rules.stats.get(&p.kind) {
         fields.push((key("stats")?, Field::Frozen(stats)));
     }
-    let f = rules.templates.freeze(lua, fields)?;
-    let mut cache = rules.snapshots.borrow_mut();
-    // Pieces come and go (and games change): drop entries for pieces this state does not have
-    // once the cache is clearly larger than the state.
-    if cache.len() > 2 * state.pieces.len() + 64 {
-        cache.retain(|k, _| state.pieces.contains_key(k));
-    }
-    cache.insert(
-        id,
-        Snapshot {
-            piece: p.clone(),
-            full: f.clone(),
-            values: values.clone(),
-            parts,
-        },
-    );
-    Ok(Some((f, values)))
+    rules.templates.freeze(lua, fields)
 }
 
 /// Whether `a` and `b` have the same fields and share one `values` (see [`snapshot`]).
@@ -1866,7 +1889,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         let terrain = match arg(&args, 0) {
             Value::Nil => None,
             Value::Table(t) => {
-                match crate::api::plain::real_table(&t).raw_get::<Value>("terrain")? {
+                match t.raw_get::<Value>("terrain")? {
                     Value::Nil => None,
                     Value::String(id) => Some(id.to_string_lossy()),
                     other => {
@@ -2460,7 +2483,7 @@ assert(not ok and tostring(err):find('ctx:move_listing: argument 1'), tostring(e
     }
 
     #[test]
-    fn read_only_callbacks_share_views_that_refuse_writes_and_read_like_tables() {
+    fn read_only_callbacks_share_snapshots_that_refuse_writes_and_read_like_tables() {
         let (_d, rules, state) = setup();
         let code = r"
 local ctx = ...
@@ -2468,13 +2491,23 @@ local p, q = ctx:piece(1), ctx:piece(1)
 assert(p == q, 'the same view while the piece is unchanged')
 assert(p.values == ctx:pieces()[1].values)
 local ok, err = pcall(function() p.values.rec.guns[1] = 99 end)
-assert(not ok and err:find('read%-only snapshot'), err)
+assert(not ok and err:find('read%-only snapshot') and err:find('^test:6:'), err)
 assert(not pcall(function() p.hex.q = 1 end))
+assert(not pcall(function() p.newfield = 1 end))
 assert(not pcall(function() table.insert(p.values.rec.guns, 5) end))
-assert(not pcall(function() setmetatable(p, nil) end))
-assert(getmetatable(p) == 'hexforge snapshot')
--- Reading works as on a plain table: #, ipairs, pairs, table functions, conversions to Rust.
+assert(not pcall(function() table.move({ 7 }, 1, 1, 1, p.values.rec.guns) end))
+ok, err = pcall(function() rawset(p, 'id', 2) end)
+assert(not ok and err:find('^test:12:'), err)
+assert(not pcall(function() rawset(p.values.rec.guns, 1, 2) end))
+assert(not pcall(function() setmetatable(p, {}) end))
+assert(not pcall(function() setmetatable(p.values, { __index = { x = 1 } }) end))
+assert(getmetatable(p) == nil and p.values.x == nil)
+-- Nothing above changed it.
+assert(p.id == 1 and p.hex.q ~= 1 and p.newfield == nil and p.values.rec.guns[1] == 1)
+-- Reading works as on a plain table: #, ipairs, pairs, next, rawget, table functions,
+-- conversions to Rust.
 assert(#p.values.rec.guns == 2 and p.values.rec.guns[1] == 1)
+assert(next(p) ~= nil and rawget(p, 'id') == 1 and rawlen(p.values.rec.guns) == 2)
 local n = 0
 for _ in ipairs(p.values.rec.guns) do n = n + 1 end
 assert(n == 2)

@@ -830,7 +830,7 @@ static void auxsetstr (lua_State *L, const TValue *t, const char *k) {
   const TValue *slot;
   TString *str = luaS_new(L, k);
   api_checknelems(L, 1);
-  if (luaV_fastget(L, t, str, slot, luaH_getstr)) {
+  if (luaV_fastset(L, t, str, slot, luaH_getstr)) {
     luaV_finishfastset(L, t, slot, s2v(L->top.p - 1));
     L->top.p--;  /* pop value */
   }
@@ -858,7 +858,7 @@ LUA_API void lua_settable (lua_State *L, int idx) {
   lua_lock(L);
   api_checknelems(L, 2);
   t = index2value(L, idx);
-  if (luaV_fastget(L, t, s2v(L->top.p - 2), slot, luaH_get)) {
+  if (luaV_fastset(L, t, s2v(L->top.p - 2), slot, luaH_get)) {
     luaV_finishfastset(L, t, slot, s2v(L->top.p - 1));
   }
   else
@@ -880,7 +880,7 @@ LUA_API void lua_seti (lua_State *L, int idx, lua_Integer n) {
   lua_lock(L);
   api_checknelems(L, 1);
   t = index2value(L, idx);
-  if (luaV_fastgeti(L, t, n, slot)) {
+  if (luaV_fastseti(L, t, n, slot)) {
     luaV_finishfastset(L, t, slot, s2v(L->top.p - 1));
   }
   else {
@@ -898,6 +898,8 @@ static void aux_rawset (lua_State *L, int idx, TValue *key, int n) {
   lua_lock(L);
   api_checknelems(L, n);
   t = gettable(L, idx);
+  if (l_unlikely(t->frozen))  /* hexforge: read-only table */
+    luaG_frozenerror(L);
   luaH_set(L, t, key, s2v(L->top.p - 1));
   invalidateTMcache(t);
   luaC_barrierback(L, obj2gco(t), s2v(L->top.p - 1));
@@ -923,6 +925,8 @@ LUA_API void lua_rawseti (lua_State *L, int idx, lua_Integer n) {
   lua_lock(L);
   api_checknelems(L, 1);
   t = gettable(L, idx);
+  if (l_unlikely(t->frozen))  /* hexforge: read-only table */
+    luaG_frozenerror(L);
   luaH_setint(L, t, n, s2v(L->top.p - 1));
   luaC_barrierback(L, obj2gco(t), s2v(L->top.p - 1));
   L->top.p--;
@@ -944,6 +948,8 @@ LUA_API int lua_setmetatable (lua_State *L, int objindex) {
   }
   switch (ttype(obj)) {
     case LUA_TTABLE: {
+      if (l_unlikely(hvalue(obj)->frozen))  /* hexforge: read-only table */
+        luaG_frozenerror(L);
       hvalue(obj)->metatable = mt;
       if (mt) {
         luaC_objbarrier(L, gcvalue(obj), mt);
@@ -1462,3 +1468,109 @@ LUA_API void lua_upvaluejoin (lua_State *L, int fidx1, int n1,
 }
 
 
+
+
+/*
+** {======================================================
+** hexforge: frozen (read-only) tables and their deep copies
+** =======================================================
+*/
+
+/* Marks 't' and every table reachable through its values frozen. A frozen
+** table is never changed again: every set ('t[k] = v', 'rawset', 'lua_seti',
+** 'table.insert', ...) and 'setmetatable' raises LUA_FROZEN_MSG. Tables
+** already frozen are not visited again (so shared parts cost nothing). */
+static void freezetable (Table *t) {
+  unsigned int i, asize;
+  if (t->frozen) return;
+  t->frozen = 1;
+  asize = luaH_realasize(t);
+  for (i = 0; i < asize; i++) {
+    if (ttistable(&t->array[i])) freezetable(hvalue(&t->array[i]));
+  }
+  if (!isdummy(t)) {
+    Node *n = gnode(t, 0), *limit = gnode(t, sizenode(t));
+    for (; n < limit; n++) {
+      if (ttistable(gval(n))) freezetable(hvalue(gval(n)));
+    }
+  }
+}
+
+
+LUA_API void lua_hexforge_freeze (lua_State *L, int idx) {
+  const TValue *o;
+  lua_lock(L);
+  o = index2value(L, idx);
+  api_check(L, ttistable(o), "table expected");
+  freezetable(hvalue(o));
+  lua_unlock(L);
+}
+
+
+LUA_API int lua_hexforge_isfrozen (lua_State *L, int idx) {
+  const TValue *o = index2value(L, idx);
+  return ttistable(o) && hvalue(o)->frozen;
+}
+
+
+/* Pushes a copy of 'src' with the very same layout (array and node parts
+** copied slot for slot, so 'next' visits the keys in the same order), not
+** frozen and without a metatable; when 'deep', the tables among its values
+** are copied the same way (else they are shared). Keys are shared (the
+** engine's templates have string and integer keys only). Every new table is
+** on the stack until it is linked into its parent, so an emergency collection
+** cannot free it. */
+static void clonetable (lua_State *L, Table *src, int deep, int depth) {
+  Table *t;
+  unsigned int i, asize = luaH_realasize(src);
+  unsigned int nsize = allocsizenode(src);
+  if (l_unlikely(depth > LUAI_MAXCCALLS))
+    luaG_runerror(L, "table too deeply nested to copy");
+  luaD_checkstack(L, 1);
+  t = luaH_new(L);
+  sethvalue2s(L, L->top.p, t);
+  L->top.p++;
+  luaH_resize(L, t, asize, nsize);
+  for (i = 0; i < asize; i++)
+    setobj2t(L, &t->array[i], &src->array[i]);
+  if (nsize > 0) {
+    memcpy(t->node, src->node, nsize * sizeof(Node));
+    t->lastfree = t->node + (src->lastfree - src->node);
+  }
+  t->alimit = src->alimit;
+  t->flags = src->flags;
+  if (isblack(t))  /* (only after an emergency collection) */
+    luaC_barrierback_(L, obj2gco(t));
+  if (!deep) return;
+  for (i = 0; i < asize; i++) {
+    if (ttistable(&t->array[i])) {
+      clonetable(L, hvalue(&t->array[i]), 1, depth + 1);
+      setobj2t(L, &t->array[i], s2v(L->top.p - 1));
+      luaC_barrierback(L, obj2gco(t), s2v(L->top.p - 1));
+      L->top.p--;
+    }
+  }
+  for (i = 0; i < nsize; i++) {
+    Node *n = gnode(t, i);
+    if (ttistable(gval(n))) {
+      clonetable(L, hvalue(gval(n)), 1, depth + 1);
+      n = gnode(t, i);
+      setobj2t(L, gval(n), s2v(L->top.p - 1));
+      luaC_barrierback(L, obj2gco(t), s2v(L->top.p - 1));
+      L->top.p--;
+    }
+  }
+}
+
+
+LUA_API void lua_hexforge_clone (lua_State *L, int idx, int deep) {
+  const TValue *o;
+  lua_lock(L);
+  o = index2value(L, idx);
+  api_check(L, ttistable(o), "table expected");
+  clonetable(L, hvalue(o), deep, 0);
+  luaC_checkGC(L);
+  lua_unlock(L);
+}
+
+/* }====================================================== */

@@ -547,3 +547,28 @@ LUAMOD_API int luaopen_base (lua_State *L) {
   return 1;
 }
 
+
+
+/* hexforge: 'freeze(t)', 'clone(t)' and 'copy(t)' for the engine's own Lua (never put
+** in a mod's environment); see lua_hexforge_freeze and lua_hexforge_clone. */
+LUA_API int hexforge_freeze_f (lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  lua_hexforge_freeze(L, 1);
+  return 1;
+}
+
+
+LUA_API int hexforge_clone_f (lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_hexforge_clone(L, 1, 1);
+  return 1;
+}
+
+
+/* 'copy(t)': the shallow copy (nested tables shared), writable. */
+LUA_API int hexforge_copy_f (lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_hexforge_clone(L, 1, 0);
+  return 1;
+}

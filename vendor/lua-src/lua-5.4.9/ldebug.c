@@ -863,6 +863,27 @@ l_noret luaG_runerror (lua_State *L, const char *fmt, ...) {
 
 
 /*
+** hexforge: an attempt to change a frozen (read-only) table. The position is
+** the nearest Lua function's: the caller of 'rawset' or 'setmetatable' when
+** a C function made the change.
+*/
+l_noret luaG_frozenerror (lua_State *L) {
+  CallInfo *ci = L->ci;
+  const char *msg;
+  luaC_checkGC(L);  /* error message uses memory */
+  msg = luaO_pushfstring(L, "%s", LUA_FROZEN_MSG);
+  if (!isLua(ci) && ci->previous != NULL && isLua(ci->previous))
+    ci = ci->previous;
+  if (isLua(ci)) {  /* add source:line information */
+    luaG_addinfo(L, msg, ci_func(ci)->p->source, getcurrentline(ci));
+    setobjs2s(L, L->top.p - 2, L->top.p - 1);  /* remove 'msg' */
+    L->top.p--;
+  }
+  luaG_errormsg(L);
+}
+
+
+/*
 ** Check whether new instruction 'newpc' is in a different line from
 ** previous instruction 'oldpc'. More often than not, 'newpc' is only
 ** one or a few instructions after 'oldpc' (it must be after, see

@@ -283,6 +283,17 @@ LUA_API void  (lua_rawset) (lua_State *L, int idx);
 LUA_API void  (lua_rawseti) (lua_State *L, int idx, lua_Integer n);
 LUA_API void  (lua_rawsetp) (lua_State *L, int idx, const void *p);
 LUA_API int   (lua_setmetatable) (lua_State *L, int objindex);
+
+/* hexforge: frozen (read-only) tables, see lapi.c */
+#define LUA_FROZEN_MSG "this table is a read-only snapshot (check, choices, victory and bots " \
+  "share snapshots between calls): change the game with ctx:set and friends in apply, " \
+  "setup or a hook, or build a new table for scratch work"
+LUA_API void  (lua_hexforge_freeze) (lua_State *L, int idx);
+LUA_API int   (lua_hexforge_isfrozen) (lua_State *L, int idx);
+LUA_API void  (lua_hexforge_clone) (lua_State *L, int idx, int deep);
+LUA_API int   (hexforge_freeze_f) (lua_State *L);
+LUA_API int   (hexforge_clone_f) (lua_State *L);
+LUA_API int   (hexforge_copy_f) (lua_State *L);
 LUA_API int   (lua_setiuservalue) (lua_State *L, int idx, int n);
 
 

@@ -102,6 +102,17 @@ typedef enum {
 
 
 /*
+** hexforge: the fast lookup of a set; a frozen table always takes the slow
+** path ('luaV_finishset'), which refuses to change it.
+*/
+#define luaV_fastset(L,t,k,slot,f) \
+  (luaV_fastget(L,t,k,slot,f) && !hvalue(t)->frozen)
+
+#define luaV_fastseti(L,t,k,slot) \
+  (luaV_fastgeti(L,t,k,slot) && !hvalue(t)->frozen)
+
+
+/*
 ** Finish a fast set operation (when fast get succeeds). In that case,
 ** 'slot' points to the place to put the value.
 */

@@ -191,8 +191,6 @@ fn read_hex(
     let Value::Table(t) = v else {
         return Err(format!("expected a hex {{q=, r=}}, got {}", v.type_name()));
     };
-    // A snapshot's hex in check or choices is a read-only view.
-    let t = &crate::api::plain::real_table(t);
     let coord = |k: &'static str| -> Result<i32, String> {
         let n = match get(t, k).map_err(|e| e.to_string())? {
             Value::Integer(n) => n,

@@ -110,7 +110,6 @@ fn walk(v: &Value, depth: usize) -> Option<Json> {
         Value::Number(f) => Json::from(*f),
         Value::String(s) => Json::String(s.to_str().ok()?.to_owned()),
         Value::Table(t) => {
-            let t = &real_table(t);
             if depth >= MAX_WALK_DEPTH || t.metatable().is_some() {
                 return None;
             }
@@ -152,24 +151,6 @@ fn walk(v: &Value, depth: usize) -> Option<Json> {
     })
 }
 
-/// What `getmetatable` says of a shared read-only view (see [`Templates::share`]).
-pub(crate) const VIEW_MARK: &str = "hexforge snapshot";
-
-/// The table behind a shared read-only view (see [`Templates::share`]); any other table as it
-/// is. Engine code that reads a mod's tables raw (hexes, filters, return values) goes through
-/// this, so a snapshot's `p.hex` or `p.values` is accepted wherever a plain table is.
-#[must_use]
-pub fn real_table(t: &Table) -> Table {
-    if let Some(mt) = t.metatable()
-        && let Ok(Value::String(m)) = mt.raw_get::<Value>("__metatable")
-        && m.as_bytes().as_ref() == VIEW_MARK.as_bytes()
-        && let Ok(Value::Table(real)) = mt.raw_get::<Value>("__index")
-    {
-        return real;
-    }
-    t.clone()
-}
-
 /// A JSON number the way serde hands it to mlua: i64, else u64, else f64.
 fn number(lua: &Lua, n: &serde_json::Number) -> mlua::Result<Value> {
     if let Some(i) = n.as_i64() {
@@ -181,29 +162,43 @@ fn number(lua: &Lua, n: &serde_json::Number) -> mlua::Result<Value> {
     }
 }
 
-/// The copier: `copy(template)` builds a fresh table; `copy_all(...)` a sequence of copies.
-/// No globals are used (the chunk's environment is empty). A template is `{ build, slots... }`
-/// and `build(template)` returns the fresh table: usually the cached constructor of the
-/// template's shape (see [`Templates::shape`]), for very large or unusual tables `gen`, a loop
-/// over the layout described at `gen`.
+/// The copier. A frozen template is a real Lua table made read-only by the VM (Hexforge's Lua
+/// patch, `vendor/lua-src/PATCHES.md`): `clone(t)` (C) copies it deeply, slot for slot, into
+/// fresh writable tables; `freeze(t)` (C) marks a new table and its new nested tables
+/// read-only. `make(build, slots...)` builds a template: `build` is usually the cached
+/// constructor of the template's shape (see [`Templates::shape`]), for very large or unusual
+/// tables `gen`, a loop over the layout described at `gen`. No globals are used (the chunk's
+/// environment is empty).
 const COPIER: &str = r"
-local setmetatable, error, next, type = ...
-local function copy(d) return d[1](d) end
--- The generic copier of very large (or unusual) tables: `{ gen, make, p, h, <key, value>...,
+local clone, copy, freeze, setmetatable = ...
+-- A changed template: a shallow copy of the old one with the keys `k1, v1, ...` set, frozen
+-- again. Only values of existing keys change, so the table keeps the old layout (the one a
+-- fresh build of the same shape gives).
+local function patch(old, ...)
+  local t, a = copy(old), { ... }
+  for i = 1, #a, 2 do t[a[i]] = a[i + 1] end
+  return freeze(t)
+end
+-- The generic builder of very large (or unusual) tables: `{ gen, make, p, h, <key, value>...,
 -- <key, q, r>..., <key, template>... }`; `make` builds the presized empty table (or is false);
--- plain values end at slot `p + 1`, hexes at `h + 1`, nested tables follow.
+-- plain values end at slot `p + 1`, hexes at `h + 1`, nested templates (shared) follow.
 local function gen(d)
   local make = d[2]
   local t = make and make() or {}
   local p, h = d[3] + 1, d[4] + 1
   for i = 5, p, 2 do t[d[i]] = d[i + 1] end
   for i = p + 1, h, 3 do t[d[i]] = { q = d[i + 1], r = d[i + 2] } end
-  for i = h + 1, #d, 2 do local s = d[i + 1]; t[d[i]] = s[1](s) end
+  for i = h + 1, #d, 2 do t[d[i]] = d[i + 1] end
   return t
+end
+-- A template from its slots in one call from Rust (instead of one protected call per slot).
+local function make(...)
+  local d = { ... }
+  return freeze(d[1](d))
 end
 local function copy_all(...)
   local list, out = { ... }, {}
-  for i = 1, #list do local s = list[i]; out[i] = s[1](s) end
+  for i = 1, #list do out[i] = clone(list[i]) end
   return out
 end
 -- Light rows (`ctx:pieces { fields = ... }`): appends n tables to `out` (a new list when false).
@@ -226,7 +221,7 @@ local function rows(out, make, nf, n, ...)
         if r then t[k] = { q = v, r = r } elseif v then t[k] = v end
         j = j + 2
       else
-        if v then t[k] = v[1](v) end
+        if v then t[k] = clone(v) end
         j = j + 1
       end
     end
@@ -234,61 +229,24 @@ local function rows(out, make, nf, n, ...)
   end
   return out
 end
--- Templates are built by one call from Rust instead of one protected call per slot.
+-- A sequence of the arguments.
 local function pack(...) return { ... } end
 -- A ctx table with the metatable every ctx shares ({ __index = methods }; the methods find
 -- the state through the table's identity, see live.rs).
 local function make_ctx(mt, round, segment, phase, label, limit, active, scenario, options_tpl,
                         options, ...)
-  if options_tpl then options = options_tpl[1](options_tpl) end
+  if options_tpl then options = clone(options_tpl) end
   return setmetatable({ round = round, segment = segment, phase = phase, label = label,
                         turn_limit = limit, active = active, acting = { ... },
                         scenario = scenario, options = options }, mt)
 end
--- Shared read-only views (see Templates::share). A view is an empty table whose metatable reads
--- from the real table (kept only here and in the metatable, which getmetatable hides); nested
--- tables are views too. REAL maps a view to its table for # and pairs; VIEWS keeps one view per
--- template; VIEWER maps a shape's constructor to its view constructor, which builds the real
--- table with nested templates as their (cached, shared) views. All have weak keys: a view lives
--- as long as someone holds it, a cached view as long as its template.
-local REAL = setmetatable({}, { __mode = 'k' })
-local VIEWS = setmetatable({}, { __mode = 'k' })
-local VIEWER = setmetatable({}, { __mode = 'k' })
-local function refuse()
-  error('this table is a read-only snapshot (check, choices, victory and bots share snapshots ' ..
-        'between calls): change the game with ctx:set and friends in apply, setup or a hook, ' ..
-        'or build a new table for scratch work', 2)
+-- An action as callbacks see it: its params (a fresh table, or nil) with `id` and `side`.
+local function action(t, id, side)
+  t = t or {}
+  t.id, t.side = id, side
+  return t
 end
-local function len(v) return #REAL[v] end
-local function items(v) return next, REAL[v], nil end
--- Wraps t, whose nested tables are views already.
-local function flat(t)
-  local v = setmetatable({}, { __index = t, __newindex = refuse, __len = len, __pairs = items,
-                               __metatable = 'hexforge snapshot' })
-  REAL[v] = t
-  return v
-end
-local function protect(t)
-  for k, x in next, t do
-    if type(x) == 'table' then t[k] = protect(x) end
-  end
-  return flat(t)
-end
-local function share(d)
-  local v = VIEWS[d]
-  if v == nil then
-    local make = VIEWER[d[1]]
-    if make then v = make(d) else v = protect(d[1](d)) end
-    VIEWS[d] = v
-  end
-  return v
-end
-local function share_all(...)
-  local list, out = { ... }, {}
-  for i = 1, #list do out[i] = share(list[i]) end
-  return out
-end
-return copy, copy_all, make_ctx, pack, rows, gen, share, share_all, flat, VIEWER
+return copy_all, make_ctx, pack, rows, gen, make, patch, action
 ";
 
 /// Largest table (fields of one kind) built presized; larger ones grow as usual.
@@ -337,7 +295,8 @@ pub enum Field<'a> {
 /// Builds templates and copies them (one per VM).
 #[derive(Debug)]
 pub struct Templates {
-    copy: Function,
+    /// `clone(t)` (C): a deep writable copy of a frozen table.
+    clone: Function,
     copy_all: Function,
     /// `make_ctx(...)`: see [`Templates::ctx_maker`].
     make_ctx: Function,
@@ -347,14 +306,14 @@ pub struct Templates {
     rows: Function,
     /// The generic builder of large or unusual tables (see `COPIER`).
     generic: Function,
-    /// `share(template)`: see [`Templates::share`].
-    share: Function,
-    /// `share_all(templates...)`: a fresh sequence of shared views.
-    share_all: Function,
-    /// The environment of view constructors: `S` (share) and `P` (wrap one table read-only).
-    view_env: Table,
-    /// A shape's constructor -> its view constructor (weak keys; see `COPIER`).
-    viewer: Table,
+    /// `make(build, slots...)`: a template from its slots (see `COPIER`).
+    make: Function,
+    /// `freeze(t)` (C): makes a new table and its new nested tables read-only.
+    freeze_fn: Function,
+    /// `patch(old, k1, v1, ...)`: see `COPIER`.
+    patch: Function,
+    /// `action(params, id, side)`: see [`Templates::action`].
+    action: Function,
     /// Compiled constructors by their shape key ([`Layout::key`]). Never iterated (so a hash map
     /// cannot leak an order into results).
     shapes: RefCell<FxHashMap<String, Function>>,
@@ -385,17 +344,14 @@ impl Templates {
             .set_name("=hexforge constructors")
             .set_environment(lua.create_table()?)
             .eval::<(Vec<Function>, Vec<Function>)>()?;
-        // The base functions the views need, as they were before any mod ran.
+        // The base function the ctx maker needs, as it was before any mod ran.
         let base = match lua.named_registry_value::<Value>(crate::sandbox::PRISTINE_KEY)? {
             Value::Table(t) => t,
             _ => lua.globals(),
         };
-        let base = ["setmetatable", "error", "next", "type"]
-            .iter()
-            .map(|k| base.raw_get::<Value>(*k))
-            .collect::<mlua::Result<MultiValue>>()?;
-        #[allow(clippy::type_complexity)]
-        let (copy, copy_all, make_ctx, pack, rows, generic, share, share_all, flat, viewer): (
+        let setmetatable = base.raw_get::<Value>("setmetatable")?;
+        let (clone, copy, freeze_fn) = crate::raw::frozen_tables(lua)?;
+        let (copy_all, make_ctx, pack, rows, generic, make, patch, action): (
             Function,
             Function,
             Function,
@@ -404,29 +360,22 @@ impl Templates {
             Function,
             Function,
             Function,
-            Function,
-            Table,
         ) = lua
             .load(COPIER)
             .set_name("=hexforge copier")
             .set_environment(lua.create_table()?)
-            .call(base)?;
+            .call((clone.clone(), copy, freeze_fn.clone(), setmetatable))?;
         Ok(Templates {
-            copy,
+            clone,
             copy_all,
             make_ctx,
             pack,
             rows,
             generic,
-            view_env: {
-                let env = lua.create_table()?;
-                env.raw_set("S", share.clone())?;
-                env.raw_set("P", flat)?;
-                env
-            },
-            viewer,
-            share,
-            share_all,
+            make,
+            freeze_fn,
+            patch,
+            action,
             shapes: RefCell::new(FxHashMap::default()),
             fast_shapes: RefCell::new(FxHashMap::default()),
             #[cfg(test)]
@@ -466,13 +415,17 @@ impl Templates {
         Ok(Value::String(v))
     }
 
-    /// A Lua sequence of `items` (none of them nil).
-    fn sequence(&self, lua: &Lua, items: Vec<Value>) -> mlua::Result<Table> {
+    /// The template (a frozen table) made by `items[0]`, the builder, from the slots after it
+    /// (none of them nil).
+    fn made(&self, lua: &Lua, items: Vec<Value>) -> mlua::Result<Table> {
         if items.len() > MAX_PACKED {
             // Very large tables: slot by slot (a call's arguments live on the Lua stack).
-            return lua.create_sequence_from(items);
+            let d = lua.create_sequence_from(items)?;
+            let build: Function = d.raw_get(1)?;
+            let t: Table = build.call(&d)?;
+            return self.freeze_fn.call(t);
         }
-        self.pack.call(MultiValue::from_vec(items))
+        self.make.call(MultiValue::from_vec(items))
     }
 
     /// The template header: the constructor for `arr` array and `hash` hash fields.
@@ -528,8 +481,13 @@ impl Templates {
         &self,
         lua: &Lua,
         m: &BTreeMap<String, Json>,
-        reuse: Option<(&BTreeMap<String, Json>, &Parts)>,
+        reuse: Option<(&BTreeMap<String, Json>, &Parts, &Frozen)>,
     ) -> mlua::Result<(Frozen, Parts)> {
+        if let Some((om, op, of)) = reuse
+            && let Some(patched) = self.patch_object(lua, m, om, op, of)?
+        {
+            return Ok(patched);
+        }
         let mut slots = Slots::default();
         let mut parts = BTreeMap::new();
         for (k, x) in m {
@@ -538,13 +496,165 @@ impl Templates {
                 self.push_json(lua, &mut slots, key, x)?;
                 continue;
             }
-            let old = reuse.and_then(|(om, op)| Some((om.get(k)?, op.get(k)?)));
+            let old = reuse.and_then(|(om, op, _)| Some((om.get(k)?, op.get(k)?)));
             let sub = self.freeze_tree(lua, x, old)?;
             slots.subs.extend([key, sub.frozen.as_value()]);
             parts.insert(k.clone(), sub);
         }
         let hash = slots.count();
         Ok((Frozen(self.build(lua, slots, 0, hash)?), parts))
+    }
+
+    /// An action's table as callbacks get it: its params (an object; anything else gives no
+    /// fields) with `id` and `side`, fresh. One call: setting the two fields from Rust cost two
+    /// protected calls and two new strings.
+    ///
+    /// # Errors
+    /// Out of memory or the instruction budget.
+    pub fn action(&self, lua: &Lua, params: &Json, id: &str, side: &str) -> mlua::Result<Table> {
+        let t = match params {
+            Json::Object(_) | Json::Array(_) => json_to_lua(lua, params)?,
+            _ => Value::Nil,
+        };
+        self.action
+            .call((t, self.string(lua, id)?, self.string(lua, side)?))
+    }
+
+    /// `old` with one field set to `v` (a plain value or a template), frozen: for a snapshot
+    /// whose record changed and nothing else.
+    ///
+    /// # Errors
+    /// Out of memory or the instruction budget.
+    pub fn patch_field(&self, _lua: &Lua, old: &Frozen, key: Value, v: Value) -> mlua::Result<Frozen> {
+        Ok(Frozen(self.patch.call((old.as_value(), key, v))?))
+    }
+
+    /// [`Templates::freeze_object`] as a patch of `old` (see [`Templates::patch_tree`]), or
+    /// `None` when the keys or the kinds of their values changed.
+    fn patch_object(
+        &self,
+        lua: &Lua,
+        m: &BTreeMap<String, Json>,
+        om: &BTreeMap<String, Json>,
+        op: &Parts,
+        old: &Frozen,
+    ) -> mlua::Result<Option<(Frozen, Parts)>> {
+        if m.len() != om.len() {
+            return Ok(None);
+        }
+        let mut args = vec![old.as_value()];
+        let mut parts = BTreeMap::new();
+        for ((k, x), (ok, ox)) in m.iter().zip(om) {
+            if k != ok {
+                return Ok(None);
+            }
+            let Some(kid) = op.get(k) else {
+                match self.patch_plain(lua, x, ox)? {
+                    Patch::Same => continue,
+                    Patch::Set(v) => {
+                        args.extend([self.string(lua, k)?, v]);
+                        continue;
+                    }
+                    Patch::No => return Ok(None),
+                }
+            };
+            if !nested(x) {
+                return Ok(None);
+            }
+            let sub = self.freeze_tree(lua, x, Some((ox, kid)))?;
+            if !Rc::ptr_eq(&sub, kid) {
+                args.extend([self.string(lua, k)?, sub.frozen.as_value()]);
+            }
+            parts.insert(k.clone(), sub);
+        }
+        if args.len() > MAX_PACKED {
+            return Ok(None);
+        }
+        let t: Table = self.patch.call(MultiValue::from_vec(args))?;
+        Ok(Some((Frozen(t), parts)))
+    }
+
+    /// A value that is not a nested template, against the old one: unchanged, the new Lua value
+    /// for the same slot, or `No` when its kind changed (null, a hex, a nested table: the
+    /// table's shape changes) or it is a hex (hexes are new tables: not worth a patch).
+    fn patch_plain(&self, lua: &Lua, x: &Json, ox: &Json) -> mlua::Result<Patch> {
+        if x == ox {
+            return Ok(Patch::Same);
+        }
+        let plain = |j: &Json| matches!(j, Json::Bool(_) | Json::Number(_) | Json::String(_));
+        if !plain(x) || !plain(ox) {
+            return Ok(Patch::No);
+        }
+        Ok(Patch::Set(match x {
+            Json::Bool(b) => Value::Boolean(*b),
+            Json::Number(n) => number(lua, n)?,
+            Json::String(s) => self.string(lua, s)?,
+            _ => return Ok(Patch::No),
+        }))
+    }
+
+    /// `j`'s template made from `ot` (the template of `oj`) by setting only what changed on a
+    /// shallow copy (`patch` in `COPIER`): one call with the changed slots instead of a build
+    /// with all of them. Only when `j` has the same keys as `oj` (an array of the same length,
+    /// an object with the same keys) and every value keeps its kind: then the copy has the
+    /// layout a fresh build would give, so `pairs` visits keys in the same order. `None`
+    /// otherwise (the caller builds afresh).
+    fn patch_tree(
+        &self,
+        lua: &Lua,
+        j: &Json,
+        oj: &Json,
+        ot: &Rc<Tree>,
+    ) -> mlua::Result<Option<Rc<Tree>>> {
+        let mut args = vec![ot.frozen.as_value()];
+        let mut kids = Vec::with_capacity(ot.kids.len());
+        let mut old_kids = ot.kids.iter();
+        let mut visit = |args: &mut Vec<Value>, key: &dyn Fn() -> mlua::Result<Value>, x: &Json, ox: &Json| -> mlua::Result<bool> {
+            if nested(ox) != nested(x) {
+                return Ok(false);
+            }
+            if !nested(x) {
+                return match self.patch_plain(lua, x, ox)? {
+                    Patch::Same => Ok(true),
+                    Patch::Set(v) => {
+                        args.extend([key()?, v]);
+                        Ok(true)
+                    }
+                    Patch::No => Ok(false),
+                };
+            }
+            let Some(kid) = old_kids.next() else {
+                return Ok(false);
+            };
+            let sub = self.freeze_tree(lua, x, Some((ox, kid)))?;
+            if !Rc::ptr_eq(&sub, kid) {
+                args.extend([key()?, sub.frozen.as_value()]);
+            }
+            kids.push(sub);
+            Ok(true)
+        };
+        match (j, oj) {
+            (Json::Array(a), Json::Array(oa)) if a.len() == oa.len() => {
+                for (i, (x, ox)) in a.iter().zip(oa).enumerate() {
+                    if !visit(&mut args, &|| Ok(Value::Integer(i as i64 + 1)), x, ox)? {
+                        return Ok(None);
+                    }
+                }
+            }
+            (Json::Object(m), Json::Object(om)) if m.len() == om.len() => {
+                for ((k, x), (ok, ox)) in m.iter().zip(om) {
+                    if k != ok || !visit(&mut args, &|| self.string(lua, k), x, ox)? {
+                        return Ok(None);
+                    }
+                }
+            }
+            _ => return Ok(None),
+        }
+        if args.len() > MAX_PACKED {
+            return Ok(None);
+        }
+        let frozen = Frozen(self.patch.call(MultiValue::from_vec(args))?);
+        Ok(Some(Rc::new(Tree { frozen, kids })))
     }
 
     /// The template of a nested table, reusing `old` (the value it was made from last time and
@@ -555,10 +665,13 @@ impl Templates {
         j: &Json,
         old: Option<(&Json, &Rc<Tree>)>,
     ) -> mlua::Result<Rc<Tree>> {
-        if let Some((oj, ot)) = old
-            && oj == j
-        {
-            return Ok(Rc::clone(ot));
+        if let Some((oj, ot)) = old {
+            if oj == j {
+                return Ok(Rc::clone(ot));
+            }
+            if let Some(t) = self.patch_tree(lua, j, oj, ot)? {
+                return Ok(t);
+            }
         }
         let mut slots = Slots::default();
         let mut kids = Vec::new();
@@ -612,34 +725,37 @@ impl Templates {
         Ok(Rc::new(Tree { frozen, kids }))
     }
 
-    /// A fresh table built from a template.
+    /// A fresh table copied from a template (deeply: every nested table is fresh too).
     ///
     /// # Errors
     /// Out of memory or the instruction budget.
     pub fn thaw(&self, f: &Frozen) -> mlua::Result<Table> {
-        self.copy.call(&f.0)
+        self.clone.call(&f.0)
     }
 
-    /// The shared read-only view of a template: built (a copy whose tables are all wrapped
-    /// read-only) the first time, then the same table for as long as the template lives. Why:
-    /// check, choices and victory cannot change the game, yet each asked for fresh copies of
-    /// the same pieces, and copying was most of a game's time; a view is shared by every
-    /// read-only call and costs nothing after the first. Writing to a view (or any table in it)
-    /// is an error that names the mod's line; `pairs`, `ipairs`, `#` and indexing work as on
-    /// a plain table (`next` and `rawget` see an empty table).
+    /// The shared read-only table of a template: the template itself. Why: check, choices and
+    /// victory cannot change the game, yet each asked for fresh copies of the same pieces, and
+    /// copying was most of a game's time; the template is shared by every read-only call and
+    /// costs nothing to hand out. The VM refuses every change to it (or any table in it) with
+    /// an error that names the mod's line; reading works as on any table (`pairs`, `next`,
+    /// `rawget`, `#`).
     ///
     /// # Errors
-    /// Out of memory or the instruction budget.
+    /// None today (kept fallible for callers that may copy instead).
     pub fn share(&self, f: &Frozen) -> mlua::Result<Table> {
-        self.share.call(&f.0)
+        Ok(f.0.clone())
     }
 
-    /// A fresh sequence of the shared views of these templates (see [`Templates::share`]).
+    /// A fresh sequence of the shared tables of these templates (see [`Templates::share`]).
     ///
     /// # Errors
     /// Out of memory or the instruction budget.
     pub fn share_all(&self, lua: &Lua, fs: &[Frozen]) -> mlua::Result<Table> {
-        self.sequence_of(lua, fs, &self.share_all, |f| self.share(f))
+        if fs.len() > MAX_PACKED {
+            return lua.create_sequence_from(fs.iter().map(|f| f.0.clone()));
+        }
+        self.pack
+            .call(MultiValue::from_iter(fs.iter().map(Frozen::as_value)))
     }
 
     /// A fresh sequence of fresh tables, one per template.
@@ -650,7 +766,7 @@ impl Templates {
         self.sequence_of(lua, fs, &self.copy_all, |f| self.thaw(f))
     }
 
-    /// The shared view of a template when `shared` (read-only callbacks), else a fresh copy.
+    /// The shared table of a template when `shared` (read-only callbacks), else a fresh copy.
     ///
     /// # Errors
     /// Out of memory or the instruction budget.
@@ -776,7 +892,7 @@ impl Templates {
                     (q, Some(r)) => out.extend([q.clone(), r.clone()]),
                 }
             }
-            return self.sequence(lua, out);
+            return self.made(lua, out);
         }
         let kept_keys = fast.as_ref().map(|_| slots.string_keys());
         let keys = slots.keys();
@@ -787,7 +903,7 @@ impl Templates {
             let make = self.maker(arr, hash);
             let mut out = vec![Value::Function(self.generic.clone())];
             out.extend(slots.finish(make));
-            return self.sequence(lua, out);
+            return self.made(lua, out);
         };
         // The fields in the order the generic copier sets them (plain, hexes, nested): with the
         // same presizing this gives the same table layout, so `pairs` visits keys in the same
@@ -855,23 +971,16 @@ impl Templates {
         let mut out = Vec::with_capacity(2 + count * 2);
         out.push(Value::Function(ctor));
         layout.values_into(&mut out);
-        self.sequence(lua, out)
+        self.made(lua, out)
     }
 
-    /// Compiles a shape's constructor `function(d) <copy> end` and its view constructor
-    /// (registered for [`Templates::share`]), and keeps the constructor under `key`.
-    fn shape(&self, lua: &Lua, key: String, code: Code) -> mlua::Result<Function> {
+    /// Compiles a shape's constructor `function(d) <body> end` and keeps it under `key`.
+    fn shape(&self, lua: &Lua, key: String, body: String) -> mlua::Result<Function> {
         let f = lua
-            .load(format!("return function(d) {} end", code.copy))
+            .load(format!("return function(d) {body} end"))
             .set_name("=hexforge shape")
             .set_environment(lua.create_table()?)
             .eval::<Function>()?;
-        let view = lua
-            .load(format!("return function(d) {} end", code.view))
-            .set_name("=hexforge view")
-            .set_environment(self.view_env.clone())
-            .eval::<Function>()?;
-        self.viewer.raw_set(&f, view)?;
         let mut kept = self.shapes.borrow_mut();
         if kept.len() >= MAX_SHAPES {
             kept.clear();
@@ -901,6 +1010,13 @@ impl Templates {
         }
         Ok(())
     }
+}
+
+/// One plain slot of a patch (see [`Templates::patch_plain`]).
+enum Patch {
+    Same,
+    Set(Value),
+    No,
 }
 
 /// Nested templates of an object's values by key (see [`Templates::freeze_object`]).
@@ -948,40 +1064,6 @@ impl RowCell {
     /// Values per row.
     fn width(self) -> usize {
         if self == RowCell::Hex { 2 } else { 1 }
-    }
-}
-
-/// The two constructor bodies of a shape under construction: `copy` builds a fresh table,
-/// `view` the shared read-only view (see [`Templates::share`]).
-#[derive(Default)]
-struct Code {
-    copy: String,
-    view: String,
-}
-
-impl Code {
-    /// Appends the same text to both.
-    fn both(&mut self, s: &str) {
-        self.copy.push_str(s);
-        self.view.push_str(s);
-    }
-
-    /// Appends `d[j]` to both.
-    fn slot(&mut self, j: usize) {
-        slot(&mut self.copy, j);
-        slot(&mut self.view, j);
-    }
-
-    /// `return {` (the view wraps its table: `return P({`).
-    fn open(&mut self) {
-        self.copy.push_str("return {");
-        self.view.push_str("return P({");
-    }
-
-    /// Closes what [`Code::open`] opened.
-    fn close(&mut self) {
-        self.copy.push('}');
-        self.view.push_str("})");
     }
 }
 
@@ -1072,72 +1154,59 @@ impl Layout {
         }
     }
 
-    /// The two constructor bodies: the copy, and the shared view (nested templates as their
-    /// cached views `S(t)`, every table wrapped read-only by `P`).
-    fn code(&self) -> Code {
-        let mut code = Code::default();
+    /// The constructor's body: one table constructor reading the slots in order; nested
+    /// templates are shared as they are (they are frozen), hexes are new tables.
+    fn code(&self) -> String {
+        let mut code = String::with_capacity(256);
         // The slot of the next value: `d[1]` is the constructor.
         let mut j = 2;
-        let mut push = |code: &mut Code, cell: &Cell| match cell {
-            Cell::Plain(_) => {
-                code.slot(j);
+        let mut push = |code: &mut String, cell: &Cell| match cell {
+            Cell::Plain(_) | Cell::Sub(_) => {
+                slot(code, j);
                 j += 1;
             }
             Cell::Hex(..) => {
-                code.copy.push_str("{q=");
-                code.view.push_str("P({q=");
-                code.slot(j);
-                code.both(",r=");
-                code.slot(j + 1);
-                code.copy.push('}');
-                code.view.push_str("})");
+                code.push_str("{q=");
+                slot(code, j);
+                code.push_str(",r=");
+                slot(code, j + 1);
+                code.push('}');
                 j += 2;
-            }
-            Cell::Sub(_) => {
-                slot(&mut code.copy, j);
-                code.copy.push_str("[1](");
-                slot(&mut code.copy, j);
-                code.copy.push(')');
-                code.view.push_str("S(");
-                slot(&mut code.view, j);
-                code.view.push(')');
-                j += 1;
             }
         };
         match self {
             Layout::Array(v) => {
-                code.open();
+                code.push_str("return {");
                 for item in v {
                     match item {
                         Some((_, c)) => push(&mut code, c),
-                        None => code.both("nil"),
+                        None => code.push_str("nil"),
                     }
-                    code.both(",");
+                    code.push(',');
                 }
-                code.close();
+                code.push('}');
             }
             Layout::Small(v) => {
-                code.open();
+                code.push_str("return {");
                 for (k, c) in v {
-                    code.both("[");
-                    code.both(k);
-                    code.both("]=");
+                    code.push('[');
+                    code.push_str(k);
+                    code.push_str("]=");
                     push(&mut code, c);
-                    code.both(",");
+                    code.push(',');
                 }
-                code.close();
+                code.push('}');
             }
             Layout::Large(v) => {
-                code.both("local t={}\n");
+                code.push_str("local t={}\n");
                 for (k, c) in v {
-                    code.both("t[");
-                    code.both(k);
-                    code.both("]=");
+                    code.push_str("t[");
+                    code.push_str(k);
+                    code.push_str("]=");
                     push(&mut code, c);
-                    code.both("\n");
+                    code.push('\n');
                 }
-                code.copy.push_str("return t");
-                code.view.push_str("return P(t)");
+                code.push_str("return t");
             }
         }
         code
@@ -1563,16 +1632,16 @@ mod tests {
             assert_eq!(parts.keys().collect::<Vec<_>>(), ["list", "m"]);
             // Change one nested part: the other is reused, the changed one is new.
             let b = obj(json!({"n": 1, "at": {"q": 1, "r": 2}, "list": [1, {"x": 9}], "m": {"k": [3]}}));
-            let (fb, parts_b) = tpl.freeze_object(lua, &b, Some((&a, &parts))).unwrap();
+            let (fb, parts_b) = tpl.freeze_object(lua, &b, Some((&a, &parts, &fa))).unwrap();
             let serde = serde_way(lua, &Json::Object(b.clone().into_iter().collect()));
             assert!(same(lua, Value::Table(tpl.thaw(&fb).unwrap()), serde));
             assert_eq!(parts_b["m"].frozen().0, parts["m"].frozen().0);
             assert_ne!(parts_b["list"].frozen().0, parts["list"].frozen().0);
             // Deeper: only the changed branch is rebuilt, its unchanged sibling is reused.
             let c = obj(json!({"deep": [{"a": [1]}, {"b": [2]}]}));
-            let (_, pc) = tpl.freeze_object(lua, &c, None).unwrap();
+            let (fc, pc) = tpl.freeze_object(lua, &c, None).unwrap();
             let d = obj(json!({"deep": [{"a": [1]}, {"b": [5]}]}));
-            let (fd, pd) = tpl.freeze_object(lua, &d, Some((&c, &pc))).unwrap();
+            let (fd, pd) = tpl.freeze_object(lua, &d, Some((&c, &pc, &fc))).unwrap();
             let serde = serde_way(lua, &Json::Object(d.clone().into_iter().collect()));
             assert!(same(lua, Value::Table(tpl.thaw(&fd).unwrap()), serde));
             assert_ne!(pd["deep"].frozen().0, pc["deep"].frozen().0);
@@ -1581,7 +1650,7 @@ mod tests {
             // Inside the changed branch, the unchanged list is reused too.
             assert_eq!(pd["deep"].kids[1].kids.len(), 1);
             let e = obj(json!({"deep": [{"a": [1]}, {"b": [5], "c": [7]}], "x": [{"y": [1]}]}));
-            let (fe, pe) = tpl.freeze_object(lua, &e, Some((&d, &pd))).unwrap();
+            let (fe, pe) = tpl.freeze_object(lua, &e, Some((&d, &pd, &fd))).unwrap();
             let serde = serde_way(lua, &Json::Object(e.clone().into_iter().collect()));
             assert!(same(lua, Value::Table(tpl.thaw(&fe).unwrap()), serde));
             assert_eq!(pe["deep"].kids[0].frozen().0, pd["deep"].kids[0].frozen().0);

@@ -42,8 +42,7 @@ pub const MAX_SPEED: i64 = 1000;
 fn opt_table(a: &Args<'_>, i: usize) -> mlua::Result<Option<Table>> {
     match a.values.get(i) {
         None | Some(Value::Nil) => Ok(None),
-        // A snapshot's table in check or choices is a read-only view.
-        Some(Value::Table(t)) => Ok(Some(crate::api::plain::real_table(t))),
+        Some(Value::Table(t)) => Ok(Some(t.clone())),
         Some(v) => Err(a.err(i, &format!("expected a table, got {}", v.type_name()))),
     }
 }
@@ -340,7 +339,7 @@ fn facings_arg(a: &Args<'_>, i: usize) -> mlua::Result<Vec<Direction>> {
     match a.values.get(i) {
         Some(Value::Table(t)) => {
             let mut out = Vec::new();
-            for v in crate::api::plain::real_table(t).sequence_values::<Value>() {
+            for v in t.sequence_values::<Value>() {
                 out.push(dir_from_value(&v?).map_err(|m| a.err(i, &m))?);
                 if out.len() > 6 * 1000 {
                     return Err(a.err(i, "too many facings"));
