@@ -171,9 +171,7 @@ unsafe extern "C-unwind" {
 ///
 /// # Errors
 /// Out of memory.
-pub fn frozen_tables(
-    lua: &Lua,
-) -> mlua::Result<(mlua::Function, mlua::Function, mlua::Function)> {
+pub fn frozen_tables(lua: &Lua) -> mlua::Result<(mlua::Function, mlua::Function, mlua::Function)> {
     // SAFETY: all are ordinary `lua_CFunction`s of the vendored Lua (lbaselib.c): they check
     // their argument with `luaL_checktype` and raise Lua errors the usual way, inside Lua's own
     // protected call machinery (no Rust frame is crossed by a `longjmp`).

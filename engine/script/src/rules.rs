@@ -592,9 +592,9 @@ impl LuaRules {
             Access::Read(state),
             check,
             |lua| {
-                Ok(MultiValue::from_iter([Value::Table(self.action_table(
-                    lua, action,
-                )?)]))
+                Ok(MultiValue::from_iter([Value::Table(
+                    self.action_table(lua, action)?,
+                )]))
             },
             verdict("check"),
         )?;
@@ -748,9 +748,9 @@ impl Rules for LuaRules {
             Access::Write(state),
             apply,
             |lua| {
-                Ok(MultiValue::from_iter([Value::Table(self.action_table(
-                    lua, action,
-                )?)]))
+                Ok(MultiValue::from_iter([Value::Table(
+                    self.action_table(lua, action)?,
+                )]))
             },
             verdict("apply"),
         )?;
@@ -1621,6 +1621,81 @@ const REMEMBERED_READS: &[&str] = &[
     "terrain_info",
 ];
 
+/// A `ctx:pieces` filter table read field by field (see [`plain_filter`] for the usual case):
+/// `owner`, `type` and `location` as strings (anything else is no filter), `at` a hex, `fields`
+/// a list of field names.
+fn piece_filter(
+    lua: &Lua,
+    filter: Option<&Table>,
+) -> mlua::Result<(PieceQuery, Option<Vec<(String, Light)>>)> {
+    let owner: Option<String> = filter.and_then(|f| f.raw_get("owner").ok().flatten());
+    let kind: Option<String> = filter.and_then(|f| f.raw_get("type").ok().flatten());
+    let location: Option<String> = filter.and_then(|f| f.raw_get("location").ok().flatten());
+    let at = match filter.map(|f| f.raw_get::<Value>("at")) {
+        Some(Ok(v)) if !v.is_nil() => {
+            Some(hex_from_value_in(lua, &v).map_err(mlua::Error::runtime)?)
+        }
+        _ => None,
+    };
+    let fields = match filter {
+        Some(f) => light_fields(f.raw_get("fields")?)?,
+        None => None,
+    };
+    let query = PieceQuery {
+        owner,
+        kind,
+        location,
+        at,
+        fields: fields.as_ref().map(|f| f.iter().map(|(_, l)| *l).collect()),
+    };
+    Ok((query, fields))
+}
+
+/// The usual `ctx:pieces` filter, read in one raw call: only `owner`, `type`, `location`
+/// (strings) and `fields` (a list of known field names, each once). `None` for anything else
+/// (then [`piece_filter`] reads it, with its conversions and error messages). Why: reading five
+/// keys and a list through mlua was six protected calls per `ctx:pieces`.
+fn plain_filter(lua: &Lua, f: &Table) -> Option<(PieceQuery, Option<Vec<(String, Light)>>)> {
+    let reader = lua.app_data_ref::<RawReader>()?;
+    let Json::Object(m) = reader.to_json(lua, &Value::Table(f.clone())).ok()?? else {
+        return None;
+    };
+    let text = |k: &str| -> Option<Option<String>> {
+        match m.get(k) {
+            None => Some(None),
+            Some(Json::String(s)) => Some(Some(s.clone())),
+            Some(_) => None,
+        }
+    };
+    let fields = match m.get("fields") {
+        None => None,
+        Some(Json::Array(names)) => {
+            let mut out: Vec<(String, Light)> = Vec::with_capacity(names.len());
+            for n in names {
+                let (name, light) = LIGHT.iter().find(|(x, _)| Some(*x) == n.as_str())?;
+                if !out.iter().any(|(_, l)| l == light) {
+                    out.push(((*name).to_string(), *light));
+                }
+            }
+            Some(out)
+        }
+        Some(_) => return None,
+    };
+    if m.keys()
+        .any(|k| !matches!(k.as_str(), "owner" | "type" | "location" | "fields"))
+    {
+        return None;
+    }
+    let query = PieceQuery {
+        owner: text("owner")?,
+        kind: text("type")?,
+        location: text("location")?,
+        at: None,
+        fields: fields.as_ref().map(|f| f.iter().map(|(_, l)| *l).collect()),
+    };
+    Some((query, fields))
+}
+
 /// Builds the table of every ctx method, once per [`LuaRules`]: plain functions that find the
 /// state through their `self` (see [`crate::live`]).
 fn build_methods(lua: &Lua) -> mlua::Result<Table> {
@@ -1772,31 +1847,9 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             Value::Table(t) => Some(t),
             _ => None,
         };
-        let owner: Option<String> = filter
-            .as_ref()
-            .and_then(|f| f.raw_get("owner").ok().flatten());
-        let kind: Option<String> = filter
-            .as_ref()
-            .and_then(|f| f.raw_get("type").ok().flatten());
-        let location: Option<String> = filter
-            .as_ref()
-            .and_then(|f| f.raw_get("location").ok().flatten());
-        let at = match filter.as_ref().map(|f| f.raw_get::<Value>("at")) {
-            Some(Ok(v)) if !v.is_nil() => {
-                Some(hex_from_value_in(lua, &v).map_err(mlua::Error::runtime)?)
-            }
-            _ => None,
-        };
-        let fields = match &filter {
-            Some(f) => light_fields(f.raw_get("fields")?)?,
-            None => None,
-        };
-        let query = PieceQuery {
-            owner,
-            kind,
-            location,
-            at,
-            fields: fields.as_ref().map(|f| f.iter().map(|(_, l)| *l).collect()),
+        let (query, fields) = match filter.as_ref().and_then(|f| plain_filter(lua, f)) {
+            Some(q) => q,
+            None => piece_filter(lua, filter.as_ref())?,
         };
         let matched: Vec<&Piece> = s
             .pieces
@@ -1888,18 +1941,16 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         // instead of a ctx:terrain call per hex of the board).
         let terrain = match arg(&args, 0) {
             Value::Nil => None,
-            Value::Table(t) => {
-                match t.raw_get::<Value>("terrain")? {
-                    Value::Nil => None,
-                    Value::String(id) => Some(id.to_string_lossy()),
-                    other => {
-                        return Err(mlua::Error::runtime(format!(
-                            "argument 1: terrain: expected a terrain id (string), got {}",
-                            other.type_name()
-                        )));
-                    }
+            Value::Table(t) => match t.raw_get::<Value>("terrain")? {
+                Value::Nil => None,
+                Value::String(id) => Some(id.to_string_lossy()),
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "argument 1: terrain: expected a terrain id (string), got {}",
+                        other.type_name()
+                    )));
                 }
-            }
+            },
             other => {
                 return Err(mlua::Error::runtime(format!(
                     "argument 1: expected nil or a filter {{ terrain = id }}, got {}",

@@ -525,7 +525,13 @@ impl Templates {
     ///
     /// # Errors
     /// Out of memory or the instruction budget.
-    pub fn patch_field(&self, _lua: &Lua, old: &Frozen, key: Value, v: Value) -> mlua::Result<Frozen> {
+    pub fn patch_field(
+        &self,
+        _lua: &Lua,
+        old: &Frozen,
+        key: Value,
+        v: Value,
+    ) -> mlua::Result<Frozen> {
         Ok(Frozen(self.patch.call((old.as_value(), key, v))?))
     }
 
@@ -609,7 +615,11 @@ impl Templates {
         let mut args = vec![ot.frozen.as_value()];
         let mut kids = Vec::with_capacity(ot.kids.len());
         let mut old_kids = ot.kids.iter();
-        let mut visit = |args: &mut Vec<Value>, key: &dyn Fn() -> mlua::Result<Value>, x: &Json, ox: &Json| -> mlua::Result<bool> {
+        let mut visit = |args: &mut Vec<Value>,
+                         key: &dyn Fn() -> mlua::Result<Value>,
+                         x: &Json,
+                         ox: &Json|
+         -> mlua::Result<bool> {
             if nested(ox) != nested(x) {
                 return Ok(false);
             }
@@ -1446,6 +1456,98 @@ mod tests {
             let b = tpl.thaw(&f).unwrap();
             assert!(same(lua, Value::Table(b), serde_way(lua, &v)), "{v}");
         }
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    /// Every key of `t` in `next` order, nested tables' keys between `/` and `)`.
+    fn walk_order(lua: &Lua, t: &Table) -> String {
+        lua.load(
+            "local function w(t, out) for k, v in next, t do out[#out + 1] = tostring(k) \
+             if type(v) == 'table' then out[#out + 1] = '/'; w(v, out); out[#out + 1] = ')' end end \
+             return out end return table.concat(w(..., {}), ',')",
+        )
+        .call(t)
+        .unwrap()
+    }
+
+    #[test]
+    fn templates_are_frozen_and_copies_are_fresh_writable_and_iterate_alike() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            let tpl = Templates::new(lua).unwrap();
+            let v = json!({"a": 1, "b": [1, 2, {"c": [3, {"q": 1, "r": 2}]}], "d": {"e": "x"}, "at": {"q": 0, "r": 1}});
+            let f = tpl.freeze_json(lua, &v).unwrap();
+            let shared = tpl.share(&f).unwrap();
+            // The shared table and every table in it refuse writes.
+            let refused: bool = lua
+                .load(
+                    "local t = ...; local n = 0 \
+                     for _, f in ipairs { function() t.a = 2 end, function() t.z = 1 end, \
+                       function() t.b[3].c[1] = 0 end, function() t.at.q = 5 end, \
+                       function() rawset(t.d, 'e', 'y') end, function() table.insert(t.b, 9) end, \
+                       function() setmetatable(t.d, {}) end } do \
+                       if not pcall(f) then n = n + 1 end end \
+                     return n == 7 and t.a == 1 and t.z == nil and t.b[3].c[1] == 3 and #t.b == 3",
+                )
+                .call(shared.clone())
+                .unwrap();
+            assert!(refused);
+            // A copy: equal, the same order at every depth, writable, and no table shared.
+            let a = tpl.thaw(&f).unwrap();
+            assert!(same(lua, Value::Table(a.clone()), serde_way(lua, &v)));
+            assert_eq!(walk_order(lua, &a), walk_order(lua, &shared));
+            let fresh: bool = lua
+                .load(
+                    "local a, s = ... \
+                     a.b[3].c[2].q = 7; a.d.e = 'y'; a.new = 1; setmetatable(a.d, {}) \
+                     return a.b ~= s.b and a.b[3] ~= s.b[3] and a.at ~= s.at \
+                       and s.b[3].c[2].q == 1 and s.d.e == 'x' and s.new == nil",
+                )
+                .call((a, shared))
+                .unwrap();
+            assert!(fresh);
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn patched_templates_equal_fresh_builds_in_content_and_order() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            let tpl = Templates::new(lua).unwrap();
+            let obj = |v: Json| -> BTreeMap<String, Json> {
+                v.as_object().unwrap().clone().into_iter().collect()
+            };
+            let base = json!({"n": 1, "s": "x", "list": [{"k": 1, "m": 2}, {"k": 3, "m": 4}, {"k": 5, "m": 6}],
+                              "crew": [{"level": 2, "used": 0}], "hull": [4, 4, 4], "at": {"q": 1, "r": 2}});
+            let changes = [
+                // values only: patched
+                json!({"n": 2, "s": "x", "list": [{"k": 1, "m": 2}, {"k": 9, "m": 4}, {"k": 5, "m": 6}],
+                       "crew": [{"level": 2, "used": 3}], "hull": [4, 3, 4], "at": {"q": 1, "r": 2}}),
+                // a hex moved, a kind changed, a key added, a list grew: built afresh
+                json!({"n": 2, "s": "x", "list": [{"k": 1, "m": 2}], "crew": [{"level": 2, "used": [1]}],
+                       "hull": [4, 4, 4, 4], "at": {"q": 2, "r": 2}, "extra": true}),
+                json!({"n": "two", "s": "x", "list": [{"k": 1, "m": 2}, {"k": 3}, {"k": 5, "m": 6}],
+                       "crew": [{"level": 2, "used": 0}], "hull": [4, 4, 4], "at": {"q": 1, "r": 2}}),
+            ];
+            for next in changes {
+                let (a, b) = (obj(base.clone()), obj(next.clone()));
+                let (fa, pa) = tpl.freeze_object(lua, &a, None).unwrap();
+                let (patched, _) = tpl.freeze_object(lua, &b, Some((&a, &pa, &fa))).unwrap();
+                let (fresh, _) = tpl.freeze_object(lua, &b, None).unwrap();
+                let (p, f) = (tpl.share(&patched).unwrap(), tpl.share(&fresh).unwrap());
+                assert!(same(lua, Value::Table(p.clone()), serde_way(lua, &next)), "{next}");
+                assert_eq!(walk_order(lua, &p), walk_order(lua, &f), "{next}");
+                // Still frozen.
+                let frozen: bool = lua
+                    .load("local t = ...; return not pcall(function() t.n = 0 end) and not pcall(function() t.list[1].k = 0 end)")
+                    .call(p)
+                    .unwrap();
+                assert!(frozen);
+            }
             Ok(())
         })
         .unwrap();
