@@ -62,6 +62,9 @@ pub struct LuaRules {
     /// action works on a clone, games share the VM), and comparing a piece is far cheaper than
     /// converting it again. Never iterated, so its order cannot leak into results.
     snapshots: RefCell<BTreeMap<PieceId, Snapshot>>,
+    /// Light rows of read-only reads (frozen, shared like whole snapshots), per piece: the piece
+    /// they were made from and one row per field list. Never iterated.
+    light_rows: RefCell<BTreeMap<PieceId, (Piece, Vec<(Vec<Light>, Table)>)>>,
     /// The last game options converted, as a template (every ctx has `options`).
     options: RefCell<Option<(Json, Frozen)>>,
     /// The last template of each global that is a table, with the value it was made from
@@ -277,6 +280,7 @@ impl LuaRules {
             templates,
             stats,
             snapshots: RefCell::new(BTreeMap::new()),
+            light_rows: RefCell::new(BTreeMap::new()),
             options: RefCell::new(None),
             globals: RefCell::new(BTreeMap::new()),
             sides: RefCell::new(BTreeMap::new()),
@@ -1150,11 +1154,87 @@ fn light_tables(
             Ok((t.string(lua, n)?, cell))
         })
         .collect::<mlua::Result<Vec<_>>>()?;
+    if shared {
+        return shared_rows(lua, rules, state, fields, &spec, ids);
+    }
     let mut rows = Vec::new();
     for id in ids {
         let Some(p) = state.pieces.get(&id) else {
             continue;
         };
+        rows.push(row_values(lua, rules, state, fields, p, shared)?);
+    }
+    t.rows(lua, &spec, rows)
+}
+
+/// Light rows in read-only callbacks: frozen and kept per piece and field list, so an unchanged
+/// piece costs no Lua work at all (a listing reads every piece, and an action changes one or
+/// two). Like whole snapshots, they are the same tables while the piece is unchanged and
+/// refuse writes.
+fn shared_rows(
+    lua: &Lua,
+    rules: &LuaRules,
+    state: &GameState,
+    fields: &[(String, Light)],
+    spec: &[(Value, RowCell)],
+    ids: impl IntoIterator<Item = PieceId>,
+) -> mlua::Result<Table> {
+    let key: Vec<Light> = fields.iter().map(|(_, l)| *l).collect();
+    let mut out: Vec<Option<Table>> = Vec::new();
+    let mut missing = Vec::new();
+    let mut rows = Vec::new();
+    for id in ids {
+        let Some(p) = state.pieces.get(&id) else {
+            continue;
+        };
+        let kept = rules
+            .light_rows
+            .borrow()
+            .get(&id)
+            .filter(|(made, _)| same_shared(made, p))
+            .and_then(|(_, rs)| rs.iter().find(|(k, _)| *k == key).map(|(_, t)| t.clone()));
+        if kept.is_none() {
+            missing.push((out.len(), p));
+            rows.push(row_values(lua, rules, state, fields, p, true)?);
+        }
+        out.push(kept);
+    }
+    if !rows.is_empty() {
+        let t = &rules.templates;
+        let built = t.rows(lua, spec, rows)?;
+        t.freeze_table(&built)?;
+        let mut cache = rules.light_rows.borrow_mut();
+        if cache.len() > 2 * state.pieces.len() + 64 {
+            cache.retain(|k, _| state.pieces.contains_key(k));
+        }
+        for (n, (at, p)) in missing.into_iter().enumerate() {
+            let row: Table = built.raw_get(n + 1)?;
+            let entry = cache.entry(p.id).or_insert_with(|| (p.clone(), Vec::new()));
+            if !same_shared(&entry.0, p) {
+                *entry = (p.clone(), Vec::new());
+            }
+            entry.1.retain(|(k, _)| *k != key);
+            entry.1.push((key.clone(), row.clone()));
+            out[at] = Some(row);
+        }
+    }
+    rules
+        .templates
+        .list(lua, out.into_iter().flatten().collect())
+}
+
+/// One light row's values in `fields` order (see [`Templates::rows`]).
+fn row_values(
+    lua: &Lua,
+    rules: &LuaRules,
+    state: &GameState,
+    fields: &[(String, Light)],
+    p: &Piece,
+    shared: bool,
+) -> mlua::Result<Vec<Value>> {
+    let t = &rules.templates;
+    let id = p.id;
+    {
         let mut row = Vec::with_capacity(fields.len() + 2);
         for (_, f) in fields {
             match f {
@@ -1183,9 +1263,8 @@ fn light_tables(
                 Light::Stats => row.push(frozen_cell(t, rules.stats.get(&p.kind), shared)?),
             }
         }
-        rows.push(row);
+        Ok(row)
     }
-    t.rows(lua, &spec, rows)
 }
 
 /// A light row's `values` or `stats`: the shared view (a plain cell) or the template to copy;
@@ -2559,6 +2638,12 @@ assert(p.id == 1 and p.hex.q ~= 1 and p.newfield == nil and p.values.rec.guns[1]
 -- conversions to Rust.
 assert(#p.values.rec.guns == 2 and p.values.rec.guns[1] == 1)
 assert(next(p) ~= nil and rawget(p, 'id') == 1 and rawlen(p.values.rec.guns) == 2)
+-- Light rows too: the same frozen rows while the piece is unchanged, in a fresh list.
+local r1, r2 = ctx:pieces { fields = { 'id', 'hex', 'values' } }, ctx:pieces { fields = { 'id', 'hex', 'values' } }
+assert(r1 ~= r2 and r1[1] == r2[1] and r1[1].values == p.values)
+assert(not pcall(function() r1[1].id = 5 end) and not pcall(function() r1[1].hex.q = 5 end))
+r1[#r1 + 1] = 'mine'
+assert(ctx:pieces { fields = { 'hex', 'id' } }[1] ~= r1[1], 'another field list, another row')
 local n = 0
 for _ in ipairs(p.values.rec.guns) do n = n + 1 end
 assert(n == 2)

@@ -768,6 +768,26 @@ impl Templates {
             .call(MultiValue::from_iter(fs.iter().map(Frozen::as_value)))
     }
 
+    /// A fresh sequence of these tables.
+    ///
+    /// # Errors
+    /// Out of memory or the instruction budget.
+    pub fn list(&self, lua: &Lua, items: Vec<Table>) -> mlua::Result<Table> {
+        if items.len() > MAX_PACKED {
+            return lua.create_sequence_from(items);
+        }
+        self.pack
+            .call(MultiValue::from_iter(items.into_iter().map(Value::Table)))
+    }
+
+    /// Freezes `t` and every table in it (see `COPIER`): nothing can change them again.
+    ///
+    /// # Errors
+    /// Out of memory or the instruction budget.
+    pub fn freeze_table(&self, t: &Table) -> mlua::Result<()> {
+        self.freeze_fn.call::<()>(t)
+    }
+
     /// A fresh sequence of fresh tables, one per template.
     ///
     /// # Errors
