@@ -145,7 +145,7 @@ fn busy(name: &str) -> mlua::Error {
 }
 
 /// Runs `f` with the rules and the state behind the ctx `this`, read-only, and whether that
-/// ctx may write (read methods give writable callbacks fresh copies, others shared views).
+/// ctx may write (read methods give writable callbacks fresh copies, others shared tables).
 pub(crate) fn with_state<R>(
     lua: &Lua,
     this: &Value,

@@ -360,7 +360,7 @@ mod tests {
     }
 
     #[test]
-    fn shared_views_read_as_their_tables() {
+    fn shared_snapshots_read_as_plain_tables() {
         let sb = Sandbox::new(Limits::default()).unwrap();
         sb.guarded(|lua| {
             let raw = RawReader::new(lua)?;

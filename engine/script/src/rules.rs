@@ -1033,7 +1033,7 @@ fn same_shared(a: &Piece, b: &Piece) -> bool {
 }
 
 /// A fresh snapshot table of a piece (nil if there is no such piece).
-/// A piece's snapshot (nil if there is no such piece): the shared read-only view when
+/// A piece's snapshot (nil if there is no such piece): the shared read-only table when
 /// `shared` (check, choices, victory, bots), else a fresh copy (apply, setup, hooks).
 fn piece_table(
     lua: &Lua,
@@ -1043,12 +1043,12 @@ fn piece_table(
     shared: bool,
 ) -> mlua::Result<Value> {
     match piece_template(lua, rules, state, id)? {
-        Some(f) => Ok(Value::Table(rules.templates.view_or_copy(&f, shared)?)),
+        Some(f) => Ok(Value::Table(rules.templates.shared_or_copy(&f, shared)?)),
         None => Ok(Value::Nil),
     }
 }
 
-/// Snapshots of several pieces as one fresh sequence (one call into Lua): shared views or
+/// Snapshots of several pieces as one fresh sequence (one call into Lua): shared tables or
 /// fresh copies, as for [`piece_table`].
 fn piece_tables(
     lua: &Lua,
@@ -1063,7 +1063,7 @@ fn piece_tables(
             list.push(f);
         }
     }
-    rules.templates.views_or_copies(lua, &list, shared)
+    rules.templates.shared_or_copies(lua, &list, shared)
 }
 
 /// A top-level snapshot field that a light read (`ctx:pieces { fields = { ... } }`) can list.
@@ -1267,7 +1267,7 @@ fn row_values(
     }
 }
 
-/// A light row's `values` or `stats`: the shared view (a plain cell) or the template to copy;
+/// A light row's `values` or `stats`: the shared table (a plain cell) or the template to copy;
 /// false (no field) when the piece has none.
 fn frozen_cell(t: &Templates, f: Option<&Frozen>, shared: bool) -> mlua::Result<Value> {
     Ok(match f {
@@ -1285,7 +1285,7 @@ fn footprint(rules: &LuaRules, state: &GameState, id: PieceId) -> Vec<Hex> {
         .map_or_else(Vec::new, |p| rules.footprint_of(p))
 }
 
-/// A side as `{ id, name, team, eliminated, values }`: the shared view or a fresh copy (as for
+/// A side as `{ id, name, team, eliminated, values }`: the shared table or a fresh copy (as for
 /// [`piece_table`]), from a template cached while the side is unchanged.
 fn side_table(
     lua: &Lua,
@@ -1332,7 +1332,7 @@ fn side_table(
             f
         }
     };
-    rules.templates.view_or_copy(&f, shared)
+    rules.templates.shared_or_copy(&f, shared)
 }
 
 /// Looks a cell up in a declared table through the core table built at load time: `row` and
@@ -1435,7 +1435,7 @@ fn open_ctx<'a>(
 }
 
 /// The game options for `make_ctx`: (template, false) for a table, from a cached template,
-/// or (false, its shared view) when `shared`; (false, the value) otherwise.
+/// or (false, its shared table) when `shared`; (false, the value) otherwise.
 fn options_value(
     lua: &Lua,
     rules: &LuaRules,
@@ -1499,7 +1499,7 @@ fn global_value(
             f
         }
     };
-    Ok(Value::Table(rules.templates.view_or_copy(&f, shared)?))
+    Ok(Value::Table(rules.templates.shared_or_copy(&f, shared)?))
 }
 
 /// One step of a path into a piece's values (`ctx:set(id, { "comps", 3, "charge" }, v)`).
@@ -1786,7 +1786,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
                 lua.create_function(move |$lua, (this, $args): (Value, MultiValue)| {
                     // Refusals (returned, busy, not a ctx) name the mod's line.
                     let r = crate::live::with_state($lua, &this, $name, |$rules, $s, writable| {
-                        // Read-only callbacks get shared read-only views, writable ones fresh
+                        // Read-only callbacks get shared read-only tables, writable ones fresh
                         // copies.
                         $(let $shared = !writable;)?
                         let _ = writable;
@@ -2494,15 +2494,17 @@ for n, f in ipairs(lists) do
     end
   end
 end
--- Rows and their hexes are fresh; values and stats are the shared read-only views.
+-- Rows are shared and read-only like whole snapshots (values and stats are the very same
+-- tables); only the list is fresh.
 local a = ctx:pieces {{ fields = {{ 'values', 'stats', 'hex' }} }}
-a[1].hex.q = 7; a[1].extra = true
+assert(not pcall(function() a[1].hex.q = 7 end) and not pcall(function() a[1].extra = true end))
 assert(not pcall(function() a[1].values.rec.guns[1] = 99 end))
 assert(not pcall(function() a[1].stats.arcs[1] = 'X' end))
+a[#a + 1] = 'mine'
 local b = ctx:pieces {{ fields = {{ 'values', 'stats', 'hex' }} }}
 assert(b[1].values.rec.guns[1] == 1 and b[1].stats.arcs[1] == 'F' and b[1].hex.q == 0)
-assert(b[1].extra == nil)
-assert(a[1].values == b[1].values and a[2].stats == b[2].stats)
+assert(b[1].extra == nil and b[#b] ~= 'mine')
+assert(a[1] == b[1] and a[1].values == b[1].values and a[2].stats == b[2].stats)
 "
         );
         run(&rules, &state, &code).unwrap();
@@ -2618,7 +2620,7 @@ assert(not ok and tostring(err):find('ctx:move_listing: argument 1'), tostring(e
         let code = r"
 local ctx = ...
 local p, q = ctx:piece(1), ctx:piece(1)
-assert(p == q, 'the same view while the piece is unchanged')
+assert(p == q, 'the same table while the piece is unchanged')
 assert(p.values == ctx:pieces()[1].values)
 local ok, err = pcall(function() p.values.rec.guns[1] = 99 end)
 assert(not ok and err:find('read%-only snapshot') and err:find('^test:6:'), err)

@@ -471,7 +471,7 @@ impl Templates {
     /// piece's `values` change a few numbers at a time (a ship's record holds ~120 values in
     /// lists of small tables), and building a table's template costs far more than comparing it
     /// in Rust; with reuse at every depth, changing one component's charge rebuilds that
-    /// component and the lists above it, nothing else (and the shared views of everything
+    /// component and the lists above it, nothing else (and the shared tables of everything
     /// unchanged stay the same tables). The old values are compared in place: the templates keep
     /// no copy of what they were made from.
     ///
@@ -800,7 +800,7 @@ impl Templates {
     ///
     /// # Errors
     /// Out of memory or the instruction budget.
-    pub fn view_or_copy(&self, f: &Frozen, shared: bool) -> mlua::Result<Table> {
+    pub fn shared_or_copy(&self, f: &Frozen, shared: bool) -> mlua::Result<Table> {
         if shared { self.share(f) } else { self.thaw(f) }
     }
 
@@ -808,7 +808,7 @@ impl Templates {
     ///
     /// # Errors
     /// Out of memory or the instruction budget.
-    pub fn views_or_copies(&self, lua: &Lua, fs: &[Frozen], shared: bool) -> mlua::Result<Table> {
+    pub fn shared_or_copies(&self, lua: &Lua, fs: &[Frozen], shared: bool) -> mlua::Result<Table> {
         if shared {
             self.share_all(lua, fs)
         } else {
