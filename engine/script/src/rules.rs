@@ -64,7 +64,7 @@ pub struct LuaRules {
     snapshots: RefCell<BTreeMap<PieceId, Snapshot>>,
     /// Light rows of read-only reads (frozen, shared like whole snapshots), per piece: the piece
     /// they were made from and one row per field list. Never iterated.
-    light_rows: RefCell<BTreeMap<PieceId, (Piece, Vec<(Vec<Light>, Table)>)>>,
+    light_rows: RefCell<BTreeMap<PieceId, KeptRows>>,
     /// The last game options converted, as a template (every ctx has `options`).
     options: RefCell<Option<(Json, Frozen)>>,
     /// The last template of each global that is a table, with the value it was made from
@@ -101,6 +101,12 @@ struct Snapshot {
     /// The templates of the nested tables in `values`, by key (reused while unchanged).
     parts: Parts,
 }
+
+/// The light rows kept for one piece: the piece they were made from, and each field list's row.
+type KeptRows = (Piece, Vec<(Vec<Light>, Table)>);
+
+/// A `ctx:pieces` field list: each name with its field, in the order asked.
+type LightFields = Vec<(String, Light)>;
 
 /// The state as one callback may see it.
 pub(crate) enum Access<'a> {
@@ -963,7 +969,6 @@ fn snapshot(
     let full = match old_full {
         Some((full, true)) if in_place => Some(full),
         Some((full, false)) if in_place => Some(rules.templates.patch_field(
-            lua,
             &full,
             rules.templates.string(lua, "values")?,
             values.as_value(),
@@ -1706,7 +1711,7 @@ const REMEMBERED_READS: &[&str] = &[
 fn piece_filter(
     lua: &Lua,
     filter: Option<&Table>,
-) -> mlua::Result<(PieceQuery, Option<Vec<(String, Light)>>)> {
+) -> mlua::Result<(PieceQuery, Option<LightFields>)> {
     let owner: Option<String> = filter.and_then(|f| f.raw_get("owner").ok().flatten());
     let kind: Option<String> = filter.and_then(|f| f.raw_get("type").ok().flatten());
     let location: Option<String> = filter.and_then(|f| f.raw_get("location").ok().flatten());
@@ -1734,7 +1739,7 @@ fn piece_filter(
 /// (strings) and `fields` (a list of known field names, each once). `None` for anything else
 /// (then [`piece_filter`] reads it, with its conversions and error messages). Why: reading five
 /// keys and a list through mlua was six protected calls per `ctx:pieces`.
-fn plain_filter(lua: &Lua, f: &Table) -> Option<(PieceQuery, Option<Vec<(String, Light)>>)> {
+fn plain_filter(lua: &Lua, f: &Table) -> Option<(PieceQuery, Option<LightFields>)> {
     let reader = lua.app_data_ref::<RawReader>()?;
     let Json::Object(m) = reader.to_json(lua, &Value::Table(f.clone())).ok()?? else {
         return None;

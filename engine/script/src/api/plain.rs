@@ -525,13 +525,7 @@ impl Templates {
     ///
     /// # Errors
     /// Out of memory or the instruction budget.
-    pub fn patch_field(
-        &self,
-        _lua: &Lua,
-        old: &Frozen,
-        key: Value,
-        v: Value,
-    ) -> mlua::Result<Frozen> {
+    pub fn patch_field(&self, old: &Frozen, key: Value, v: Value) -> mlua::Result<Frozen> {
         Ok(Frozen(self.patch.call((old.as_value(), key, v))?))
     }
 
