@@ -1,24 +1,25 @@
-//! Plain data (`serde_json::Value`) into Lua without serde, and frozen templates that Lua copies.
+//! Plain data (`serde_json::Value`) into Lua without serde, and frozen templates shared or copied.
 //!
 //! Two tools for the hot path of every callback (piece snapshots, globals, options):
 //! - [`json_to_lua`]: a direct walk of a JSON value into Lua tables, giving exactly what the
 //!   serde conversion with the runtime's options gave (`null` is `nil`, arrays are plain
 //!   sequences, integers stay integers, floats stay floats).
-//! - [`Templates`]: a value converted once into a *template* that only this module can read, and
-//!   a Lua function, compiled once per VM, that builds fresh tables from it. Why: with a memory
-//!   limit every mlua table operation is a protected call (~1 µs per field), so a snapshot built
-//!   field by field from Rust cost ~140k instructions; the same snapshot copied by Lua code from
-//!   a cached template costs a few thousand. Every copy is new, so a mod that changes its copy
-//!   changes nothing else (game state never lives in the VM).
+//! - [`Templates`]: a value converted once into a *template*: the Lua table itself, frozen by the
+//!   VM (Hexforge's Lua patch, `vendor/lua-src/PATCHES.md`), so read-only callbacks share it as
+//!   it is and writable ones get a deep copy made in C (`clone`: the same layout, so the copy
+//!   iterates in the same order). Why: with a memory limit every mlua table operation is a
+//!   protected call (~1 µs per field), so a snapshot built field by field from Rust cost ~140k
+//!   instructions; a cached template costs nothing to share and a `memcpy` per table to copy.
+//!   Every copy is new, so a mod that changes its copy changes nothing else (game state never
+//!   lives in the VM), and nobody can change a template.
 //!
-//! A template is a Lua sequence `{ build, slot... }`: `build(template)` makes the copy. For most
-//! tables `build` is a constructor compiled once per *shape* (the keys and kinds of the fields,
-//! in order), `function(d) return { k1 = d[2], k2 = { q = d[3], r = d[4] }, k3 = d[5][1](d[5]) }
-//! end`: one presized table and one instruction pair per field, about a third of the VM
-//! instructions of a loop over key/value slots. The copier and the constructors are compiled with an
-//! **empty environment**: it uses no globals (no `next`, no `type`), so a mod that replaced a
-//! global cannot see a template or change how copies are made. Templates are held only by Rust
-//! (registry references); no mod code can reach them.
+//! A template is built once from its slots: for most tables by a constructor compiled once per
+//! *shape* (the keys and kinds of the fields, in order), `function(d) return { k1 = d[2], k2 = {
+//! q = d[3], r = d[4] }, k3 = d[5] } end` (nested templates are shared, not copied): one presized
+//! table and one instruction pair per field. A changed value is *patched* where it keeps its keys
+//! and the kinds of its values: a shallow copy of the old template with the changed slots set.
+//! The copier and the constructors are compiled with an **empty environment**: they use no
+//! globals, so a mod that replaced a global cannot change how templates are made.
 //!
 //! Deliberately not here: which game data becomes a template or when it is rebuilt (the rules
 //! module's snapshot cache decides that).
@@ -269,13 +270,13 @@ fn constructors() -> String {
     out
 }
 
-/// A frozen template: only [`Templates::thaw`] (and the ctx maker) read it.
+/// A template: a Lua table the VM keeps read-only (and every table in it). Read-only callbacks
+/// get it as it is ([`Templates::share`]); writable ones a copy ([`Templates::thaw`]).
 #[derive(Clone, Debug)]
 pub struct Frozen(Table);
 
 impl Frozen {
-    /// The template as a Lua value, to pass to [`Templates::ctx_maker`]. Never hand it to mod
-    /// code: a mod that changed a template would change every later copy.
+    /// The template as a Lua value (frozen: handing it to mod code is safe).
     #[must_use]
     pub fn as_value(&self) -> Value {
         Value::Table(self.0.clone())
@@ -755,11 +756,7 @@ impl Templates {
     /// # Errors
     /// Out of memory or the instruction budget.
     pub fn share_all(&self, lua: &Lua, fs: &[Frozen]) -> mlua::Result<Table> {
-        if fs.len() > MAX_PACKED {
-            return lua.create_sequence_from(fs.iter().map(|f| f.0.clone()));
-        }
-        self.pack
-            .call(MultiValue::from_iter(fs.iter().map(Frozen::as_value)))
+        self.list(lua, fs.iter().map(|f| f.0.clone()).collect())
     }
 
     /// A fresh sequence of these tables.
