@@ -280,10 +280,15 @@ game.action {
 }
 
 -- The legal moves of a ship that has chosen its speed: ends (and forced exits).
+-- The facings a ship may start its move with: all six for one at speed 0 all turn or leaving
+-- orbit (free rotation), else its own.
+local function facings_of(p)
+  if p.values.free_rot then return { 0, 1, 2, 3, 4, 5 } end
+  return { facing_of(p) }
+end
+
 local function moves_of(ctx, p, env)
-  local facings = { facing_of(p) }
-  if p.values.free_rot then facings = { 0, 1, 2, 3, 4, 5 } end
-  return mv.reach(p.hex, facings, p.values.new_speed, p.stats.mr, env)
+  return mv.reach(p.hex, facings_of(p), p.values.new_speed, p.stats.mr, env)
 end
 ORBITAL_SKIRMISH.moves_of = moves_of
 
@@ -355,16 +360,15 @@ game.action {
     for _, p in ipairs(listed_ships_of(ctx, side)) do
       if not p.values.moved and p.values.new_speed >= 0 then
         env = env or listed_env(ctx)
-        local ends, exits, crashes = moves_of(ctx, p, env)
+        -- Choice lists: { piece, plan, to, facing } per move (start_facing too for a ship
+        -- that may rotate freely), made by the engine only for the choice a player takes.
+        local ends, exits, crashes = mv.reach_choices(p.hex, facings_of(p), p.values.new_speed,
+          p.stats.mr, env, { piece = p.id })
         local list = ends
         -- Leaving the map (or crashing) is offered only when no move stays on it.
         if #ends == 0 then list = exits end
         if #list == 0 then list = crashes end
-        for _, e in ipairs(list) do
-          local c = { piece = p.id, plan = e.plan, to = e.to, facing = e.facing }
-          if p.values.free_rot then c.start_facing = e.start_facing end
-          out[#out + 1] = c
-        end
+        out[#out + 1] = list
       end
     end
     return out

@@ -162,6 +162,19 @@ function M.reach(start, facings, speed, mr, env)
   return ends, exits, crashes
 end
 
+--- M.reach's moves as choice lists (engine-made, docs/API.md "Choice lists"): each choice is
+-- `params` plus the move's plan, to and facing (and start_facing when `facings` offers more
+-- than one). A listing returns them as they are: no Lua table per move.
+function M.reach_choices(start, facings, speed, mr, env, params)
+  local rules = { speed = speed, max_turns = mr }
+  local ctx = env.board_ctx
+  if ctx and env.on_board == env.board_on_board then
+    return ctx:move_choices(start, facings, rules,
+      { blocked = env.blocked, pull = env.pull, crash = env.crash }, params)
+  end
+  return search.move_choices(start, facings, rules, env, params)
+end
+
 -- Orbits ------------------------------------------------------------------------------------
 
 --- The next hex of an orbit round `planet` from the adjacent hex `pos`, "cw" or "ccw"; nil if

@@ -360,6 +360,25 @@ function search.facing_moves(start, facing, rules, enterable_fn) end
 ---@return boolean truncated
 function search.move_listing(start, facings, rules, env) end
 
+---A list of action choices kept by the engine: `#list`, `list[i]` (a fresh table each read) and
+---`ipairs(list)` work; it cannot be changed. A `choices` callback may return one, or put it as
+---one item of the list it returns: the engine counts and converts its choices in its place,
+---making each one only when it is needed.
+---@class ChoiceList
+
+--- search.move_listing's moves as choice lists: each choice is `params` plus `plan`, `to`,
+--- `facing` (and `start_facing` when `facings` lists more than one, `path` with rules.paths).
+---@param start Hex
+---@param facings Direction|Direction[]
+---@param rules ListingRules
+---@param env? ListingEnv
+---@param params? table  -- plain values every choice carries, e.g. { piece = 3 }
+---@return ChoiceList ends
+---@return ChoiceList exits
+---@return ChoiceList crashes
+---@return boolean truncated
+function search.move_choices(start, facings, rules, env, params) end
+
 dice = {}
 
 ---Canonical notation of a dice expression ("2d6+1", "4d6kh3", ...).
@@ -445,7 +464,7 @@ function game.terrain(t) end
 ---@param t { id: string, shape?: string }
 function game.board(t) end
 
----@param t { id: string, phases?: string[], params?: table<string, string>, choices?: fun(ctx: Ctx, side: string): table[], check?: fun(ctx: Ctx, a: table): boolean, string?, apply?: fun(ctx: Ctx, a: table): boolean?, string? }
+---@param t { id: string, phases?: string[], params?: table<string, string>, choices?: fun(ctx: Ctx, side: string): (table|ChoiceList)[]|ChoiceList, check?: fun(ctx: Ctx, a: table): boolean, string?, apply?: fun(ctx: Ctx, a: table): boolean?, string? }
 function game.action(t) end
 
 ---@param t { order?: "fixed"|"rolled"|"hook", die?: string, teams?: boolean, phases: table[], segments?: integer, time_track?: string[], turn_limit?: integer }
@@ -532,6 +551,19 @@ function Ctx:on_board(h) end
 ---@return ListedMove[] crashes
 ---@return boolean truncated
 function Ctx:move_listing(start, facings, rules, env) end
+
+---search.move_choices on the game's board (as ctx:move_listing): choice lists a `choices`
+---callback can return as they are.
+---@param start Hex
+---@param facings Direction|Direction[]
+---@param rules ListingRules
+---@param env? ListingEnv
+---@param params? table
+---@return ChoiceList ends
+---@return ChoiceList exits
+---@return ChoiceList crashes
+---@return boolean truncated
+function Ctx:move_choices(start, facings, rules, env, params) end
 
 ---Every hex of the board; `filter.terrain` keeps the hexes with that terrain now.
 ---@param filter? { terrain?: string }

@@ -130,7 +130,17 @@ impl RawReader {
     /// # Errors
     /// Only if the Lua stack cannot grow (out of memory).
     pub fn sequence_len(&self, lua: &Lua, t: &Table) -> mlua::Result<usize> {
+        Ok(self.sequence_items(lua, t)?.0)
+    }
+
+    /// [`RawReader::sequence_len`], and the positions (from 0) of the items that are userdata
+    /// (a `choices` result may hold choice lists, [`crate::api::choices`]).
+    ///
+    /// # Errors
+    /// Only if the Lua stack cannot grow (out of memory).
+    pub fn sequence_items(&self, lua: &Lua, t: &Table) -> mlua::Result<(usize, Vec<usize>)> {
         let mut n = 0;
+        let mut userdata = Vec::new();
         // SAFETY: see the module header; slot 1 is the list.
         unsafe {
             lua.exec_raw::<()>(self.args(Value::Table(t.clone())), |l| {
@@ -143,12 +153,15 @@ impl RawReader {
                     if kind == ffi::LUA_TNIL {
                         break;
                     }
+                    if kind == ffi::LUA_TUSERDATA {
+                        userdata.push(n);
+                    }
                     n += 1;
                 }
                 ffi::lua_settop(l, 0);
             })?;
         }
-        Ok(n)
+        Ok((n, userdata))
     }
 
     fn args(&self, v: Value) -> mlua::MultiValue {

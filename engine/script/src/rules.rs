@@ -23,6 +23,7 @@
 //! ```
 
 use crate::api::args::{dir_from_value, hex_from_value, hex_from_value_in, hexes_to_table};
+use crate::api::choices::ChoiceList;
 use crate::api::plain::{Field, Frozen, Parts, RowCell, Templates, json_to_lua, lua_to_json};
 use crate::decl::{CallbackId, ModDecls};
 use crate::error::ModError;
@@ -496,15 +497,22 @@ impl LuaRules {
                     let (ctx, _session) = open_ctx(lua, Access::Read(state), self, None)?;
                     // A kept string: side ids repeat in every listing.
                     let who = self.templates.string(lua, side.as_str())?;
-                    // Picking: each action's choices table and its length, unconverted.
+                    // Picking: each action's choices table and its items, unconverted.
                     let mut kept = Vec::new();
                     for (id, f) in &listed {
                         sandbox.refill()?;
                         let mv: MultiValue = f.call((ctx.clone(), who.clone()))?;
-                        if let Some(Value::Table(t)) = mv.into_iter().next() {
+                        let result = match mv.into_iter().next() {
+                            // A choice list alone stands for a list of its choices.
+                            Some(v @ Value::UserData(_)) if choice_list(&v).is_some() => {
+                                Some(Value::Table(lua.create_sequence_from([v])?))
+                            }
+                            other => other,
+                        };
+                        if let Some(Value::Table(t)) = result {
                             if picking {
-                                let n = choices_len(lua, &t)?;
-                                kept.push((*id, t, n));
+                                let items = ChoiceItems::read(lua, &t)?;
+                                kept.push((*id, t, items));
                             } else {
                                 for params in choices_to_json(lua, id, &t)? {
                                     out.push(choice_action(id, side, params));
@@ -528,8 +536,8 @@ impl LuaRules {
                         }
                         return Ok(());
                     };
-                    let total =
-                        kept.iter().map(|(_, _, n)| n).sum::<usize>() + usize::from(end_allowed);
+                    let total = kept.iter().map(|(_, _, n)| n.total()).sum::<usize>()
+                        + usize::from(end_allowed);
                     if total == 0 {
                         return Ok(());
                     }
@@ -540,15 +548,20 @@ impl LuaRules {
                             return Ok(());
                         }
                     };
-                    for (id, t, n) in &kept {
-                        if i < *n {
-                            // Lua lists count from 1.
-                            let v: Value = t.raw_get(i + 1)?;
-                            let params = from_lua(lua, v, &format!("action {id}: choices"))?;
+                    for (id, t, items) in &kept {
+                        if i < items.total() {
+                            let params = match items.locate(i) {
+                                Located::Item(k) => {
+                                    // Lua lists count from 1.
+                                    let v: Value = t.raw_get(k + 1)?;
+                                    from_lua(lua, v, &format!("action {id}: choices"))?
+                                }
+                                Located::InList(list, k) => list.params(k).unwrap_or(Json::Null),
+                            };
                             out.push(choice_action(id, side, params));
                             return Ok(());
                         }
-                        i -= n;
+                        i -= items.total();
                     }
                     // Past every choice: the one left is end_phase (`total` counted it).
                     out.push(end.clone());
@@ -620,31 +633,114 @@ enum Mode<'p> {
     Pick(&'p mut dyn FnMut(usize) -> usize),
 }
 
-/// How many choices a `choices` result lists: `t[1], t[2], ...` up to the first nil, the
-/// items [`choices_to_json`] converts.
-fn choices_len(lua: &Lua, t: &Table) -> mlua::Result<usize> {
-    if let Some(r) = lua.app_data_ref::<RawReader>() {
-        return r.sequence_len(lua, t);
-    }
-    t.sequence_values::<Value>()
-        .try_fold(0, |n, v| v.map(|_| n + 1))
+/// The items of a `choices` result, `t[1], t[2], ...` up to the first nil (the items
+/// [`choices_to_json`] converts), and the choice lists among them: each stands for its
+/// choices, in its place.
+struct ChoiceItems {
+    items: usize,
+    /// (position from 0, the list), in order.
+    lists: Vec<(usize, ChoiceList)>,
 }
 
-/// Every item of a `choices` result as JSON: in one call off the Lua stack, or (when the one
-/// call could not read an item) item by item through serde, whose errors name the problem.
+/// Where the choice at one index of a `choices` result is.
+enum Located<'a> {
+    /// Item `k` (from 0) of the result.
+    Item(usize),
+    /// Choice `k` (from 0) of a choice list.
+    InList(&'a ChoiceList, usize),
+}
+
+impl ChoiceItems {
+    fn read(lua: &Lua, t: &Table) -> mlua::Result<ChoiceItems> {
+        let (items, userdata) = match lua.app_data_ref::<RawReader>() {
+            Some(r) => r.sequence_items(lua, t)?,
+            None => {
+                let mut n = 0;
+                let mut userdata = Vec::new();
+                for v in t.sequence_values::<Value>() {
+                    if matches!(v?, Value::UserData(_)) {
+                        userdata.push(n);
+                    }
+                    n += 1;
+                }
+                (n, userdata)
+            }
+        };
+        let mut lists = Vec::new();
+        for k in userdata {
+            if let Some(list) = choice_list(&t.raw_get(k + 1)?) {
+                lists.push((k, list));
+            }
+        }
+        Ok(ChoiceItems { items, lists })
+    }
+
+    /// How many choices: the items, each list counting as its choices.
+    fn total(&self) -> usize {
+        self.items - self.lists.len() + self.lists.iter().map(|(_, l)| l.len()).sum::<usize>()
+    }
+
+    /// Where choice `i` (from 0, below [`ChoiceItems::total`]) is.
+    fn locate(&self, mut i: usize) -> Located<'_> {
+        let mut item = 0;
+        for (at, list) in &self.lists {
+            let plain = at - item;
+            if i < plain {
+                return Located::Item(item + i);
+            }
+            i -= plain;
+            if i < list.len() {
+                return Located::InList(list, i);
+            }
+            i -= list.len();
+            item = at + 1;
+        }
+        Located::Item(item + i)
+    }
+}
+
+/// The choice list `v` is, if it is one.
+fn choice_list(v: &Value) -> Option<ChoiceList> {
+    match v {
+        Value::UserData(ud) => ud.borrow::<ChoiceList>().ok().map(|l| l.clone()),
+        _ => None,
+    }
+}
+
+/// Every choice of a `choices` result as JSON, choice lists expanded in place: in one call off
+/// the Lua stack, and item by item through serde where that call could not read an item (serde's
+/// errors name the problem).
 fn choices_to_json(lua: &Lua, id: &str, t: &Table) -> mlua::Result<Vec<Json>> {
+    let what = || format!("action {id}: choices");
     let read = lua
         .app_data_ref::<RawReader>()
         .map(|r| r.list_to_json(lua, t))
-        .transpose()?
-        .and_then(|l| l.into_iter().collect::<Option<Vec<Json>>>());
-    match read {
-        Some(list) => Ok(list),
-        None => t
-            .sequence_values::<Value>()
-            .map(|v| from_lua(lua, v?, &format!("action {id}: choices")))
-            .collect(),
+        .transpose()?;
+    let Some(read) = read else {
+        let mut out = Vec::new();
+        for v in t.sequence_values::<Value>() {
+            let v = v?;
+            match choice_list(&v) {
+                Some(list) => out.extend(list.all_params()),
+                None => out.push(from_lua(lua, v, &what())?),
+            }
+        }
+        return Ok(out);
+    };
+    let mut out = Vec::with_capacity(read.len());
+    for (k, j) in read.into_iter().enumerate() {
+        match j {
+            Some(j) => out.push(j),
+            None => {
+                let v: Value = t.raw_get(k + 1)?;
+                match choice_list(&v) {
+                    Some(list) => out.extend(list.all_params()),
+                    None => out.push(from_lua(lua, v, &what())?),
+                }
+            }
+        }
     }
+    Ok(out)
 }
 
 /// The action of one listed choice: its params without `id` and `side` (those come from the
@@ -2004,7 +2100,12 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     read!("move_listing", |lua, rules, s, args| {
         // search.move_listing with the game's board as `on_board` (unless env gives one).
         let board = |h: Hex| s.board.shape.as_ref().is_none_or(|b| b.contains(h));
-        crate::api::search::ctx_move_listing(lua, args, &board)
+        crate::api::search::ctx_move_listing(lua, args, &board, false)
+    });
+    read!("move_choices", |lua, rules, s, args| {
+        // ctx:move_listing's moves as choice lists (api::choices).
+        let board = |h: Hex| s.board.shape.as_ref().is_none_or(|b| b.contains(h));
+        crate::api::search::ctx_move_listing(lua, args, &board, true)
     });
     read!("on_board", |lua, rules, s, args| {
         let h = hex(lua, &args, 0)?;
@@ -2584,7 +2685,7 @@ assert(not ok and tostring(err):find('terrain: expected a terrain id'), tostring
     }
 
     #[test]
-    fn ctx_move_listing_is_search_move_listing_on_the_games_board() {
+    fn ctx_move_listing_and_choices_are_search_s_on_the_games_board() {
         let (_d, rules, state) = setup();
         // The board is a hexagon of radius 4: from (0,3) facing N or S at speed 3 some moves
         // leave it. Every list, field and plan must equal the listing with a Lua on_board.
@@ -2609,7 +2710,24 @@ for _, crash in ipairs({ false, true }) do
   local b = show(ctx:move_listing({ q = 0, r = 3 }, { 0, 3 }, rules, { blocked = blocked, crash = crash }))
   assert(a == b, a .. '\n~=\n' .. b)
   assert(a:find('true/false'), 'some move leaves the board: ' .. a)
+  -- ctx:move_choices: the same moves as choice lists, as search.move_choices gives them.
+  local function plans(...)
+    local out = {}
+    for i = 1, 3 do
+      for _, c in ipairs((select(i, ...))) do
+        out[#out + 1] = ('%d:%d,%d:%d/%s/%d/%d/%d'):format(i, c.to.q, c.to.r, c.facing, c.plan,
+          c.start_facing, c.piece, #c.path)
+      end
+    end
+    return table.concat(out, ' ')
+  end
+  local c = plans(search.move_choices({ q = 0, r = 3 }, { 0, 3 }, rules, lua_env, { piece = 4 }))
+  local d = plans(ctx:move_choices({ q = 0, r = 3 }, { 0, 3 }, rules, { blocked = blocked, crash = crash },
+    { piece = 4 }))
+  assert(c == d and #c > 0, c .. '\n~=\n' .. d)
 end
+local ok, err = pcall(function() return ctx:move_choices({ q = 0, r = 3 }, 0, { speed = 1 }, nil, { to = 1 }) end)
+assert(not ok and tostring(err):find('ctx:move_choices: argument 5: params: .to. is set by each move'), tostring(err))
 -- env.on_board still wins; errors name ctx:move_listing.
 local e = ctx:move_listing({ q = 0, r = 3 }, 0, { speed = 3 }, { on_board = function() return true end })
 assert(#e > 0)

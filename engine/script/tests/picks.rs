@@ -24,6 +24,32 @@ game.action { id = "c", choices = function(ctx, side)
     if ctx.options.empty then return {} end
     return { side }
   end, apply = function() end }
+-- With `options.lists`: `m` lists choice lists among plain choices (one of them empty), `n` the
+-- same choices built as tables from move_listing, `o` a bare choice list.
+game.action { id = "m", choices = function(ctx, side)
+    if not ctx.options.lists then return {} end
+    local one = search.move_choices({ q = 0, r = 0 }, 0, { speed = 1, max_turns = 1 }, nil, { piece = 1 })
+    local _, none = search.move_choices({ q = 0, r = 0 }, 0, { speed = 1 }, nil, { piece = 9 })
+    local two = search.move_choices({ q = 0, r = 0 }, { 0, 3 }, { speed = 2 }, nil, { piece = 2 })
+    return { { n = 0 }, one, { n = 1 }, none, two, { n = 2 } }
+  end, apply = function() end }
+game.action { id = "n", choices = function(ctx, side)
+    if not ctx.options.lists then return {} end
+    local out = { { n = 0 } }
+    for _, m in ipairs(search.move_listing({ q = 0, r = 0 }, 0, { speed = 1, max_turns = 1 })) do
+      out[#out + 1] = { piece = 1, plan = m.plan, to = m.to, facing = m.facing }
+    end
+    out[#out + 1] = { n = 1 }
+    for _, m in ipairs(search.move_listing({ q = 0, r = 0 }, { 0, 3 }, { speed = 2 })) do
+      out[#out + 1] = { piece = 2, plan = m.plan, to = m.to, facing = m.facing, start_facing = m.start_facing }
+    end
+    out[#out + 1] = { n = 2 }
+    return out
+  end, apply = function() end }
+game.action { id = "o", choices = function(ctx, side)
+    if not ctx.options.lists then return {} end
+    return (search.move_choices({ q = 0, r = 0 }, 5, { speed = 1, max_turns = 1 }, nil, { piece = 3 }))
+  end, apply = function() end }
 game.action { id = "end_phase", check = function(ctx, a)
     if ctx.options.locked then return false, "locked" end
     return true
@@ -155,4 +181,40 @@ fn an_index_past_the_end_is_an_error_and_the_rules_stay_usable() {
         RulesError::pick_out_of_range(1, 1)
     );
     assert_eq!(pick(&g, 0).0.unwrap().unwrap().id, "a");
+}
+
+#[test]
+fn choice_lists_count_and_convert_in_their_place_in_listings_and_picks() {
+    let (_d, g) = game(json!({ "lists": true }));
+    let all = g.legal_actions(&SideId::new("blue")).unwrap();
+    let params = |id: &str| -> Vec<Value> {
+        all.iter()
+            .filter(|a| a.id == id)
+            .map(|a| a.params.clone())
+            .collect()
+    };
+    // The lists expand where they stand, into exactly the tables a mod would have built.
+    let (m, n) = (params("m"), params("n"));
+    assert!(m.len() > 6, "{m:?}");
+    assert_eq!(m, n);
+    assert_eq!(m[0], json!({ "n": 0 }));
+    assert_eq!(m[m.len() - 1], json!({ "n": 2 }));
+    assert!(m.contains(&json!({ "n": 1 })));
+    // A bare choice list is a list of its choices.
+    let o = params("o");
+    assert_eq!(o.len(), 3);
+    assert_eq!(
+        o[0],
+        // Ends are sorted by q, r, facing: turning right in the hex entered comes first.
+        json!({ "piece": 3, "plan": "FR", "to": { "q": -1, "r": 0 }, "facing": 0 })
+    );
+    for (i, want) in all.iter().enumerate() {
+        let (got, seen) = pick(&g, i);
+        assert_eq!(seen, vec![all.len()], "pick {i}");
+        assert_eq!(got.unwrap().as_ref(), Some(want), "pick {i}");
+    }
+    assert_eq!(
+        pick(&g, all.len()).0.unwrap_err(),
+        RulesError::pick_out_of_range(all.len(), all.len())
+    );
 }

@@ -44,7 +44,9 @@ impl<'a> Args<'a> {
         }
     }
 
-    fn get(&self, i: usize) -> &Value {
+    /// Argument `i` (nil when missing).
+    #[must_use]
+    pub fn get(&self, i: usize) -> &Value {
         self.values.get(i).unwrap_or(&Value::Nil)
     }
 

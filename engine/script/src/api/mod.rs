@@ -20,6 +20,7 @@
 
 pub mod args;
 pub mod board;
+pub mod choices;
 pub mod dice;
 pub mod direction;
 pub mod hex;

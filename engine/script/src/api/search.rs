@@ -28,6 +28,7 @@
 //! ```
 
 use super::args::{Args, add, dir_from_value, hex_to_table, hexes_to_table};
+use super::choices::{ChoiceList, MOVE_FIELDS, MoveList, base_params};
 use hexforge_core::hex::{Direction, Hex};
 use hexforge_core::search::{
     self, FacingRules, HexKind, Limits, ListedMove, ListingRules, MoveEnd, MoveListing,
@@ -35,6 +36,7 @@ use hexforge_core::search::{
 use mlua::{Function, IntoLuaMulti, Lua, MultiValue, Table, Value};
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Largest speed and turn count accepted by `search.facing_moves`.
 pub const MAX_SPEED: i64 = 1000;
@@ -252,10 +254,27 @@ pub fn register(lua: &Lua) -> mlua::Result<Table> {
     };
     // `ctx:move_listing` (the rules module) runs the same listing with the game's board.
     lua.set_app_data(helpers.clone());
+    let h = helpers.clone();
     add(lua, &t, NS, "move_listing", move |lua, a| {
-        move_listing(lua, a, &helpers, None)
+        move_listing(lua, a, &h, None, Output::Tables)
+    })?;
+    add(lua, &t, NS, "move_choices", move |lua, a| {
+        let base = choice_params(a)?;
+        move_listing(lua, a, &helpers, None, Output::Choices(base))
     })?;
     Ok(t)
+}
+
+/// What a listing hands back: Lua tables (`move_listing`), or choice lists carrying these
+/// params (`move_choices`).
+enum Output {
+    Tables,
+    Choices(serde_json::Map<String, serde_json::Value>),
+}
+
+/// Argument 5 of `move_choices`: the params every choice carries.
+fn choice_params(a: &Args<'_>) -> mlua::Result<serde_json::Map<String, serde_json::Value>> {
+    base_params(a.get(4), &MOVE_FIELDS).map_err(|m| a.err(4, &m))
 }
 
 /// `ctx:move_listing(start, facings, rules, env)`: `search.move_listing` where a hex is on the
@@ -268,14 +287,21 @@ pub(crate) fn ctx_move_listing(
     lua: &Lua,
     args: MultiValue,
     on_board: &dyn Fn(Hex) -> bool,
+    choices: bool,
 ) -> mlua::Result<MultiValue> {
     let Some(h) = lua.app_data_ref::<ListingHelpers>().map(|h| h.clone()) else {
         return Err(mlua::Error::runtime(
             "ctx:move_listing: the search namespace is missing",
         ));
     };
-    // No function name: the ctx wrapper prefixes `ctx:move_listing:`.
-    move_listing(lua, &Args::in_vm(lua, "", args), &h, Some(on_board))
+    // No function name: the ctx wrapper prefixes `ctx:move_listing:` (`ctx:move_choices:`).
+    let a = Args::in_vm(lua, "", args);
+    let output = if choices {
+        Output::Choices(choice_params(&a)?)
+    } else {
+        Output::Tables
+    };
+    move_listing(lua, &a, &h, Some(on_board), output)
 }
 
 /// Lua side of `search.move_listing`, compiled with an environment holding only the real
@@ -384,6 +410,7 @@ fn move_listing(
     a: &Args<'_>,
     h: &ListingHelpers,
     board: Option<&dyn Fn(Hex) -> bool>,
+    output: Output,
 ) -> mlua::Result<MultiValue> {
     let start = a.hex(0)?;
     let facings = facings_arg(a, 1)?;
@@ -490,6 +517,28 @@ fn move_listing(
     );
     if let Some(e) = failed.into_inner() {
         return Err(e);
+    }
+    if let Output::Choices(base) = output {
+        // Kept as it is: each choice's params are made when read (see `api::choices`).
+        let truncated = listing.truncated;
+        let listing = Rc::new(listing);
+        let start_facing = facings.len() > 1;
+        let list = |which| {
+            lua.create_userdata(ChoiceList::moves(
+                base.clone(),
+                listing.clone(),
+                which,
+                start_facing,
+                paths,
+            ))
+        };
+        return (
+            list(MoveList::Ends)?,
+            list(MoveList::Exits)?,
+            list(MoveList::Crashes)?,
+            truncated,
+        )
+            .into_lua_multi(lua);
     }
     let mut path = Vec::new();
     let mut data = Vec::with_capacity(
@@ -828,5 +877,89 @@ mod tests {
             )
             .unwrap();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn move_choices_read_as_the_choices_a_mod_would_build_from_move_listing() {
+        let sb = Sandbox::new(Limits {
+            instructions: 50_000_000,
+            ..Limits::default()
+        })
+        .unwrap();
+        // Each list, read through `#`, `[i]` and ipairs, against the tables a mod builds from
+        // move_listing: params plus plan, to, facing (start_facing with several start facings,
+        // path with paths).
+        sb.exec(
+            r#"
+local env = {
+  on_board = function(h) return not (h.q == 0 and h.r == -3) end,
+  blocked = function(h) return h.q == 2 and h.r == -4 end,
+}
+local function same(a, b)
+  if type(a) ~= 'table' or type(b) ~= 'table' then return a == b end
+  for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+  for k in pairs(b) do if a[k] == nil then return false end end
+  return true
+end
+for _, case in ipairs({
+  { facings = { 0, 2 }, rules = { speed = 6, max_turns = 2 } },
+  { facings = 1, rules = { speed = 5, max_turns = 1, paths = true } },
+  { facings = { 3 }, rules = { speed = 0 } },
+}) do
+  local lists = { search.move_listing({q=0,r=0}, case.facings, case.rules, env) }
+  local choices = { search.move_choices({q=0,r=0}, case.facings, case.rules, env,
+    { piece = 7, tag = { 'a', 1 } }) }
+  assert(choices[4] == lists[4])
+  for n = 1, 3 do
+    local moves, list = lists[n], choices[n]
+    assert(#list == #moves, ('list %d: %d choices for %d moves'):format(n, #list, #moves))
+    local seen = 0
+    for i, c in ipairs(list) do
+      local m = moves[i]
+      local want = { piece = 7, tag = { 'a', 1 }, plan = m.plan, to = m.to, facing = m.facing,
+        path = m.path }
+      if type(case.facings) == 'table' and #case.facings > 1 then want.start_facing = m.start_facing end
+      assert(same(c, want), ('list %d choice %d'):format(n, i))
+      assert(list[i] ~= list[i], 'each read is a fresh table')
+      seen = i
+    end
+    assert(seen == #moves and list[0] == nil and list[#list + 1] == nil and list.plan == nil)
+  end
+end
+local ends = search.move_choices({q=0,r=0}, 0, { speed = 2 }, nil, { piece = 1 })
+assert(tostring(ends):find('choice list %(%d+ choices%)'), tostring(ends))
+local ok, err = pcall(function() ends[1] = {} end)
+assert(not ok and tostring(err):find('cannot be changed'), tostring(err))
+-- No params: the move's fields alone.
+local bare = search.move_choices({q=0,r=0}, 0, { speed = 1 })
+assert(same(bare[1], { plan = 'F', to = { q = 0, r = -1 }, facing = 0 }))
+"#,
+            "=t",
+        )
+        .unwrap();
+        for (params, want) in [
+            (
+                "{ plan = 'F' }",
+                "argument 5: params: \"plan\" is set by each move",
+            ),
+            (
+                "{ piece = function() end }",
+                "argument 5: params: piece must be plain data",
+            ),
+            (
+                "7",
+                "argument 5: expected a table of the params every choice carries",
+            ),
+            ("{ [1] = 3 }", "argument 5: params: keys must be strings"),
+        ] {
+            let e = sb
+                .exec(
+                    &format!("search.move_choices({{q=0,r=0}}, 0, {{ speed = 1 }}, nil, {params})"),
+                    "=t",
+                )
+                .unwrap_err();
+            let e = e.to_string();
+            assert!(e.contains(&format!("search.move_choices: {want}")), "{e}");
+        }
     }
 }
