@@ -147,6 +147,9 @@ local function move_env(ctx)
     end,
     blocked = function(h) return set[hex_number(h)] == true end,
   }
+  -- Unless an extension replaces it, blocked is exactly `planets` (movement.reach hands the
+  -- engine the list).
+  env.planet_blocked = env.blocked
   -- The game's board: move listings let the engine answer it (movement.reach), unless an
   -- extension replaces on_board.
   env.board_ctx, env.board_on_board = ctx, env.on_board

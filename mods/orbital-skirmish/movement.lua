@@ -151,12 +151,20 @@ end
 -- once per hex, facing and hexes left).
 -- With `env.board_ctx` (set by move_env when env.on_board is the game's board), the engine
 -- answers on_board itself (`ctx:move_listing`): the same moves, without a Lua call per hex.
+-- The env the engine gets with the game's board: the planets as a list of hexes when `blocked`
+-- is still the planets' own test (env.planet_blocked), so the engine answers it without a Lua
+-- call per hex.
+local function board_env(env)
+  local blocked = env.blocked
+  if blocked ~= nil and blocked == env.planet_blocked and env.planets then blocked = env.planets end
+  return { blocked = blocked, pull = env.pull, crash = env.crash }
+end
+
 function M.reach(start, facings, speed, mr, env)
   local rules = { speed = speed, max_turns = mr }
   local ctx = env.board_ctx
   if ctx and env.on_board == env.board_on_board then
-    return ctx:move_listing(start, facings, rules,
-      { blocked = env.blocked, pull = env.pull, crash = env.crash })
+    return ctx:move_listing(start, facings, rules, board_env(env))
   end
   local ends, exits, crashes = search.move_listing(start, facings, rules, env)
   return ends, exits, crashes
@@ -169,8 +177,7 @@ function M.reach_choices(start, facings, speed, mr, env, params)
   local rules = { speed = speed, max_turns = mr }
   local ctx = env.board_ctx
   if ctx and env.on_board == env.board_on_board then
-    return ctx:move_choices(start, facings, rules,
-      { blocked = env.blocked, pull = env.pull, crash = env.crash }, params)
+    return ctx:move_choices(start, facings, rules, board_env(env), params)
   end
   return search.move_choices(start, facings, rules, env, params)
 end

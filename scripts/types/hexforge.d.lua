@@ -332,7 +332,7 @@ function search.facing_moves(start, facing, rules, enterable_fn) end
 
 ---@class ListingEnv
 ---@field on_board? fun(h: Hex): boolean  -- false: off the map (moving there is an exit); default all on
----@field blocked? fun(h: Hex): boolean   -- true: a planet; default none
+---@field blocked? (fun(h: Hex): boolean)|Hex[] -- true: a planet (or the list of planet hexes, answered by the engine); default none
 ---@field crash? boolean                  -- moving into a blocked hex crashes (an exit) instead of being illegal
 ---@field pull? fun(h: Hex, facing: Direction, left: integer): Direction|nil -- facing after entering h with `left` hexes to go
 

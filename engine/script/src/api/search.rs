@@ -27,14 +27,14 @@
 //! assert_eq!(cost, 6);
 //! ```
 
-use super::args::{Args, add, dir_from_value, hex_to_table, hexes_to_table};
+use super::args::{Args, add, dir_from_value, hex_from_value, hex_to_table, hexes_to_table};
 use super::choices::{ChoiceList, MOVE_FIELDS, MoveList, base_params};
 use hexforge_core::hex::{Direction, Hex};
 use hexforge_core::search::{
     self, FacingRules, HexKind, Limits, ListedMove, ListingRules, MoveEnd, MoveListing,
 };
 use mlua::{Function, IntoLuaMulti, Lua, MultiValue, Table, Value};
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -405,6 +405,39 @@ fn opt_fn(a: &Args<'_>, i: usize, t: Option<&Table>, key: &str) -> mlua::Result<
     }
 }
 
+/// `env.blocked`: a function of a hex, or a list of the blocked hexes (answered in Rust: no Lua
+/// call per hex).
+fn blocked_arg(
+    a: &Args<'_>,
+    i: usize,
+    env: Option<&Table>,
+) -> mlua::Result<(Option<Function>, Option<HashSet<Hex>>)> {
+    let Some(t) = env else {
+        return Ok((None, None));
+    };
+    // Not raw, as `opt_fn`.
+    match t.get::<Value>("blocked")? {
+        Value::Nil => Ok((None, None)),
+        Value::Function(f) => Ok((Some(f), None)),
+        Value::Table(list) => {
+            let mut set = HashSet::default();
+            for (n, v) in list.sequence_values::<Value>().enumerate() {
+                let h = hex_from_value(&v?)
+                    .map_err(|m| a.err(i, &format!("blocked: item {}: {m}", n + 1)))?;
+                set.insert(h);
+            }
+            Ok((None, Some(set)))
+        }
+        v => Err(a.err(
+            i,
+            &format!(
+                "blocked: expected a function or a list of hexes, got {}",
+                v.type_name()
+            ),
+        )),
+    }
+}
+
 fn move_listing(
     lua: &Lua,
     a: &Args<'_>,
@@ -431,7 +464,7 @@ fn move_listing(
     .map_or(Limits::DEFAULT_MAX_EXPANDED, |n| n as usize);
     let env = opt_table(a, 3)?;
     let on_board = opt_fn(a, 3, env.as_ref(), "on_board")?;
-    let blocked = opt_fn(a, 3, env.as_ref(), "blocked")?;
+    let (blocked, blocked_set) = blocked_arg(a, 3, env.as_ref())?;
     let pull_fn = opt_fn(a, 3, env.as_ref(), "pull")?;
     let crash = match env.as_ref().map(|t| t.get::<Value>("crash")).transpose()? {
         None | Some(Value::Nil | Value::Boolean(false)) => false,
@@ -456,12 +489,18 @@ fn move_listing(
     // by contract). Pulls are cached: asked once per hex, facing and hexes left.
     // The game's board (ctx:move_listing) stands in for a missing `on_board`.
     let board = board.filter(|_| on_board.is_none());
+    // A list of blocked hexes is answered here, after `on_board` (as the function would be).
+    let in_set = |x: Hex| blocked_set.as_ref().is_some_and(|s| s.contains(&x));
     let kind = |x: Hex| -> HexKind {
         if board.is_some_and(|b| !b(x)) {
             return HexKind::OffBoard;
         }
         if (on_board.is_none() && blocked.is_none()) || failed.borrow().is_some() {
-            return HexKind::Open;
+            return if in_set(x) {
+                HexKind::Blocked
+            } else {
+                HexKind::Open
+            };
         }
         match h
             .classify
@@ -469,6 +508,7 @@ fn move_listing(
         {
             Ok(0) => HexKind::OffBoard,
             Ok(2) => HexKind::Blocked,
+            Ok(_) if in_set(x) => HexKind::Blocked,
             Ok(_) => HexKind::Open,
             Err(e) => {
                 fail(e);
@@ -719,6 +759,52 @@ mod tests {
             "FLF>-1,-1:5/1/0/false/false/3 | FF>0,-2:0/0/0/true/false/3 | FRF>1,-2:1/1/0/false/true/3 | false \
              || 1 FF FRF true 0 nil"
         );
+    }
+
+    #[test]
+    fn blocked_as_a_list_of_hexes_lists_what_the_function_lists() {
+        let sb = Sandbox::new(Limits {
+            instructions: 50_000_000,
+            ..Limits::default()
+        })
+        .unwrap();
+        sb.exec(
+            r#"
+local planets = { { q = 1, r = -2 }, { q = -2, r = 1 }, { q = 0, r = 3 } }
+local function is_planet(h)
+  for _, p in ipairs(planets) do if p.q == h.q and p.r == h.r then return true end end
+  return false
+end
+local function show(...)
+  local out = {}
+  for i = 1, 3 do
+    for _, m in ipairs((select(i, ...))) do
+      out[#out + 1] = i .. ':' .. m.plan .. '>' .. m.to.q .. ',' .. m.to.r .. '/' .. m.facing
+    end
+  end
+  return table.concat(out, ' ')
+end
+local on_board = function(h) return hex.length(h) <= 4 end
+for _, crash in ipairs({ false, true }) do
+  for _, board in ipairs({ false, true }) do
+    local f_env = { blocked = is_planet, crash = crash, on_board = board and on_board or nil }
+    local l_env = { blocked = planets, crash = crash, on_board = board and on_board or nil }
+    local rules = { speed = 4, max_turns = 2 }
+    local a = show(search.move_listing({ q = 0, r = 0 }, { 0, 2, 4 }, rules, f_env))
+    local b = show(search.move_listing({ q = 0, r = 0 }, { 0, 2, 4 }, rules, l_env))
+    assert(a == b, a .. ' ~= ' .. b)
+    -- Without a board, every exit or crash is a move into a planet.
+    assert(board or a:find('[23]:'), 'some move runs into a planet: ' .. a)
+  end
+end
+local ok, err = pcall(search.move_listing, { q = 0, r = 0 }, 0, { speed = 1 }, { blocked = { { q = 1 } } })
+assert(not ok and tostring(err):find('argument 4: blocked: item 1'), tostring(err))
+ok, err = pcall(search.move_listing, { q = 0, r = 0 }, 0, { speed = 1 }, { blocked = 3 })
+assert(not ok and tostring(err):find('blocked: expected a function or a list of hexes'), tostring(err))
+"#,
+            "=t",
+        )
+        .unwrap();
     }
 
     #[test]
