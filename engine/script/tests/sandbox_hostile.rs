@@ -503,3 +503,36 @@ fn refill_gives_each_callback_of_one_call_the_whole_budget() {
     });
     assert_eq!(nested.unwrap_err().kind, ScriptErrorKind::Budget);
 }
+
+/// The VM keeps freed small blocks for reuse (the small-block cache of
+/// `vendor/lua-src/PATCHES.md`); they still count against the memory limit, so when an
+/// allocation would pass the limit the VM collects and gives them back before it gives up. Here
+/// ~1.5 MB of small tables become garbage, then one allocation needs nearly all the limit: it
+/// only fits once the collected tables' blocks have left the cache.
+#[test]
+fn memory_kept_for_reuse_is_given_back_before_the_limit_refuses() {
+    let limit = 4 << 20;
+    let sb = Sandbox::new(Limits {
+        memory: limit,
+        instructions: 50_000_000,
+    })
+    .unwrap();
+    for round in 0..3 {
+        sb.lua().gc_collect().unwrap();
+        let base = sb.used_memory();
+        // string.rep holds its buffer and the result at once: two blocks of `n`.
+        let n = (limit - base - (100 << 10)) / 2;
+        let got: i64 = sb
+            .eval(
+                &format!(
+                    "local t = {{}}
+                     for i = 1, 20000 do t[i] = {{ i }} end
+                     t = nil
+                     return #string.rep('x', {n})"
+                ),
+                "=reuse",
+            )
+            .unwrap_or_else(|e| panic!("round {round}: {e}"));
+        assert_eq!(got, n as i64);
+    }
+}
