@@ -99,6 +99,10 @@ end
 
 local function facing_of(p) return mv.dir(p.facing) or 0 end
 
+-- Where apply and the hooks only read a ship (they write with ctx:set), they read the shared,
+-- read-only snapshots too (no copy of a ship per read; docs/API.md, ctx:piece).
+local SHARED = { shared = true }
+
 local function hull_left(p) return p.stats.hull - (p.values.damage or 0) end
 
 -- The planets: a list of hexes and a set keyed "q,r", found once in setup.
@@ -115,7 +119,7 @@ end
 
 local function ships_of(ctx, side)
   local out = {}
-  for _, p in ipairs(ctx:pieces { owner = side }) do
+  for _, p in ipairs(ctx:pieces { owner = side, shared = true }) do
     if p.hex then out[#out + 1] = p end
   end
   table.sort(out, function(a, b) return a.id < b.id end)
@@ -123,7 +127,7 @@ local function ships_of(ctx, side)
 end
 
 local function own_ship(ctx, side, id)
-  local p = ctx:piece(id)
+  local p = ctx:piece(id, SHARED)
   if not p then return nil, "there is no ship " .. tostring(id) end
   if p.owner ~= side then return nil, "ship " .. tostring(id) .. " is not yours" end
   if not p.hex then return nil, "ship " .. tostring(id) .. " is not on the map" end
@@ -261,7 +265,7 @@ game.action {
     return true
   end,
   apply = function(ctx, a)
-    local p = ctx:piece(a.piece)
+    local p = ctx:piece(a.piece, SHARED)
     local was_orbiting = p.values.orbit and true or false
     ctx:set(p.id, "new_speed", a.speed)
     if was_orbiting then
@@ -386,7 +390,7 @@ game.action {
     return true
   end,
   apply = function(ctx, a)
-    local p = ctx:piece(a.piece)
+    local p = ctx:piece(a.piece, SHARED)
     local r = assert(resolve_move(ctx, p, a, move_env(ctx)))
     ORBITAL_SKIRMISH.finish_move(ctx, p, r)
   end,
@@ -467,7 +471,7 @@ game.action {
     return true
   end,
   apply = function(ctx, a)
-    local p = ctx:piece(a.piece)
+    local p = ctx:piece(a.piece, SHARED)
     local nxt = mv.orbit_next(a.planet, p.hex, a.dir)
     ctx:set(p.id, "speed", 0)
     ctx:set(p.id, "new_speed", 0)
@@ -539,7 +543,7 @@ local function default_move(ctx, p)
   end
   if p.values.new_speed < 0 then
     ctx:set(p.id, "new_speed", p.values.speed)
-    p = ctx:piece(p.id)
+    p = ctx:piece(p.id, SHARED)
   end
   local plan = string.rep("F", p.values.new_speed)
   local a = { piece = p.id, plan = plan }
@@ -585,7 +589,7 @@ local function fire_base(ctx, a, p, t)
   if w.limited == "yes" and ((p.values.ammo or {})[wid] or 0) <= 0 then
     return ("no %s ammunition left"):format(wid)
   end
-  t = t or ctx:piece(a.target)
+  t = t or ctx:piece(a.target, SHARED)
   if not t or not t.hex then return "the target is not on the map" end
   if t.owner == a.side then return "the target must be an enemy ship" end
   if ctx.phase == "defensive_fire" and t.owner ~= ctx.active then
@@ -679,6 +683,7 @@ game.action {
     return true
   end,
   apply = function(ctx, a)
+    -- A private copy: the fired weapons and the ammunition are changed on it, then written.
     local p = ctx:piece(a.piece)
     local _, shot = fire_reason(ctx, a, p, move_env(ctx))
     local w, t = shot.weapon, shot.target
@@ -739,18 +744,16 @@ game.setup(function(ctx)
   end
 end)
 
--- Hooks may change the game, so every snapshot they read is a fresh copy: they read only the
--- fields they need (light reads, in id order like ships_of).
+-- The hooks read only the fields they need (light reads, in id order like ships_of), shared.
 game.on("phase_start", function(ctx, ev)
   if ev.phase == "move" then
     ctx:set_global("mover", ctx.active)
-    for _, p in ipairs(ctx:pieces { owner = ctx.active, fields = { "id", "hex" } }) do
+    for _, p in ipairs(ctx:pieces { owner = ctx.active, fields = { "id", "hex" }, shared = true }) do
       if p.hex then reset_move(ctx, p) end
     end
   else
-    -- Why no `values` read: in a hook it is a fresh copy of every ship's record; setting an
-    -- unchanged `fired` is free (the engine keeps the record as it was).
-    for _, p in ipairs(ctx:pieces { fields = { "id", "hex" } }) do
+    -- Setting an unchanged `fired` is free (the engine keeps the record as it was).
+    for _, p in ipairs(ctx:pieces { fields = { "id", "hex" }, shared = true }) do
       if p.hex then ctx:set(p.id, "fired", {}) end
     end
   end

@@ -24,7 +24,8 @@ end
 local base_choices = game.actions.fire.choices
 game.actions.fire.choices = function(ctx, side)
   local out = {}
-  for _, params in ipairs(base_choices(ctx, side)) do
+  -- expand_choices: whatever the base returns (plain tables or engine-made choice lists).
+  for _, params in ipairs(game.expand_choices(base_choices(ctx, side))) do
     if game.actions.fire.check(ctx, { id = "fire", side = side, piece = params.piece, target = params.target }) then
       out[#out + 1] = params
     end

@@ -483,6 +483,13 @@ function game.victory(fn) end
 ---@param fn? fun(ctx: Ctx, ev: table)
 function game.on(event, filter, fn) end
 
+---The choices a `choices` callback returned as a plain list of param tables, with choice lists
+---(ctx:move_choices, search.move_choices) expanded in place: for a variant that filters or
+---extends another action's choices.
+---@param result (table|ChoiceList)[]|ChoiceList|nil
+---@return table[]
+function game.expand_choices(result) end
+
 -------------------------------------------------------------------------------------------------
 -- ctx: the only way callbacks see and change the game
 -------------------------------------------------------------------------------------------------
@@ -506,8 +513,9 @@ function Ctx:sides() end
 function Ctx:side(id) end
 
 ---Piece snapshots by id; `fields` lists the top-level fields to keep (light snapshots: any of
----"id", "type", "owner", "hex", "position", "facing", "values", "stats").
----@param filter? { owner?: string, type?: string, at?: Hex, location?: string, fields?: string[] }
+---"id", "type", "owner", "hex", "position", "facing", "values", "stats"); `shared = true` gives
+---the shared, read-only snapshots even where the callback may write (no copy per read).
+---@param filter? { owner?: string, type?: string, at?: Hex, location?: string, fields?: string[], shared?: boolean }
 ---@return table[]
 function Ctx:pieces(filter) end
 
@@ -516,9 +524,11 @@ function Ctx:pieces(filter) end
 ---@return boolean
 function Ctx:exists(id) end
 
+---A piece's snapshot; `opts.shared` as for ctx:pieces.
 ---@param id integer
+---@param opts? { shared?: boolean }
 ---@return table|nil
-function Ctx:piece(id) end
+function Ctx:piece(id, opts) end
 
 ---@param h Hex
 ---@return table[]

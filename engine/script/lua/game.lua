@@ -103,4 +103,20 @@ function game.on(event, filter, fn)
   sources.hooks[event][#list] = where()
 end
 
+-- The choices a `choices` callback returned, as a plain list of param tables: the choice lists
+-- among them (ctx:move_choices, search.move_choices) expanded in place. For a variant that
+-- filters or extends another action's choices.
+function game.expand_choices(result)
+  local out = {}
+  if type(result) == "userdata" then result = { result } end
+  for _, c in ipairs(result or {}) do
+    if type(c) == "userdata" then
+      for _, x in ipairs(c) do out[#out + 1] = x end
+    else
+      out[#out + 1] = c
+    end
+  end
+  return out
+end
+
 return game, problems, sources

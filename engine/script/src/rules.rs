@@ -1804,10 +1804,7 @@ const REMEMBERED_READS: &[&str] = &[
 /// A `ctx:pieces` filter table read field by field (see [`plain_filter`] for the usual case):
 /// `owner`, `type` and `location` as strings (anything else is no filter), `at` a hex, `fields`
 /// a list of field names.
-fn piece_filter(
-    lua: &Lua,
-    filter: Option<&Table>,
-) -> mlua::Result<(PieceQuery, Option<LightFields>)> {
+fn piece_filter(lua: &Lua, filter: Option<&Table>) -> mlua::Result<ParsedFilter> {
     let owner: Option<String> = filter.and_then(|f| f.raw_get("owner").ok().flatten());
     let kind: Option<String> = filter.and_then(|f| f.raw_get("type").ok().flatten());
     let location: Option<String> = filter.and_then(|f| f.raw_get("location").ok().flatten());
@@ -1821,6 +1818,10 @@ fn piece_filter(
         Some(f) => light_fields(f.raw_get("fields")?)?,
         None => None,
     };
+    let shared = match filter {
+        Some(f) => shared_option(f.raw_get("shared")?)?,
+        None => false,
+    };
     let query = PieceQuery {
         owner,
         kind,
@@ -1828,14 +1829,28 @@ fn piece_filter(
         at,
         fields: fields.as_ref().map(|f| f.iter().map(|(_, l)| *l).collect()),
     };
-    Ok((query, fields))
+    Ok((query, fields, shared))
+}
+
+/// `shared` of a `ctx:pieces` filter or of `ctx:piece`'s options: `true` asks for the shared,
+/// read-only snapshots even where the callback may write (they are what read-only callbacks
+/// always get).
+fn shared_option(v: Value) -> mlua::Result<bool> {
+    match v {
+        Value::Nil => Ok(false),
+        Value::Boolean(b) => Ok(b),
+        other => Err(mlua::Error::runtime(format!(
+            "shared: expected true or false, got {}",
+            other.type_name()
+        ))),
+    }
 }
 
 /// The usual `ctx:pieces` filter, read in one raw call: only `owner`, `type`, `location`
 /// (strings) and `fields` (a list of known field names, each once). `None` for anything else
 /// (then [`piece_filter`] reads it, with its conversions and error messages). Why: reading five
 /// keys and a list through mlua was six protected calls per `ctx:pieces`.
-fn plain_filter(lua: &Lua, f: &Table) -> Option<(PieceQuery, Option<LightFields>)> {
+fn plain_filter(lua: &Lua, f: &Table) -> Option<ParsedFilter> {
     let reader = lua.app_data_ref::<RawReader>()?;
     let Json::Object(m) = reader.to_json(lua, &Value::Table(f.clone())).ok()?? else {
         return None;
@@ -1861,9 +1876,17 @@ fn plain_filter(lua: &Lua, f: &Table) -> Option<(PieceQuery, Option<LightFields>
         }
         Some(_) => return None,
     };
-    if m.keys()
-        .any(|k| !matches!(k.as_str(), "owner" | "type" | "location" | "fields"))
-    {
+    let shared = match m.get("shared") {
+        None => false,
+        Some(Json::Bool(b)) => *b,
+        Some(_) => return None,
+    };
+    if m.keys().any(|k| {
+        !matches!(
+            k.as_str(),
+            "owner" | "type" | "location" | "fields" | "shared"
+        )
+    }) {
         return None;
     }
     let query = PieceQuery {
@@ -1873,8 +1896,11 @@ fn plain_filter(lua: &Lua, f: &Table) -> Option<(PieceQuery, Option<LightFields>
         at: None,
         fields: fields.as_ref().map(|f| f.iter().map(|(_, l)| *l).collect()),
     };
-    Some((query, fields))
+    Some((query, fields, shared))
 }
+
+/// A parsed `ctx:pieces` filter: which pieces, the light fields asked for, and `shared`.
+type ParsedFilter = (PieceQuery, Option<LightFields>, bool);
 
 /// Builds the table of every ctx method, once per [`LuaRules`]: plain functions that find the
 /// state through their `self` (see [`crate::live`]).
@@ -2017,6 +2043,11 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             // Not a piece id: nil, whatever the state (nothing to note).
             _ => return one(lua, Value::Nil),
         };
+        let shared = shared
+            || match arg(&args, 1) {
+                Value::Table(o) => shared_option(o.raw_get("shared")?)?,
+                _ => false,
+            };
         rules
             .recorder
             .note(|| Read::Piece(id, s.pieces.get(&id).cloned()));
@@ -2027,10 +2058,12 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             Value::Table(t) => Some(t),
             _ => None,
         };
-        let (query, fields) = match filter.as_ref().and_then(|f| plain_filter(lua, f)) {
+        let (query, fields, asked_shared) = match filter.as_ref().and_then(|f| plain_filter(lua, f))
+        {
             Some(q) => q,
             None => piece_filter(lua, filter.as_ref())?,
         };
+        let shared = shared || asked_shared;
         let matched: Vec<&Piece> = s
             .pieces
             .values()
@@ -2647,6 +2680,47 @@ assert(a[1] == b[1] and a[1].values == b[1].values and a[2].stats == b[2].stats)
             state.pieces[&PieceId(1)].values["hull"],
             serde_json::json!(5)
         );
+    }
+
+    #[test]
+    fn writable_callbacks_get_the_shared_snapshots_when_they_ask() {
+        let (_d, rules, state) = setup();
+        let mut s = state.clone();
+        let code = format!(
+            "{SAME}
+local ctx = ...
+-- Asked for: the read-only snapshots, the same tables on every read, equal to the copies.
+local a, b = ctx:piece(1, {{ shared = true }}), ctx:piece(1, {{ shared = true }})
+local copy = ctx:piece(1)
+assert(a == b and a ~= copy and same(a, copy), 'shared piece')
+assert(not pcall(function() a.values.hull = 1 end), 'shared snapshots refuse writes')
+copy.values.hull = 1 -- a private copy takes writes
+local all = ctx:pieces {{ shared = true }}
+local copies = ctx:pieces {{}}
+assert(#all == #copies and all[1] == a and all[1] ~= copies[1] and same(all[1], copies[1]))
+local light = ctx:pieces {{ fields = {{ 'id', 'values' }}, shared = true }}
+assert(light[1].values == a.values)
+assert(ctx:pieces {{ fields = {{ 'id', 'values' }} }}[1].values ~= a.values)
+-- A shared snapshot shows the piece as it was read; a new read shows ctx:set's change.
+ctx:set(1, 'hull', 3)
+assert(a.values.hull ~= 3 and ctx:piece(1, {{ shared = true }}).values.hull == 3)
+for _, bad in ipairs({{ function() ctx:piece(1, {{ shared = 'yes' }}) end,
+                       function() ctx:pieces {{ shared = 1 }} end }}) do
+  local ok, err = pcall(bad)
+  assert(not ok and tostring(err):find('shared: expected true or false'), tostring(err))
+end
+"
+        );
+        rules
+            .loaded
+            .sandbox
+            .guarded(|lua| {
+                rules.with_ctx(lua, Access::Write(&mut s), |lua, ctx| {
+                    lua.load(&code).set_name("=test").call::<()>(ctx)
+                })
+            })
+            .unwrap();
+        assert_eq!(s.pieces[&PieceId(1)].values["hull"], serde_json::json!(3));
     }
 
     #[test]

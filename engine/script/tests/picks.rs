@@ -50,6 +50,18 @@ game.action { id = "o", choices = function(ctx, side)
     if not ctx.options.lists then return {} end
     return (search.move_choices({ q = 0, r = 0 }, 5, { speed = 1, max_turns = 1 }, nil, { piece = 3 }))
   end, apply = function() end }
+-- `q`: `m`'s choices through game.expand_choices (plain tables, as a variant filtering them
+-- would read them); `r` the bare list of `o` the same way.
+game.action { id = "q", choices = function(ctx, side)
+    if not ctx.options.lists then return {} end
+    local out = game.expand_choices(game.actions.m.choices(ctx, side))
+    for _, c in ipairs(out) do assert(type(c) == "table") end
+    return out
+  end, apply = function() end }
+game.action { id = "r", choices = function(ctx, side)
+    if not ctx.options.lists then return {} end
+    return game.expand_choices(game.actions.o.choices(ctx, side))
+  end, apply = function() end }
 game.action { id = "end_phase", check = function(ctx, a)
     if ctx.options.locked then return false, "locked" end
     return true
@@ -200,6 +212,9 @@ fn choice_lists_count_and_convert_in_their_place_in_listings_and_picks() {
     assert_eq!(m[0], json!({ "n": 0 }));
     assert_eq!(m[m.len() - 1], json!({ "n": 2 }));
     assert!(m.contains(&json!({ "n": 1 })));
+    // game.expand_choices gives the same choices as plain tables.
+    assert_eq!(params("q"), m);
+    assert_eq!(params("r"), params("o"));
     // A bare choice list is a list of its choices.
     let o = params("o");
     assert_eq!(o.len(), 3);

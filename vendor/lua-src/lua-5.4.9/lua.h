@@ -285,9 +285,9 @@ LUA_API void  (lua_rawsetp) (lua_State *L, int idx, const void *p);
 LUA_API int   (lua_setmetatable) (lua_State *L, int objindex);
 
 /* hexforge: frozen (read-only) tables, see lapi.c */
-#define LUA_FROZEN_MSG "this table is a read-only snapshot (check, choices, victory and bots " \
-  "share snapshots between calls): change the game with ctx:set and friends in apply, " \
-  "setup or a hook, or build a new table for scratch work"
+#define LUA_FROZEN_MSG "this table is a read-only snapshot (shared between calls: in check, " \
+  "choices, victory and bots, and wherever read with shared = true): change the game with " \
+  "ctx:set and friends in apply, setup or a hook, or build a new table for scratch work"
 LUA_API void  (lua_hexforge_freeze) (lua_State *L, int idx);
 LUA_API int   (lua_hexforge_isfrozen) (lua_State *L, int idx);
 LUA_API void  (lua_hexforge_clone) (lua_State *L, int idx, int deep);

@@ -345,6 +345,19 @@ mod tests {
             first.contains("main.lua:") && first.contains("deliberately_hot"),
             "{profile}"
         );
+        // The split between the mod's Lua and the engine's Lua helpers; this mod's hot loop
+        // is nearly all of it.
+        let split = profile
+            .lines()
+            .find(|l| l.starts_with("the mod's own Lua: "))
+            .expect(profile);
+        let mine: f64 = split["the mod's own Lua: ".len()..]
+            .split('%')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(mine > 90.0, "{split}");
         // Instruction counts, not time: the same games give the same profile.
         let again = play(&dir, true);
         assert_eq!(profile, &again[again.find("Lua profile").unwrap()..]);
