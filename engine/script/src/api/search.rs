@@ -645,6 +645,15 @@ mod tests {
         .unwrap()
     }
 
+    /// A sandbox with room for speed-12 listings and their comparisons in Lua.
+    fn big_sb() -> Sandbox {
+        Sandbox::new(Limits {
+            instructions: 50_000_000,
+            ..Limits::default()
+        })
+        .unwrap()
+    }
+
     #[test]
     fn cheapest_path_goes_around_a_wall_and_honours_limits() {
         let sb = sb();
@@ -763,11 +772,7 @@ mod tests {
 
     #[test]
     fn blocked_as_a_list_of_hexes_lists_what_the_function_lists() {
-        let sb = Sandbox::new(Limits {
-            instructions: 50_000_000,
-            ..Limits::default()
-        })
-        .unwrap();
+        let sb = big_sb();
         sb.exec(
             r#"
 local planets = { { q = 1, r = -2 }, { q = -2, r = 1 }, { q = 0, r = 3 } }
@@ -936,11 +941,7 @@ assert(not ok and tostring(err):find('blocked: expected a function or a list of 
             show(&l.crashes)
         );
         assert!(l.ends.len() > 1000 && !l.exits.is_empty() && !l.crashes.is_empty());
-        let sb = Sandbox::new(Limits {
-            instructions: 50_000_000,
-            ..Limits::default()
-        })
-        .unwrap();
+        let sb = big_sb();
         let got: String = sb
             .eval(
                 "local env = {
@@ -967,11 +968,7 @@ assert(not ok and tostring(err):find('blocked: expected a function or a list of 
 
     #[test]
     fn move_choices_read_as_the_choices_a_mod_would_build_from_move_listing() {
-        let sb = Sandbox::new(Limits {
-            instructions: 50_000_000,
-            ..Limits::default()
-        })
-        .unwrap();
+        let sb = big_sb();
         // Each list, read through `#`, `[i]` and ipairs, against the tables a mod builds from
         // move_listing: params plus plan, to, facing (start_facing with several start facings,
         // path with paths).
