@@ -1005,29 +1005,40 @@ action {
         local s = p.values
         -- Why computed once per ship: the power and the room in each component do not depend on
         -- the crew team, and this listing runs on every step of the power phase.
+        -- The components with room, in order: (index, room) pairs, so each crew team's loop
+        -- visits only those (most of a ship's components are full or already worked on).
         local pool, battery = R.pool(ctx, s), R.battery_charge(s)
-        local room = {}
+        local round, min = ctx.round, math.min
+        local open, nopen = {}, 0
         for ki, comp in ipairs(s.comps) do
-          if comp.kind ~= "generator" and not comp.dead and comp.charged_round ~= ctx.round then
+          if comp.kind ~= "generator" and not comp.dead and comp.charged_round ~= round then
             local avail = (comp.kind == "battery") and pool or (pool + battery)
-            room[ki] = math.min(avail, PW.useful(comp))
+            local room = min(avail, PW.useful(comp))
+            if room > 0 then
+              open[nopen + 1], open[nopen + 2] = ki, room
+              nopen = nopen + 2
+            end
           end
         end
         local by_crew = TRANSFERS[p.id]
         if not by_crew then by_crew = {}; TRANSFERS[p.id] = by_crew end
+        local n_out = #out
         for ci, cr in ipairs(s.crew) do
-          if cr.used_round ~= ctx.round then
+          if cr.used_round ~= round then
             local by_comp = by_crew[ci]
             if not by_comp then by_comp = {}; by_crew[ci] = by_comp end
-            for ki = 1, #s.comps do
-              local top = room[ki] and math.min(cr.level, room[ki]) or 0
+            local level = cr.level
+            for j = 1, nopen, 2 do
+              local ki = open[j]
+              local top = min(level, open[j + 1])
               if top > 0 then
                 local made = by_comp[ki]
                 if not made then made = {}; by_comp[ki] = made end
                 for n = 1, top do
                   local c = made[n]
                   if not c then c = { ship = p.id, crew = ci, comp = ki, amount = n }; made[n] = c end
-                  out[#out + 1] = c
+                  n_out = n_out + 1
+                  out[n_out] = c
                 end
               end
             end

@@ -33,17 +33,35 @@ function R.readonly(fn)
   end
 end
 
-local function memo(ctx, key, make)
+-- `make(ctx, a)` makes the value; a function made once (not a closure per call) and a key that
+-- is not built per call keep the memo itself cheap: these run many times in every listing.
+local function memo(ctx, key, make, a)
   local m = RO[ctx]
-  if not m then return make() end
+  if not m then return make(ctx, a) end
   local v = m[key]
   if v == nil then
-    v = make()
+    v = make(ctx, a)
     m[key] = v
   end
   return v
 end
 R.memo = memo
+
+-- memo keyed by `kind` and `sub` (nil allowed), without building a key string.
+local NIL = {}
+local function memo2(ctx, kind, sub, make, a)
+  local m = RO[ctx]
+  if not m then return make(ctx, a) end
+  local t = m[kind]
+  if t == nil then t = {}; m[kind] = t end
+  if sub == nil then sub = NIL end
+  local v = t[sub]
+  if v == nil then
+    v = make(ctx, a)
+    t[sub] = v
+  end
+  return v
+end
 
 -- Engine adapters (the few places that know the snapshot's field names) -------------------
 function R.param(a, k)
@@ -81,12 +99,14 @@ end
 
 function R.board(ctx) return SEC.board(R.tile_radius(ctx)) end
 
+local function read_global(ctx, k)
+  local x = ctx:global(k)
+  if x == nil then return false end -- memo keeps false, not nil
+  return { x }
+end
+
 function R.global(ctx, k, default)
-  local v = memo(ctx, "global:" .. k, function()
-    local x = ctx:global(k)
-    if x == nil then return false end -- memo keeps false, not nil
-    return { x }
-  end)
+  local v = memo2(ctx, "global*", k, read_global, k)
   if v == false then return default end
   return v[1]
 end
@@ -102,12 +122,14 @@ end
 ---The team of side id `side` (the id itself when it has no team or is unknown). Why one
 ---ctx:sides() for all: in read-only callbacks the map is memoised, so every side's team costs
 ---one engine call per callback instead of one per side.
+local function read_teams(ctx)
+  local m = {}
+  for _, s in ipairs(ctx:sides()) do m[s.id] = R.side_team(s) end
+  return m
+end
+
 function R.team_of(ctx, side)
-  local teams = memo(ctx, "teams", function()
-    local m = {}
-    for _, s in ipairs(ctx:sides()) do m[s.id] = R.side_team(s) end
-    return m
-  end)
+  local teams = memo(ctx, "teams", read_teams)
   return teams[side] or side
 end
 
@@ -124,8 +146,10 @@ local LISTED = { "id", "owner", "type", "hex", "facing", "values" }
 ---read-only callback. Why: there the records are shared views (no copy), so reading all pieces
 ---at once costs about what one filtered read does, and a listing used to make three (own ships,
 ---every ship's spot, torpedoes). Writable callbacks (records copied) keep the filtered reads.
+local LISTED_FILTER = { fields = LISTED }
+local function read_all(ctx) return ctx:pieces(LISTED_FILTER) end
 local function all_listed(ctx)
-  return memo(ctx, "all", function() return ctx:pieces { fields = LISTED } end)
+  return memo(ctx, "all", read_all)
 end
 
 ---Pieces of type `kind` (and `owner` when given) by id: from all_listed in read-only
@@ -140,12 +164,16 @@ local function pieces_of(ctx, kind, owner, fields)
   return out
 end
 
+local function by_id(x, y) return x.id < y.id end
+
+local function read_ships(ctx, owner)
+  local out = pieces_of(ctx, "ship", owner, LISTED)
+  table.sort(out, by_id)
+  return out
+end
+
 function R.ships(ctx, owner)
-  return memo(ctx, "ships:" .. tostring(owner), function()
-    local out = pieces_of(ctx, "ship", owner, LISTED)
-    table.sort(out, function(x, y) return x.id < y.id end)
-    return out
-  end)
+  return memo2(ctx, "ships*", owner, read_ships, owner)
 end
 
 local SPOT = { "id", "owner", "type", "hex" }
@@ -155,8 +183,9 @@ local SPOT = { "id", "owner", "type", "hex" }
 ---lines of attack, victory and eliminations need, and in writable callbacks the full record is
 ---by far the most expensive snapshot to copy; the engine's light read copies only these fields
 ---(read-only callbacks take them from all_listed, which has the records too).
+local function read_spots(ctx) return pieces_of(ctx, "ship", nil, SPOT) end
 function R.ship_spots(ctx)
-  return memo(ctx, "spots", function() return pieces_of(ctx, "ship", nil, SPOT) end)
+  return memo(ctx, "spots", read_spots)
 end
 
 local PLACE = { "id", "owner", "type", "hex", "facing" }
@@ -200,47 +229,55 @@ end
 
 function R.on_board(p) return R.hex_of(p) ~= nil end
 
+local function read_torpedoes(ctx, owner)
+  local out = {}
+  for _, p in ipairs(pieces_of(ctx, "torpedo", owner, LISTED)) do
+    if R.on_board(p) then out[#out + 1] = p end
+  end
+  table.sort(out, by_id)
+  return out
+end
+
 function R.torpedoes(ctx, owner)
-  return memo(ctx, "torps:" .. tostring(owner), function()
-    local out = {}
-    for _, p in ipairs(pieces_of(ctx, "torpedo", owner, LISTED)) do
-      if R.on_board(p) then out[#out + 1] = p end
-    end
-    table.sort(out, function(x, y) return x.id < y.id end)
-    return out
-  end)
+  return memo2(ctx, "torps*", owner, read_torpedoes, owner)
 end
 
 ---Ships (as spots) and torpedoes on the board, sorted by id: what a beam can target and what
 ---blocks a line of attack.
+local function read_board_pieces(ctx)
+  local out = {}
+  for _, s in ipairs(R.ship_spots(ctx)) do
+    if s.hex then out[#out + 1] = s end
+  end
+  for _, t in ipairs(R.torpedoes(ctx)) do out[#out + 1] = t end
+  table.sort(out, by_id)
+  return out
+end
+
 function R.board_pieces(ctx)
-  return memo(ctx, "board_pieces", function()
-    local out = {}
-    for _, s in ipairs(R.ship_spots(ctx)) do
-      if s.hex then out[#out + 1] = s end
-    end
-    for _, t in ipairs(R.torpedoes(ctx)) do out[#out + 1] = t end
-    table.sort(out, function(x, y) return x.id < y.id end)
-    return out
-  end)
+  return memo(ctx, "board_pieces", read_board_pieces)
 end
 
 -- hex key -> { ship = id or nil, torps = n }
+local function read_occupancy(ctx)
+  local occ = {}
+  for _, p in ipairs(R.board_pieces(ctx)) do
+    local k = G.key(R.hex_of(p))
+    occ[k] = occ[k] or { torps = 0 }
+    if R.type_of(p) == "ship" then occ[k].ship = p.id else occ[k].torps = occ[k].torps + 1 end
+  end
+  return occ
+end
+
 function R.occupancy(ctx)
-  return memo(ctx, "occupancy", function()
-    local occ = {}
-    for _, p in ipairs(R.board_pieces(ctx)) do
-      local k = G.key(R.hex_of(p))
-      occ[k] = occ[k] or { torps = 0 }
-      if R.type_of(p) == "ship" then occ[k].ship = p.id else occ[k].torps = occ[k].torps + 1 end
-    end
-    return occ
-  end)
+  return memo(ctx, "occupancy", read_occupancy)
 end
 
 ---A piece snapshot (memoised in read-only callbacks); nil when there is none.
+local function read_piece(ctx, id) return ctx:piece(id) or false end
+
 function R.piece(ctx, id)
-  local v = memo(ctx, "piece:" .. tostring(id), function() return ctx:piece(id) or false end)
+  local v = memo2(ctx, "piece*", id, read_piece, id)
   return v or nil
 end
 
