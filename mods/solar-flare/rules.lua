@@ -33,23 +33,11 @@ function R.readonly(fn)
   end
 end
 
--- `make(ctx, a)` makes the value; a function made once (not a closure per call) and a key that
--- is not built per call keep the memo itself cheap: these run many times in every listing.
-local function memo(ctx, key, make, a)
-  local m = RO[ctx]
-  if not m then return make(ctx, a) end
-  local v = m[key]
-  if v == nil then
-    v = make(ctx, a)
-    m[key] = v
-  end
-  return v
-end
-R.memo = memo
-
--- memo keyed by `kind` and `sub` (nil allowed), without building a key string.
+-- `memo(ctx, kind, sub, make, a)`: the value for (`kind`, `sub`; `sub` may be nil), made by
+-- `make(ctx, a)` on the first ask. A maker made once (not a closure per call) and keys that are
+-- not built per call keep the memo itself cheap: it runs many times in every listing.
 local NIL = {}
-local function memo2(ctx, kind, sub, make, a)
+local function memo(ctx, kind, sub, make, a)
   local m = RO[ctx]
   if not m then return make(ctx, a) end
   local t = m[kind]
@@ -62,6 +50,7 @@ local function memo2(ctx, kind, sub, make, a)
   end
   return v
 end
+R.memo = memo
 
 -- Engine adapters (the few places that know the snapshot's field names) -------------------
 function R.param(a, k)
@@ -106,7 +95,7 @@ local function read_global(ctx, k)
 end
 
 function R.global(ctx, k, default)
-  local v = memo2(ctx, "global*", k, read_global, k)
+  local v = memo(ctx, "global", k, read_global, k)
   if v == false then return default end
   return v[1]
 end
@@ -129,7 +118,7 @@ local function read_teams(ctx)
 end
 
 function R.team_of(ctx, side)
-  local teams = memo(ctx, "teams", read_teams)
+  local teams = memo(ctx, "teams", nil, read_teams)
   return teams[side] or side
 end
 
@@ -149,7 +138,7 @@ local LISTED = { "id", "owner", "type", "hex", "facing", "values" }
 local LISTED_FILTER = { fields = LISTED }
 local function read_all(ctx) return ctx:pieces(LISTED_FILTER) end
 local function all_listed(ctx)
-  return memo(ctx, "all", read_all)
+  return memo(ctx, "all", nil, read_all)
 end
 
 ---Pieces of type `kind` (and `owner` when given) by id: from all_listed in read-only
@@ -173,7 +162,7 @@ local function read_ships(ctx, owner)
 end
 
 function R.ships(ctx, owner)
-  return memo2(ctx, "ships*", owner, read_ships, owner)
+  return memo(ctx, "ships", owner, read_ships, owner)
 end
 
 local SPOT = { "id", "owner", "type", "hex" }
@@ -185,7 +174,7 @@ local SPOT = { "id", "owner", "type", "hex" }
 ---(read-only callbacks take them from all_listed, which has the records too).
 local function read_spots(ctx) return pieces_of(ctx, "ship", nil, SPOT) end
 function R.ship_spots(ctx)
-  return memo(ctx, "spots", read_spots)
+  return memo(ctx, "spots", nil, read_spots)
 end
 
 local PLACE = { "id", "owner", "type", "hex", "facing" }
@@ -239,7 +228,7 @@ local function read_torpedoes(ctx, owner)
 end
 
 function R.torpedoes(ctx, owner)
-  return memo2(ctx, "torps*", owner, read_torpedoes, owner)
+  return memo(ctx, "torps", owner, read_torpedoes, owner)
 end
 
 ---Ships (as spots) and torpedoes on the board, sorted by id: what a beam can target and what
@@ -255,7 +244,7 @@ local function read_board_pieces(ctx)
 end
 
 function R.board_pieces(ctx)
-  return memo(ctx, "board_pieces", read_board_pieces)
+  return memo(ctx, "board_pieces", nil, read_board_pieces)
 end
 
 -- hex key -> { ship = id or nil, torps = n }
@@ -270,14 +259,14 @@ local function read_occupancy(ctx)
 end
 
 function R.occupancy(ctx)
-  return memo(ctx, "occupancy", read_occupancy)
+  return memo(ctx, "occupancy", nil, read_occupancy)
 end
 
 ---A piece snapshot (memoised in read-only callbacks); nil when there is none.
 local function read_piece(ctx, id) return ctx:piece(id) or false end
 
 function R.piece(ctx, id)
-  local v = memo2(ctx, "piece*", id, read_piece, id)
+  local v = memo(ctx, "piece", id, read_piece, id)
   return v or nil
 end
 
@@ -694,7 +683,7 @@ end
 ---across them while the terrain, the tiles used and the ships' hexes stay the same).
 function R.anomaly_choices(ctx, first_only)
   if not RO[ctx] then return R.placements_now(ctx, first_only) end
-  return memo(ctx, first_only and "anomaly_first" or "anomaly_all", function()
+  return memo(ctx, first_only and "anomaly_first" or "anomaly_all", nil, function()
     local e = placement_entry(ctx)
     if first_only then
       if e.all then return { e.all[1] } end

@@ -181,8 +181,9 @@ impl Sandbox {
         // the mod's scratch tables) and what lives on is old (templates, declarations, code).
         // Minor collections skip the old; with the small-block cache (vendor/lua-src) this
         // saves 2-3% of a game's instructions (PERFORMANCE.md, round 9).
-        sb.lua
-            .gc_set_mode(mlua::state::GcMode::Generational(mlua::state::GcGenParams::default()));
+        sb.lua.gc_set_mode(mlua::state::GcMode::Generational(
+            mlua::state::GcGenParams::default(),
+        ));
         Ok(sb)
     }
 
