@@ -124,17 +124,9 @@ impl RawReader {
     }
 
     /// How many items [`RawReader::list_to_json`] reads from `t` (`t[1], t[2], ...` up to the
-    /// first nil), without reading them: a random bot counts every listed action but converts
-    /// only the one it picks.
-    ///
-    /// # Errors
-    /// Only if the Lua stack cannot grow (out of memory).
-    pub fn sequence_len(&self, lua: &Lua, t: &Table) -> mlua::Result<usize> {
-        Ok(self.sequence_items(lua, t)?.0)
-    }
-
-    /// [`RawReader::sequence_len`], and the positions (from 0) of the items that are userdata
-    /// (a `choices` result may hold choice lists, [`crate::api::choices`]).
+    /// first nil), without reading them (a random bot counts every listed action but converts
+    /// only the one it picks), and the positions (from 0) of the items that are userdata (a
+    /// `choices` result may hold choice lists, [`crate::api::choices`]).
     ///
     /// # Errors
     /// Only if the Lua stack cannot grow (out of memory).
@@ -361,12 +353,12 @@ mod tests {
                 "local t = {} for i = 1, 300 do t[i] = { i = i } end return t",
             ] {
                 let t: Table = lua.load(src).eval()?;
-                let n = raw.sequence_len(lua, &t)?;
+                let n = raw.sequence_items(lua, &t)?.0;
                 assert_eq!(n, raw.list_to_json(lua, &t)?.len(), "{src}");
                 assert_eq!(n, t.sequence_values::<Value>().count(), "{src}");
             }
             let view = tpl.share(&tpl.freeze_json(lua, &serde_json::json!([1, 2, 3, 4]))?)?;
-            assert_eq!(raw.sequence_len(lua, &view)?, 4);
+            assert_eq!(raw.sequence_items(lua, &view)?.0, 4);
             Ok(())
         })
         .unwrap();

@@ -711,33 +711,30 @@ fn choice_list(v: &Value) -> Option<ChoiceList> {
 /// the Lua stack, and item by item through serde where that call could not read an item (serde's
 /// errors name the problem).
 fn choices_to_json(lua: &Lua, id: &str, t: &Table) -> mlua::Result<Vec<Json>> {
-    let what = || format!("action {id}: choices");
+    // An item the one call could not read: a choice list's choices, or serde's answer.
+    let slow = |out: &mut Vec<Json>, v: Value| -> mlua::Result<()> {
+        match choice_list(&v) {
+            Some(list) => out.extend(list.all_params()),
+            None => out.push(from_lua(lua, v, &format!("action {id}: choices"))?),
+        }
+        Ok(())
+    };
     let read = lua
         .app_data_ref::<RawReader>()
         .map(|r| r.list_to_json(lua, t))
         .transpose()?;
+    let mut out = Vec::new();
     let Some(read) = read else {
-        let mut out = Vec::new();
         for v in t.sequence_values::<Value>() {
-            let v = v?;
-            match choice_list(&v) {
-                Some(list) => out.extend(list.all_params()),
-                None => out.push(from_lua(lua, v, &what())?),
-            }
+            slow(&mut out, v?)?;
         }
         return Ok(out);
     };
-    let mut out = Vec::with_capacity(read.len());
+    out.reserve(read.len());
     for (k, j) in read.into_iter().enumerate() {
         match j {
             Some(j) => out.push(j),
-            None => {
-                let v: Value = t.raw_get(k + 1)?;
-                match choice_list(&v) {
-                    Some(list) => out.extend(list.all_params()),
-                    None => out.push(from_lua(lua, v, &what())?),
-                }
-            }
+            None => slow(&mut out, t.raw_get(k + 1)?)?,
         }
     }
     Ok(out)
