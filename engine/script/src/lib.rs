@@ -37,6 +37,7 @@ pub mod raw;
 pub mod rules;
 pub mod sandbox;
 pub mod scenario;
+mod stack;
 pub mod testing;
 pub mod watch;
 

@@ -34,6 +34,7 @@
 #![allow(unsafe_code)]
 
 use crate::rules::{Access, LuaRules};
+use crate::stack::Args;
 use hexforge_game::GameState;
 use mlua::{Lua, Table, Value};
 use std::cell::{Cell, RefCell};
@@ -108,12 +109,11 @@ impl Drop for Session<'_> {
     }
 }
 
-/// The open session of the ctx `this`, or the error a method reports.
-fn find(lua: &Lua, this: &Value, name: &str) -> mlua::Result<Rc<Record>> {
-    let Value::Table(t) = this else {
+/// The open session of the ctx `this` (a method's `self`), or the error a method reports.
+fn find(lua: &Lua, this: &Args, name: &str) -> mlua::Result<Rc<Record>> {
+    let Some(at) = this.this_address() else {
         return Err(colon(name));
     };
-    let at = t.to_pointer() as usize;
     let found = lua
         .app_data_ref::<Sessions>()
         .and_then(|s| s.0.borrow().iter().rev().find(|r| r.ctx == at).cloned());
@@ -121,9 +121,12 @@ fn find(lua: &Lua, this: &Value, name: &str) -> mlua::Result<Rc<Record>> {
         return Ok(r);
     }
     // A ctx has a metatable whose __index serves the methods; anything else was called wrongly.
-    let is_ctx = t
-        .metatable()
-        .is_some_and(|mt| !matches!(mt.raw_get::<Value>("__index"), Ok(Value::Nil) | Err(_)));
+    let is_ctx = match this.this(lua)? {
+        Value::Table(t) => t
+            .metatable()
+            .is_some_and(|mt| !matches!(mt.raw_get::<Value>("__index"), Ok(Value::Nil) | Err(_))),
+        _ => false,
+    };
     if is_ctx {
         Err(mlua::Error::runtime(format!(
             "ctx:{name}: this ctx's callback has returned (a ctx works only during the call it \
@@ -148,7 +151,7 @@ fn busy(name: &str) -> mlua::Error {
 /// ctx may write (read methods give writable callbacks fresh copies, others shared tables).
 pub(crate) fn with_state<R>(
     lua: &Lua,
-    this: &Value,
+    this: &Args,
     name: &str,
     f: impl FnOnce(&LuaRules, &GameState, bool) -> R,
 ) -> mlua::Result<R> {
@@ -175,7 +178,7 @@ pub(crate) fn with_state<R>(
 /// Runs `f` with the rules and the state behind the writable ctx `this`.
 pub(crate) fn with_state_mut<R>(
     lua: &Lua,
-    this: &Value,
+    this: &Args,
     name: &str,
     f: impl FnOnce(&LuaRules, &mut GameState) -> R,
 ) -> mlua::Result<R> {

@@ -1,5 +1,5 @@
-//! Plain Lua data read straight off the Lua stack into JSON: the one place in Hexforge that
-//! calls the Lua C API itself.
+//! Plain Lua data read straight off the Lua stack into JSON. With [`crate::stack`] (a ctx
+//! method's arguments and results), the only place in Hexforge that calls the Lua C API itself.
 //!
 //! Why it exists: every legal action a mod lists crosses into Rust as a small table (`{ piece =
 //! 3, to = { q = 1, r = 2 } }`), and a listing holds hundreds of them. Read through mlua's safe
@@ -187,6 +187,16 @@ pub fn frozen_tables(lua: &Lua) -> mlua::Result<(mlua::Function, mlua::Function,
             lua.create_c_function(hexforge_freeze_f)?,
         ))
     }
+}
+
+/// The value at absolute index `idx` of `l` as JSON (`None`: left to serde), for a value that
+/// already sits on the stack (a ctx method's argument, see [`crate::stack`]).
+///
+/// # Safety
+/// `idx` must be a valid absolute index of `l`, on the thread running now.
+pub(crate) unsafe fn json_at(l: *mut ffi::lua_State, idx: c_int) -> Option<Json> {
+    // SAFETY: the caller's guarantee; `walk` raises no error and restores the stack height.
+    unsafe { walk(l, idx, 0) }
 }
 
 /// The value at absolute index `idx` as JSON (`None`: left to serde).

@@ -22,7 +22,9 @@
 //! let game = hexforge_game::Game::new(rules, state).unwrap();
 //! ```
 
-use crate::api::args::{dir_from_value, hex_from_value, hex_from_value_in, hexes_to_table};
+use crate::api::args::{
+    COORD_LIMIT, dir_from_value, hex_from_value, hex_from_value_in, hexes_to_table,
+};
 use crate::api::choices::ChoiceList;
 use crate::api::plain::{Field, Frozen, Parts, RowCell, Templates, json_to_lua, lua_to_json};
 use crate::decl::{CallbackId, ModDecls};
@@ -32,6 +34,7 @@ use crate::loader::LoadedMods;
 use crate::memo::{Memo, PieceQuery, Read, Recorder};
 use crate::raw::RawReader;
 use crate::scenario::apply_scenario;
+use crate::stack::{Args, Ret};
 use hexforge_core::dice::{DiceExpr, DiceSet, MAX_DICE, MAX_SIDES};
 use hexforge_core::hex::Hex;
 use hexforge_core::table::Cell;
@@ -1765,7 +1768,7 @@ fn not_a_container(at: &str, v: &Json, step: &PathStep) -> mlua::Error {
 }
 
 /// A method body's error as the mod sees it: `file:line: ctx:<name>: <message>`.
-fn body_error(lua: &Lua, name: &str, r: mlua::Result<MultiValue>) -> mlua::Result<MultiValue> {
+fn body_error(lua: &Lua, name: &str, r: mlua::Result<Ret>) -> mlua::Result<Ret> {
     r.map_err(|e| {
         located(
             lua,
@@ -1776,7 +1779,7 @@ fn body_error(lua: &Lua, name: &str, r: mlua::Result<MultiValue>) -> mlua::Resul
 
 /// A method's result: the body's (already located), or the session's refusal (a returned,
 /// busy or read-only ctx, or not a ctx at all) located at the mod's line.
-fn refusal(lua: &Lua, r: mlua::Result<mlua::Result<MultiValue>>) -> mlua::Result<MultiValue> {
+fn refusal(lua: &Lua, r: mlua::Result<mlua::Result<Ret>>) -> mlua::Result<Ret> {
     match r {
         Ok(r) => r,
         Err(e) => Err(located(lua, crate::ScriptError::from_lua(&e).message)),
@@ -1907,9 +1910,9 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         ($name:literal, |$lua:ident, $rules:ident, $s:ident, $args:ident $(, $shared:ident)?| $body:expr) => {
             methods.raw_set(
                 $name,
-                lua.create_function(move |$lua, (this, $args): (Value, MultiValue)| {
+                lua.create_function(move |$lua, $args: Args| {
                     // Refusals (returned, busy, not a ctx) name the mod's line.
-                    let r = crate::live::with_state($lua, &this, $name, |$rules, $s, writable| {
+                    let r = crate::live::with_state($lua, &$args, $name, |$rules, $s, writable| {
                         // Read-only callbacks get shared read-only tables, writable ones fresh
                         // copies.
                         $(let $shared = !writable;)?
@@ -1921,7 +1924,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
                         }
                         // The closure lets a body use `?`.
                         #[allow(clippy::redundant_closure_call)]
-                        let r: mlua::Result<MultiValue> = (|| $body)();
+                        let r: mlua::Result<Ret> = (|| $body)();
                         body_error($lua, $name, r)
                     });
                     refusal($lua, r)
@@ -1933,13 +1936,13 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         ($name:literal, |$lua:ident, $rules:ident, $s:ident, $args:ident| $body:expr) => {
             methods.raw_set(
                 $name,
-                lua.create_function(move |$lua, (this, $args): (Value, MultiValue)| {
+                lua.create_function(move |$lua, $args: Args| {
                     // Refusals (read-only ctx, busy, returned) name the mod's line.
-                    let r = crate::live::with_state_mut($lua, &this, $name, |$rules, $s| {
+                    let r = crate::live::with_state_mut($lua, &$args, $name, |$rules, $s| {
                         let _ = $rules; // not every method needs the rules
                         // The closure lets a body use `?`.
                         #[allow(clippy::redundant_closure_call)]
-                        let r: mlua::Result<MultiValue> = (|| $body)();
+                        let r: mlua::Result<Ret> = (|| $body)();
                         body_error($lua, $name, r)
                     });
                     refusal($lua, r)
@@ -1947,11 +1950,11 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             )?;
         };
     }
-    fn arg(args: &MultiValue, i: usize) -> Value {
-        args.get(i).cloned().unwrap_or(Value::Nil)
+    fn arg(lua: &Lua, args: &Args, i: usize) -> mlua::Result<Value> {
+        args.get(lua, i)
     }
-    fn piece_id(args: &MultiValue, i: usize, s: &GameState) -> mlua::Result<PieceId> {
-        let id = match arg(args, i) {
+    fn piece_id(lua: &Lua, args: &Args, i: usize, s: &GameState) -> mlua::Result<PieceId> {
+        let id = match arg(lua, args, i)? {
             Value::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => PieceId(n as u32),
             Value::Number(f) if f.fract() == 0.0 && f >= 0.0 && f <= f64::from(u32::MAX) => {
                 PieceId(f as u32)
@@ -1970,22 +1973,36 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             Err(mlua::Error::runtime(format!("no piece with id {}", id.0)))
         }
     }
-    fn string(args: &MultiValue, i: usize) -> mlua::Result<String> {
-        match arg(args, i) {
-            Value::String(s) => Ok(s.to_string_lossy()),
-            other => Err(mlua::Error::runtime(format!(
+    fn string(args: &Args, i: usize) -> mlua::Result<String> {
+        args.string(i).ok_or_else(|| {
+            mlua::Error::runtime(format!(
                 "argument {}: expected a string, got {}",
                 i + 1,
-                other.type_name()
-            ))),
-        }
+                args.type_name(i)
+            ))
+        })
     }
-    fn hex(lua: &Lua, args: &MultiValue, i: usize) -> mlua::Result<Hex> {
-        hex_from_value_in(lua, &arg(args, i))
+    fn hex(lua: &Lua, args: &Args, i: usize) -> mlua::Result<Hex> {
+        // The usual `{ q =, r = }` of integers in range, read in place; anything else (and
+        // every error) goes the general way.
+        if let Some((q, r)) = args.hex_coords(lua, i)
+            && q.abs() <= COORD_LIMIT
+            && r.abs() <= COORD_LIMIT
+        {
+            return Ok(Hex::new(q as i32, r as i32));
+        }
+        hex_from_value_in(lua, &arg(lua, args, i)?)
             .map_err(|m| mlua::Error::runtime(format!("argument {}: {m}", i + 1)))
     }
-    fn one(lua: &Lua, v: impl mlua::IntoLua) -> mlua::Result<MultiValue> {
-        Ok(MultiValue::from_iter([v.into_lua(lua)?]))
+    fn one(lua: &Lua, v: impl mlua::IntoLua) -> mlua::Result<Ret> {
+        Ok(Ret::One(v.into_lua(lua)?))
+    }
+    /// Argument `i` as JSON: read off the stack when plain, else through serde (its errors).
+    fn json(lua: &Lua, args: &Args, i: usize, what: &str) -> mlua::Result<Json> {
+        match args.json(i) {
+            Some(j) => Ok(j),
+            None => from_lua(lua, arg(lua, args, i)?, what),
+        }
     }
     fn shown(v: &Value) -> String {
         match v {
@@ -1995,8 +2012,8 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         }
     }
     /// A dice count within the core's limit (1..=MAX_DICE).
-    fn count(args: &MultiValue, i: usize) -> mlua::Result<u32> {
-        match arg(args, i) {
+    fn count(lua: &Lua, args: &Args, i: usize) -> mlua::Result<u32> {
+        match arg(lua, args, i)? {
             Value::Integer(n) if (1..=i64::from(MAX_DICE)).contains(&n) => Ok(n as u32),
             other => Err(mlua::Error::runtime(format!(
                 "argument {}: dice count {} is outside 1..={MAX_DICE}",
@@ -2005,11 +2022,8 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             ))),
         }
     }
-    fn label(args: &MultiValue, i: usize) -> String {
-        arg(args, i)
-            .as_string()
-            .map(|s| s.to_string_lossy())
-            .unwrap_or_default()
+    fn label(args: &Args, i: usize) -> String {
+        args.string(i).unwrap_or_default()
     }
 
     read!("sides", |lua, rules, s, _args, shared| {
@@ -2032,7 +2046,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         }
     });
     read!("piece", |lua, rules, s, args, shared| {
-        let id = match arg(&args, 0) {
+        let id = match arg(lua, &args, 0)? {
             Value::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => PieceId(n as u32),
             Value::Number(f) if f.fract() == 0.0 && f >= 0.0 && f <= f64::from(u32::MAX) => {
                 PieceId(f as u32)
@@ -2041,7 +2055,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             _ => return one(lua, Value::Nil),
         };
         let shared = shared
-            || match arg(&args, 1) {
+            || match arg(lua, &args, 1)? {
                 Value::Table(o) => shared_option(o.raw_get("shared")?)?,
                 _ => false,
             };
@@ -2051,7 +2065,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         one(lua, piece_table(lua, rules, s, id, shared)?)
     });
     read!("pieces", |lua, rules, s, args, shared| {
-        let filter = match arg(&args, 0) {
+        let filter = match arg(lua, &args, 0)? {
             Value::Table(t) => Some(t),
             _ => None,
         };
@@ -2080,7 +2094,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     });
     read!("exists", |lua, rules, s, args| {
         // Like ctx:piece, anything that is not a piece id is simply not a piece.
-        let id = match arg(&args, 0) {
+        let id = match arg(lua, &args, 0)? {
             Value::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => Some(PieceId(n as u32)),
             Value::Number(f) if f.fract() == 0.0 && f >= 0.0 && f <= f64::from(u32::MAX) => {
                 Some(PieceId(f as u32))
@@ -2104,7 +2118,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         one(lua, piece_tables(lua, rules, s, ids, shared)?)
     });
     read!("footprint", |lua, rules, s, args| {
-        let id = piece_id(&args, 0, s)?;
+        let id = piece_id(lua, &args, 0, s)?;
         one(lua, hexes_to_table(lua, footprint(rules, s, id))?)
     });
     read!("terrain", |lua, rules, s, args| {
@@ -2130,12 +2144,12 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     read!("move_listing", |lua, rules, s, args| {
         // search.move_listing with the game's board as `on_board` (unless env gives one).
         let board = |h: Hex| s.board.shape.as_ref().is_none_or(|b| b.contains(h));
-        crate::api::search::ctx_move_listing(lua, args, &board, false)
+        crate::api::search::ctx_move_listing(lua, args.to_multi(lua)?, &board, false).map(Ret::Many)
     });
     read!("move_choices", |lua, rules, s, args| {
         // ctx:move_listing's moves as choice lists (api::choices).
         let board = |h: Hex| s.board.shape.as_ref().is_none_or(|b| b.contains(h));
-        crate::api::search::ctx_move_listing(lua, args, &board, true)
+        crate::api::search::ctx_move_listing(lua, args.to_multi(lua)?, &board, true).map(Ret::Many)
     });
     read!("on_board", |lua, rules, s, args| {
         let h = hex(lua, &args, 0)?;
@@ -2154,7 +2168,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     read!("board_hexes", |lua, rules, s, args| {
         // ctx:board_hexes { terrain = id }: only the hexes with that terrain now (one call
         // instead of a ctx:terrain call per hex of the board).
-        let terrain = match arg(&args, 0) {
+        let terrain = match arg(lua, &args, 0)? {
             Value::Nil => None,
             Value::Table(t) => match t.raw_get::<Value>("terrain")? {
                 Value::Nil => None,
@@ -2257,7 +2271,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     });
     read!("lookup", |lua, rules, _s, args| {
         let table = string(&args, 0)?;
-        let shift = match arg(&args, 3) {
+        let shift = match arg(lua, &args, 3)? {
             Value::Nil => 0,
             Value::Integer(n) => n,
             Value::Number(f) if f.fract() == 0.0 && f.abs() < 1.0e9 => f as i64,
@@ -2268,15 +2282,18 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
                 )));
             }
         };
-        let (cell, modifier) = lookup_cell(rules, &table, &arg(&args, 1), &arg(&args, 2), shift)
-            .map_err(mlua::Error::runtime)?;
-        Ok(MultiValue::from_iter([
-            json_to_lua(lua, &cell)?,
-            Value::Integer(modifier),
-        ]))
+        let (cell, modifier) = lookup_cell(
+            rules,
+            &table,
+            &arg(lua, &args, 1)?,
+            &arg(lua, &args, 2)?,
+            shift,
+        )
+        .map_err(mlua::Error::runtime)?;
+        Ok(Ret::Two(json_to_lua(lua, &cell)?, Value::Integer(modifier)))
     });
     read!("legal", |lua, rules, s, args| {
-        let Value::Table(t) = arg(&args, 0) else {
+        let Value::Table(t) = arg(lua, &args, 0)? else {
             return Err(mlua::Error::runtime(
                 "argument 1: expected an action table { id =, side =, ... }",
             ));
@@ -2301,18 +2318,18 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         // which mlua allows; errors are turned into Lua errors here.
         match rules.run_check(s, &action) {
             Ok(Ok(())) => one(lua, true),
-            Ok(Err(i)) => Ok(MultiValue::from_iter([
+            Ok(Err(i)) => Ok(Ret::Two(
                 Value::Boolean(false),
                 Value::String(lua.create_string(&i.reason)?),
-            ])),
+            )),
             Err(e) => Err(mlua::Error::runtime(e.message)),
         }
     });
 
     write!("move", |lua, rules, s, args| {
-        let id = piece_id(&args, 0, s)?;
+        let id = piece_id(lua, &args, 0, s)?;
         let h = hex(lua, &args, 1)?;
-        let facing = match arg(&args, 2) {
+        let facing = match arg(lua, &args, 2)? {
             Value::Nil => None,
             v => Some(
                 dir_from_value(&v).map_err(|m| mlua::Error::runtime(format!("argument 3: {m}")))?,
@@ -2327,8 +2344,8 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         one(lua, Value::Nil)
     });
     write!("place", |lua, rules, s, args| {
-        let id = piece_id(&args, 0, s)?;
-        let pos = parse_position(&arg(&args, 1))
+        let id = piece_id(lua, &args, 0, s)?;
+        let pos = parse_position(&arg(lua, &args, 1)?)
             .map_err(|m| mlua::Error::runtime(format!("argument 2: {m}")))?;
         if let Some(p) = s.pieces.get_mut(&id) {
             p.pos = pos;
@@ -2336,13 +2353,13 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         one(lua, Value::Nil)
     });
     write!("set", |lua, rules, s, args| {
-        let id = piece_id(&args, 0, s)?;
+        let id = piece_id(lua, &args, 0, s)?;
         // A key, or a path into a value: { "comps", 3, "charge" }.
-        let path = match arg(&args, 1) {
+        let path = match arg(lua, &args, 1)? {
             Value::Table(t) => value_path(&t)?,
             _ => vec![PathStep::Key(string(&args, 1)?)],
         };
-        let v = from_lua(lua, arg(&args, 2), "value")?;
+        let v = json(lua, &args, 2, "value")?;
         if let Some(p) = s.pieces.get_mut(&id) {
             if let [PathStep::Key(key)] = path.as_slice() {
                 // Setting what is already there changes nothing (and keeps the values shared
@@ -2363,7 +2380,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     write!("set_side", |lua, rules, s, args| {
         let side = string(&args, 0)?;
         let key = string(&args, 1)?;
-        let v = from_lua(lua, arg(&args, 2), "value")?;
+        let v = json(lua, &args, 2, "value")?;
         let st = s
             .side_mut(&SideId::new(side.clone()))
             .ok_or_else(|| mlua::Error::runtime(format!("no side {side:?}")))?;
@@ -2376,7 +2393,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     });
     write!("set_global", |lua, rules, s, args| {
         let key = string(&args, 0)?;
-        let v = from_lua(lua, arg(&args, 1), "value")?;
+        let v = json(lua, &args, 1, "value")?;
         // Setting what is already there changes nothing (and keeps the globals shared with the
         // state before the action).
         if v.is_null() {
@@ -2389,7 +2406,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         one(lua, Value::Nil)
     });
     write!("create", |lua, rules, s, args| {
-        let Value::Table(t) = arg(&args, 0) else {
+        let Value::Table(t) = arg(lua, &args, 0)? else {
             return Err(mlua::Error::runtime(
                 "argument 1: expected { type =, owner =, hex = | position =, facing =, values = }",
             ));
@@ -2427,7 +2444,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         one(lua, id.0)
     });
     write!("destroy", |lua, rules, s, args| {
-        let id = piece_id(&args, 0, s)?;
+        let id = piece_id(lua, &args, 0, s)?;
         s.remove_piece(id);
         one(lua, Value::Nil)
     });
@@ -2440,7 +2457,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     });
     write!("set_terrain", |lua, rules, s, args| {
         let h = hex(lua, &args, 0)?;
-        let ids: Vec<String> = match from_lua(lua, arg(&args, 1), "terrain ids")? {
+        let ids: Vec<String> = match json(lua, &args, 1, "terrain ids")? {
             Json::Array(a) => a
                 .into_iter()
                 .filter_map(|x| x.as_str().map(str::to_string))
@@ -2457,7 +2474,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         one(lua, Value::Nil)
     });
     write!("end_game", |lua, rules, s, args| {
-        s.outcome = Some(parse_outcome(lua, arg(&args, 0))?);
+        s.outcome = Some(parse_outcome(lua, arg(lua, &args, 0)?)?);
         one(lua, Value::Nil)
     });
     write!("log", |lua, rules, s, args| {
@@ -2483,8 +2500,8 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         one(lua, t)
     });
     write!("pool", |lua, rules, s, args| {
-        let n = count(&args, 0)?;
-        let sides = match arg(&args, 1) {
+        let n = count(lua, &args, 0)?;
+        let sides = match arg(lua, &args, 1)? {
             Value::Integer(n) if (1..=i64::from(MAX_SIDES)).contains(&n) => n as u32,
             other => {
                 return Err(mlua::Error::runtime(format!(
@@ -2506,7 +2523,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
                 "no dice with named faces {id:?} (declare game.dice {{ id = {id:?}, faces = {{ ... }} }})"
             )));
         }
-        let n = count(&args, 1)?;
+        let n = count(lua, &args, 1)?;
         // Rolled as the core's `Nd[die]` so the log shows every die's face name.
         let expr = rules
             .dice
@@ -2532,6 +2549,7 @@ mod tests {
     const MAIN: &str = r#"game.piece_type { id = "ship", stats = { mr = 2, arcs = { "F", "A" } },
   values = { hull = 3, spot = { q = 1, r = 2 }, rec = { guns = { 1, 2 }, crew = { a = 1 } } } }
 game.piece_type { id = "buoy" }
+game.table { id = "odds", rows = { 1, 2 }, columns = { "a", "b" }, cells = { { 10, 20 }, { 30, 40 } } }
 game.turns { order = "fixed", phases = { { id = "move" } } }
 "#;
 
@@ -2907,6 +2925,125 @@ assert(ctx:piece(1).values.rec.guns[1] == 99)
         .unwrap_err()
         .message;
         assert!(e.contains("fields: expected a list of field names"), "{e}");
+    }
+
+    /// What a method call reads off the Lua stack (crate::stack) means what mlua's conversion
+    /// made of it: every kind of argument, the errors, and one or two results.
+    #[test]
+    fn method_arguments_read_off_the_stack_keep_their_meaning_and_errors() {
+        let (_d, rules, mut state) = setup();
+        let ok = r#"local ctx = ...
+assert(ctx:on_board({ q = 0, r = 3 }) == true and ctx:on_board({ q = 9, r = 9 }) == false)
+-- Integral floats, a shared snapshot's (frozen) hex, a hex with extra fields.
+assert(ctx:on_board({ q = 0.0, r = 3.0 }) == true)
+assert(ctx:on_board(ctx:piece(1).hex) == true)
+assert(ctx:on_board({ q = 0, r = 3, note = "x" }) == true)
+-- Strings are read in place; anything else is no string.
+assert(ctx:global("nothing") == nil)
+local v, shift = ctx:lookup("odds", 1, "b")
+assert(v == 20 and shift == 0, tostring(v))
+-- Missing and extra arguments are nil and ignored, as for any Lua function.
+assert(ctx:piece() == nil and ctx:piece(1, nil, "extra").id == 1)
+assert(ctx:exists(1) and not ctx:exists(1.5) and not ctx:exists("1"))
+"#;
+        run(&rules, &state, ok).unwrap();
+        // Named like a mod file, so errors carry its line.
+        let err = |code: &str, state: &GameState| {
+            rules
+                .loaded
+                .sandbox
+                .guarded(|lua| {
+                    rules.with_ctx(lua, Access::Read(state), |lua, ctx| {
+                        lua.load(format!("local ctx = ...\n{code}"))
+                            .set_name("@mods/t/main.lua")
+                            .call::<()>(ctx)
+                    })
+                })
+                .unwrap_err()
+        };
+        for (code, want) in [
+            (
+                "ctx:global(5)",
+                "ctx:global: argument 1: expected a string, got number",
+            ),
+            (
+                "ctx:global()",
+                "ctx:global: argument 1: expected a string, got nil",
+            ),
+            (
+                "ctx:on_board({ q = 1, r = 'x' })",
+                "argument 1: expected a hex {q=, r=} with integer r, got r = string",
+            ),
+            (
+                "ctx:on_board({ q = 1.5, r = 0 })",
+                "with integer q, got q = number",
+            ),
+            (
+                "ctx:on_board({ q = 1 << 30, r = 0 })",
+                "hex coordinate q = 1073741824 is out of range",
+            ),
+            (
+                "ctx:on_board(7)",
+                "argument 1: expected a hex {q=, r=}, got integer",
+            ),
+            (
+                "ctx.global('x')",
+                "ctx:global: call it on a ctx with a colon",
+            ),
+            (
+                "ctx.global({}, 'x')",
+                "ctx:global: call it on a ctx with a colon",
+            ),
+            (
+                "ctx:set(1, 'x', 2)",
+                "only allowed in apply, setup and hooks",
+            ),
+        ] {
+            let e = err(code, &state);
+            assert!(e.message.contains(want), "{code}: {}", e.message);
+            assert_eq!((e.file.as_str(), e.line), ("mods/t/main.lua", 2), "{code}");
+        }
+        // A kept ctx refuses once its callback has returned.
+        let kept = r#"local ctx = ...
+KEPT = ctx"#;
+        run(&rules, &state, kept).unwrap();
+        let e = run(&rules, &state, "local ctx = ...\nKEPT:global('x')")
+            .unwrap_err()
+            .message;
+        assert!(e.contains("this ctx's callback has returned"), "{e}");
+        // Writes: plain values read off the stack, the rest through serde and its errors.
+        let write = |code: &str, state: &mut GameState| {
+            rules.loaded.sandbox.guarded(|lua| {
+                rules.with_ctx(lua, Access::Write(state), |lua, ctx| {
+                    lua.load(code).set_name("=test").call::<()>(ctx)
+                })
+            })
+        };
+        write(
+            r#"local ctx = ...
+ctx:set(1, "rec", { guns = { 3 }, crew = { a = 2 }, name = "x", f = 1.5, on = true })
+ctx:set(1, { "rec", "crew", "b" }, 4)
+ctx:set_global("g", { 1, 2 })
+ctx:set_side("blue", "score", 3)"#,
+            &mut state,
+        )
+        .unwrap();
+        let p = &state.pieces[&PieceId(1)];
+        assert_eq!(
+            p.values["rec"],
+            serde_json::json!({ "guns": [3], "crew": { "a": 2, "b": 4 }, "name": "x", "f": 1.5, "on": true })
+        );
+        assert_eq!(state.globals["g"], serde_json::json!([1, 2]));
+        let e = write(
+            "local ctx = ...\nctx:set(1, 'x', { f = print })",
+            &mut state,
+        )
+        .unwrap_err()
+        .message;
+        assert!(
+            e.contains("ctx:set: value: values must be plain data"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -1,0 +1,273 @@
+//! A ctx method's arguments and results, read and pushed on the Lua stack itself.
+//!
+//! Why: a mod calls ctx methods hundreds of times per game action (`ctx:set`, `ctx:global`,
+//! `ctx:piece`, ...), and through mlua's generic conversion every call cost about 3,000
+//! instructions before its body did anything: a heap-allocated argument list, a registry
+//! reference for the ctx table and for every string or table argument (made, moved between
+//! threads, dropped), an owned copy of every string, and another allocated list for the results.
+//! [`Args`] instead remembers where the arguments sit on the calling Lua stack and reads each one
+//! when the body asks, in the form it asks for: a number or a string is read in place, the ctx
+//! table is known by its address, and only a table a body wants as an mlua [`Value`] gets a
+//! reference. [`Ret`] pushes one or two results without a list.
+//!
+//! Why this is sound (the `unsafe` below relies on all of it):
+//! - an [`Args`] is made by mlua's callback wrapper from the arguments it was called with
+//!   ([`FromLuaMulti::from_stack_multi`]) and handed to the method's body, which uses it only
+//!   during that call: the arguments stay in their stack slots until the method returns (mlua
+//!   pushes the results above them, and every mlua operation in between restores the stack height
+//!   it found). The stack may be reallocated while it grows, so only indices are kept, never
+//!   pointers into it;
+//! - reading an argument never raises a Lua error and never allocates in Lua: `lua_type`,
+//!   `lua_toboolean`, `lua_tointegerx`, `lua_tonumberx`, `lua_topointer`, and `lua_tolstring`
+//!   only on values that already are strings (so nothing is converted); the bytes are copied out
+//!   at once. A string's bytes cannot move while it sits in an argument slot;
+//! - a table or other reference argument becomes a [`Value`] through mlua's own [`RawLua::pop`],
+//!   after `lua_checkstack` (which reports failure instead of raising) and `lua_pushvalue` onto the
+//!   state mlua is running (the same one, within a callback);
+//! - results are pushed with [`RawLua::push_value`] after `lua_checkstack`, as mlua's own
+//!   conversion does.
+
+#![allow(unsafe_code)]
+
+use mlua::state::RawLua;
+use mlua::{FromLuaMulti, IntoLuaMulti, Lua, MultiValue, Value, ffi};
+use serde_json::Value as Json;
+use std::os::raw::c_int;
+
+/// The arguments of one ctx method call, where they sit on the Lua stack: `self` (the ctx) and
+/// the rest, numbered from 0 after `self` as the method bodies count them.
+pub(crate) struct Args {
+    l: *mut ffi::lua_State,
+    /// The absolute index of `self`.
+    base: c_int,
+    /// How many values were passed, `self` included.
+    n: c_int,
+}
+
+impl FromLuaMulti for Args {
+    fn from_lua_multi(_: MultiValue, _: &Lua) -> mlua::Result<Self> {
+        // Only mlua's callback wrapper makes Args (from the stack); nothing converts a list.
+        Err(mlua::Error::runtime(
+            "ctx method arguments are read from the Lua stack only",
+        ))
+    }
+
+    unsafe fn from_stack_multi(nvals: c_int, lua: &RawLua) -> mlua::Result<Self> {
+        let l = lua.state();
+        // SAFETY: called by mlua with the callback's arguments as the top `nvals` values.
+        let top = unsafe { ffi::lua_gettop(l) };
+        Ok(Args {
+            l,
+            base: top - nvals + 1,
+            n: nvals,
+        })
+    }
+}
+
+impl Args {
+    /// The absolute index of argument `i` (0 = the first after `self`), if it was passed.
+    fn slot(&self, i: usize) -> Option<c_int> {
+        let i = c_int::try_from(i).ok()?.checked_add(1)?;
+        (i < self.n).then_some(self.base + i)
+    }
+
+    /// The Lua type of the value at `slot` (`LUA_TNONE` when not passed).
+    fn kind_at(&self, slot: Option<c_int>) -> c_int {
+        match slot {
+            // SAFETY: a valid index of a live argument (module header).
+            Some(at) => unsafe { ffi::lua_type(self.l, at) },
+            None => ffi::LUA_TNONE,
+        }
+    }
+
+    /// The address of `self` when it is a table (how sessions know their ctx, see
+    /// [`crate::live`]).
+    pub(crate) fn this_address(&self) -> Option<usize> {
+        let at = (self.n >= 1).then_some(self.base);
+        if self.kind_at(at) != ffi::LUA_TTABLE {
+            return None;
+        }
+        // SAFETY: a table in a live argument slot.
+        Some(unsafe { ffi::lua_topointer(self.l, self.base) } as usize)
+    }
+
+    /// `self` as a value (for the messages of a wrong call).
+    pub(crate) fn this(&self, lua: &Lua) -> mlua::Result<Value> {
+        self.value_at(lua, (self.n >= 1).then_some(self.base))
+    }
+
+    /// Argument `i` as a value (nil when not passed). Numbers, booleans and nil are read in
+    /// place; strings, tables and the rest get a reference.
+    pub(crate) fn get(&self, lua: &Lua, i: usize) -> mlua::Result<Value> {
+        self.value_at(lua, self.slot(i))
+    }
+
+    fn value_at(&self, lua: &Lua, slot: Option<c_int>) -> mlua::Result<Value> {
+        let (Some(at), kind) = (slot, self.kind_at(slot)) else {
+            return Ok(Value::Nil);
+        };
+        // SAFETY (whole block): `at` is a live argument slot (module header).
+        unsafe {
+            match kind {
+                ffi::LUA_TNIL | ffi::LUA_TNONE => Ok(Value::Nil),
+                ffi::LUA_TBOOLEAN => Ok(Value::Boolean(ffi::lua_toboolean(self.l, at) != 0)),
+                ffi::LUA_TNUMBER if ffi::lua_isinteger(self.l, at) != 0 => Ok(Value::Integer(
+                    ffi::lua_tointegerx(self.l, at, std::ptr::null_mut()),
+                )),
+                ffi::LUA_TNUMBER => Ok(Value::Number(ffi::lua_tonumberx(
+                    self.l,
+                    at,
+                    std::ptr::null_mut(),
+                ))),
+                _ => lua.exec_raw_lua(|raw| {
+                    let to = raw.state();
+                    if ffi::lua_checkstack(to, 2) == 0 || ffi::lua_checkstack(self.l, 1) == 0 {
+                        return Err(mlua::Error::StackError);
+                    }
+                    ffi::lua_pushvalue(self.l, at);
+                    if to != self.l {
+                        ffi::lua_xmove(self.l, to, 1);
+                    }
+                    raw.pop::<Value>()
+                }),
+            }
+        }
+    }
+
+    /// Argument `i` when it is a string (nothing else is converted to one), as mlua's
+    /// `to_string_lossy` gives it.
+    pub(crate) fn string(&self, i: usize) -> Option<String> {
+        let at = self.slot(i)?;
+        if self.kind_at(Some(at)) != ffi::LUA_TSTRING {
+            return None;
+        }
+        // SAFETY: a string in a live argument slot: nothing is converted, and the bytes are
+        // copied before any other Lua call.
+        unsafe {
+            let mut len = 0usize;
+            let p = ffi::lua_tolstring(self.l, at, &mut len);
+            if p.is_null() {
+                return None;
+            }
+            let bytes = std::slice::from_raw_parts(p.cast::<u8>(), len);
+            Some(String::from_utf8_lossy(bytes).into_owned())
+        }
+    }
+
+    /// Argument `i` as hex coordinates `(q, r)` when it is a table without a metatable whose `q`
+    /// and `r` are integers (`None`: anything else, for the general reading and its errors).
+    /// Why: nearly every method call passes a hex, and a reference to its table cost more than
+    /// the rest of the call.
+    pub(crate) fn hex_coords(&self, lua: &Lua, i: usize) -> Option<(i64, i64)> {
+        let at = self.slot(i)?;
+        if self.kind_at(Some(at)) != ffi::LUA_TTABLE {
+            return None;
+        }
+        // The rules' reader keeps the strings "q" and "r" alive in this VM, so pushing them
+        // finds the interned strings and allocates nothing (no error can be raised).
+        lua.app_data_ref::<crate::raw::RawReader>()?;
+        // SAFETY: a table in a live argument slot; rawget raises no error and runs no
+        // metamethod; the stack height is restored.
+        unsafe {
+            if ffi::lua_checkstack(self.l, 3) == 0 {
+                return None;
+            }
+            let top = ffi::lua_gettop(self.l);
+            if ffi::lua_getmetatable(self.l, at) != 0 {
+                ffi::lua_settop(self.l, top);
+                return None;
+            }
+            ffi::lua_pushlstring(self.l, c"q".as_ptr(), 1);
+            ffi::lua_rawget(self.l, at);
+            ffi::lua_pushlstring(self.l, c"r".as_ptr(), 1);
+            ffi::lua_rawget(self.l, at);
+            let int = |idx: c_int| {
+                (ffi::lua_isinteger(self.l, idx) != 0)
+                    .then(|| ffi::lua_tointegerx(self.l, idx, std::ptr::null_mut()))
+            };
+            let (q, r) = (int(top + 1), int(top + 2));
+            ffi::lua_settop(self.l, top);
+            Some((q?, r?))
+        }
+    }
+
+    /// The Lua type name of argument `i` (`"nil"` when not passed), for messages.
+    pub(crate) fn type_name(&self, i: usize) -> &'static str {
+        match self.kind_at(self.slot(i)) {
+            ffi::LUA_TNIL | ffi::LUA_TNONE => "nil",
+            ffi::LUA_TBOOLEAN => "boolean",
+            ffi::LUA_TNUMBER => "number",
+            ffi::LUA_TSTRING => "string",
+            ffi::LUA_TTABLE => "table",
+            ffi::LUA_TFUNCTION => "function",
+            ffi::LUA_TUSERDATA | ffi::LUA_TLIGHTUSERDATA => "userdata",
+            ffi::LUA_TTHREAD => "thread",
+            _ => "other",
+        }
+    }
+
+    /// Argument `i` as JSON when it is plain data that [`crate::raw`] reads directly (`None`:
+    /// left to the serde path, which gives the errors).
+    pub(crate) fn json(&self, i: usize) -> Option<Json> {
+        match self.slot(i) {
+            // SAFETY: a live argument slot; the walk raises no error and restores the stack.
+            Some(at) => unsafe { crate::raw::json_at(self.l, at) },
+            None => Some(Json::Null),
+        }
+    }
+
+    /// The arguments after `self` as a list (for the few methods that take many).
+    pub(crate) fn to_multi(&self, lua: &Lua) -> mlua::Result<MultiValue> {
+        let count = usize::try_from(self.n.max(1) - 1).unwrap_or(0);
+        let mut out = MultiValue::with_capacity(count);
+        for i in 0..count {
+            out.push_back(self.get(lua, i)?);
+        }
+        Ok(out)
+    }
+}
+
+/// A ctx method's results: one or two values (pushed without a list), or any number.
+pub(crate) enum Ret {
+    One(Value),
+    Two(Value, Value),
+    Many(MultiValue),
+}
+
+impl IntoLuaMulti for Ret {
+    fn into_lua_multi(self, _: &Lua) -> mlua::Result<MultiValue> {
+        Ok(match self {
+            Ret::One(v) => MultiValue::from_iter([v]),
+            Ret::Two(a, b) => MultiValue::from_iter([a, b]),
+            Ret::Many(m) => m,
+        })
+    }
+
+    unsafe fn push_into_stack_multi(self, lua: &RawLua) -> mlua::Result<c_int> {
+        let n = match &self {
+            Ret::One(_) => 1,
+            Ret::Two(..) => 2,
+            Ret::Many(m) => m.len(),
+        };
+        let count = c_int::try_from(n).map_err(|_| mlua::Error::StackError)?;
+        // SAFETY: mlua's callback wrapper pushes results onto the callback's state, as here.
+        unsafe {
+            if ffi::lua_checkstack(lua.state(), count + 2) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            match &self {
+                Ret::One(v) => lua.push_value(v)?,
+                Ret::Two(a, b) => {
+                    lua.push_value(a)?;
+                    lua.push_value(b)?;
+                }
+                Ret::Many(m) => {
+                    for v in m {
+                        lua.push_value(v)?;
+                    }
+                }
+            }
+        }
+        Ok(count)
+    }
+}
