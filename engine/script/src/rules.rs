@@ -1950,11 +1950,8 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             )?;
         };
     }
-    fn arg(lua: &Lua, args: &Args, i: usize) -> mlua::Result<Value> {
-        args.get(lua, i)
-    }
     fn piece_id(lua: &Lua, args: &Args, i: usize, s: &GameState) -> mlua::Result<PieceId> {
-        let id = match arg(lua, args, i)? {
+        let id = match args.get(lua, i)? {
             Value::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => PieceId(n as u32),
             Value::Number(f) if f.fract() == 0.0 && f >= 0.0 && f <= f64::from(u32::MAX) => {
                 PieceId(f as u32)
@@ -1991,7 +1988,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         {
             return Ok(Hex::new(q as i32, r as i32));
         }
-        hex_from_value_in(lua, &arg(lua, args, i)?)
+        hex_from_value_in(lua, &args.get(lua, i)?)
             .map_err(|m| mlua::Error::runtime(format!("argument {}: {m}", i + 1)))
     }
     fn one(lua: &Lua, v: impl mlua::IntoLua) -> mlua::Result<Ret> {
@@ -2001,7 +1998,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     fn json(lua: &Lua, args: &Args, i: usize, what: &str) -> mlua::Result<Json> {
         match args.json(i) {
             Some(j) => Ok(j),
-            None => from_lua(lua, arg(lua, args, i)?, what),
+            None => from_lua(lua, args.get(lua, i)?, what),
         }
     }
     fn shown(v: &Value) -> String {
@@ -2013,7 +2010,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     }
     /// A dice count within the core's limit (1..=MAX_DICE).
     fn count(lua: &Lua, args: &Args, i: usize) -> mlua::Result<u32> {
-        match arg(lua, args, i)? {
+        match args.get(lua, i)? {
             Value::Integer(n) if (1..=i64::from(MAX_DICE)).contains(&n) => Ok(n as u32),
             other => Err(mlua::Error::runtime(format!(
                 "argument {}: dice count {} is outside 1..={MAX_DICE}",
@@ -2046,7 +2043,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         }
     });
     read!("piece", |lua, rules, s, args, shared| {
-        let id = match arg(lua, &args, 0)? {
+        let id = match args.get(lua, 0)? {
             Value::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => PieceId(n as u32),
             Value::Number(f) if f.fract() == 0.0 && f >= 0.0 && f <= f64::from(u32::MAX) => {
                 PieceId(f as u32)
@@ -2055,7 +2052,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             _ => return one(lua, Value::Nil),
         };
         let shared = shared
-            || match arg(lua, &args, 1)? {
+            || match args.get(lua, 1)? {
                 Value::Table(o) => shared_option(o.raw_get("shared")?)?,
                 _ => false,
             };
@@ -2065,7 +2062,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         one(lua, piece_table(lua, rules, s, id, shared)?)
     });
     read!("pieces", |lua, rules, s, args, shared| {
-        let filter = match arg(lua, &args, 0)? {
+        let filter = match args.get(lua, 0)? {
             Value::Table(t) => Some(t),
             _ => None,
         };
@@ -2094,7 +2091,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     });
     read!("exists", |lua, rules, s, args| {
         // Like ctx:piece, anything that is not a piece id is simply not a piece.
-        let id = match arg(lua, &args, 0)? {
+        let id = match args.get(lua, 0)? {
             Value::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => Some(PieceId(n as u32)),
             Value::Number(f) if f.fract() == 0.0 && f >= 0.0 && f <= f64::from(u32::MAX) => {
                 Some(PieceId(f as u32))
@@ -2168,7 +2165,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     read!("board_hexes", |lua, rules, s, args| {
         // ctx:board_hexes { terrain = id }: only the hexes with that terrain now (one call
         // instead of a ctx:terrain call per hex of the board).
-        let terrain = match arg(lua, &args, 0)? {
+        let terrain = match args.get(lua, 0)? {
             Value::Nil => None,
             Value::Table(t) => match t.raw_get::<Value>("terrain")? {
                 Value::Nil => None,
@@ -2271,7 +2268,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     });
     read!("lookup", |lua, rules, _s, args| {
         let table = string(&args, 0)?;
-        let shift = match arg(lua, &args, 3)? {
+        let shift = match args.get(lua, 3)? {
             Value::Nil => 0,
             Value::Integer(n) => n,
             Value::Number(f) if f.fract() == 0.0 && f.abs() < 1.0e9 => f as i64,
@@ -2282,18 +2279,13 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
                 )));
             }
         };
-        let (cell, modifier) = lookup_cell(
-            rules,
-            &table,
-            &arg(lua, &args, 1)?,
-            &arg(lua, &args, 2)?,
-            shift,
-        )
-        .map_err(mlua::Error::runtime)?;
+        let (cell, modifier) =
+            lookup_cell(rules, &table, &args.get(lua, 1)?, &args.get(lua, 2)?, shift)
+                .map_err(mlua::Error::runtime)?;
         Ok(Ret::Two(json_to_lua(lua, &cell)?, Value::Integer(modifier)))
     });
     read!("legal", |lua, rules, s, args| {
-        let Value::Table(t) = arg(lua, &args, 0)? else {
+        let Value::Table(t) = args.get(lua, 0)? else {
             return Err(mlua::Error::runtime(
                 "argument 1: expected an action table { id =, side =, ... }",
             ));
@@ -2329,7 +2321,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     write!("move", |lua, rules, s, args| {
         let id = piece_id(lua, &args, 0, s)?;
         let h = hex(lua, &args, 1)?;
-        let facing = match arg(lua, &args, 2)? {
+        let facing = match args.get(lua, 2)? {
             Value::Nil => None,
             v => Some(
                 dir_from_value(&v).map_err(|m| mlua::Error::runtime(format!("argument 3: {m}")))?,
@@ -2345,7 +2337,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     });
     write!("place", |lua, rules, s, args| {
         let id = piece_id(lua, &args, 0, s)?;
-        let pos = parse_position(&arg(lua, &args, 1)?)
+        let pos = parse_position(&args.get(lua, 1)?)
             .map_err(|m| mlua::Error::runtime(format!("argument 2: {m}")))?;
         if let Some(p) = s.pieces.get_mut(&id) {
             p.pos = pos;
@@ -2355,7 +2347,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     write!("set", |lua, rules, s, args| {
         let id = piece_id(lua, &args, 0, s)?;
         // A key, or a path into a value: { "comps", 3, "charge" }.
-        let path = match arg(lua, &args, 1)? {
+        let path = match args.get(lua, 1)? {
             Value::Table(t) => value_path(&t)?,
             _ => vec![PathStep::Key(string(&args, 1)?)],
         };
@@ -2406,7 +2398,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         one(lua, Value::Nil)
     });
     write!("create", |lua, rules, s, args| {
-        let Value::Table(t) = arg(lua, &args, 0)? else {
+        let Value::Table(t) = args.get(lua, 0)? else {
             return Err(mlua::Error::runtime(
                 "argument 1: expected { type =, owner =, hex = | position =, facing =, values = }",
             ));
@@ -2474,7 +2466,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         one(lua, Value::Nil)
     });
     write!("end_game", |lua, rules, s, args| {
-        s.outcome = Some(parse_outcome(lua, arg(lua, &args, 0)?)?);
+        s.outcome = Some(parse_outcome(lua, args.get(lua, 0)?)?);
         one(lua, Value::Nil)
     });
     write!("log", |lua, rules, s, args| {
@@ -2501,7 +2493,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     });
     write!("pool", |lua, rules, s, args| {
         let n = count(lua, &args, 0)?;
-        let sides = match arg(lua, &args, 1)? {
+        let sides = match args.get(lua, 1)? {
             Value::Integer(n) if (1..=i64::from(MAX_SIDES)).contains(&n) => n as u32,
             other => {
                 return Err(mlua::Error::runtime(format!(
