@@ -354,13 +354,20 @@ local function resolve_move(ctx, p, a, env)
   if a.facing ~= nil and mv.dir(a.facing) ~= r.facing and not r.exited and not r.crashed then
     return nil, ("the plan ends facing %s, not %s"):format(mv.NAMES[r.facing], tostring(a.facing))
   end
+  -- A path (as the listed choices carry it) must be the one the plan flies.
+  if a.path ~= nil then
+    local same = #a.path == #r.path
+    for i = 1, #r.path do same = same and a.path[i] ~= nil and mv.eq(a.path[i], r.path[i]) end
+    if not same then return nil, "the path is not the one the plan flies" end
+  end
   return r
 end
 
 game.action {
   id = "move",
   phases = { "move" },
-  params = { piece = "piece", plan = "string", start_facing = "direction", to = "hex", facing = "direction" },
+  params = { piece = "piece", plan = "string", start_facing = "direction", to = "hex", facing = "direction",
+             path = "path" },
   choices = function(ctx, side)
     local out = {}
     local env

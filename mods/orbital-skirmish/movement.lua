@@ -171,10 +171,12 @@ function M.reach(start, facings, speed, mr, env)
 end
 
 --- M.reach's moves as choice lists (engine-made, docs/API.md "Choice lists"): each choice is
--- `params` plus the move's plan, to and facing (and start_facing when `facings` offers more
--- than one). A listing returns them as they are: no Lua table per move.
+-- `params` plus the move's plan, to, facing and path (start hex first; the editor draws it when
+-- a player hovers the destination), and start_facing when `facings` offers more than one. A
+-- listing returns them as they are: no Lua table per move, and a path is made only for a
+-- choice that is converted.
 function M.reach_choices(start, facings, speed, mr, env, params)
-  local rules = { speed = speed, max_turns = mr }
+  local rules = { speed = speed, max_turns = mr, paths = true }
   local ctx = env.board_ctx
   if ctx and env.on_board == env.board_on_board then
     return ctx:move_choices(start, facings, rules, board_env(env), params)

@@ -295,3 +295,32 @@ test("the engine's move listing equals the old Lua search: planets, map edges, o
     compare(t, busy, cases)
   end)
 end)
+
+test("every listed move carries the path its plan flies, and a wrong path is refused", function(t)
+  local g = t:game { scenario = "duel", seed = 1 }
+  place(g, 1, { q = 3, r = 5 }, 0, 4)
+  g:act { id = "speed", side = "blue", piece = 1, speed = 4 }
+  local moves, first = 0, nil
+  for _, a in ipairs(g:legal("blue")) do
+    if a.id == "move" then
+      moves = moves + 1
+      first = first or a
+      t:ok(a.path ~= nil, "a listed move has its path")
+      t:eq(#a.path, 5) -- the start hex, then one hex per point of speed
+      t:eq(a.path[1], { q = 3, r = 5 })
+      t:eq(a.path[#a.path], a.to)
+      local r = mv.simulate({ q = 3, r = 5 }, 0, 4, 3, a.plan, { on_board = function() return true end,
+        blocked = function() return false end })
+      if r then t:eq(r.path, a.path) end
+    end
+  end
+  t:ok(moves > 0)
+  local wrong = {}
+  for i, h in ipairs(first.path) do wrong[i] = h end
+  wrong[2] = { q = wrong[2].q + 1, r = wrong[2].r }
+  local ok, why = g:try { id = "move", side = "blue", piece = 1, plan = first.plan, path = wrong }
+  t:falsy(ok)
+  t:matches(why, "path is not the one the plan flies")
+  g:act(first)
+  t:eq(g:piece(1).hex, first.to)
+end)
