@@ -585,6 +585,57 @@ fn several_actions_ending_on_one_hex_are_offered_to_pick() {
     assert!(h.state().pending.is_empty());
 }
 
+/// Issue #4: a movement choice comes with the path the engine's search found, and hovering its
+/// destination draws that path (not a straight line).
+#[test]
+fn hovering_a_move_destination_draws_the_listed_path() {
+    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
+    h.run();
+    h.state_mut()
+        .apply(Command::OpenMod(bundled_mods().join("orbital-skirmish")));
+    h.run();
+    assert!(h.state().open.is_some(), "{:?}", h.state().problems);
+    all_sides_random(&mut h);
+    let path_of = |a: &hexforge_game::Action| -> Option<Vec<Hex>> {
+        let list = a.params.get("path")?.as_array()?;
+        list.iter()
+            .map(|h| Some(Hex::new(h["q"].as_i64()? as i32, h["r"].as_i64()? as i32)))
+            .collect()
+    };
+    // Step bots until a ship may move at least two hexes with a turn on the way.
+    let mut found = None;
+    for _ in 0..300 {
+        let pieces: Vec<PieceId> = h.state().play.pieces.iter().map(|(p, _)| *p).collect();
+        for p in pieces {
+            h.state_mut().apply(Command::SelectPiece(Some(p)));
+            let c = &h.state().choices;
+            let turned = c.by_hex.iter().find_map(|(hex, idx)| {
+                let a = c.actions.get(*idx.first()?)?;
+                let path = path_of(a)?;
+                let straight =
+                    path.len() >= 3 && path.windows(3).all(|w| w[1] - w[0] == w[2] - w[1]);
+                (a.id == "move" && path.len() >= 3 && !straight).then(|| (*hex, path))
+            });
+            if let Some((hex, path)) = turned {
+                found = Some((p, hex, path));
+                break;
+            }
+        }
+        if found.is_some() || h.state().play.status.outcome.is_some() {
+            break;
+        }
+        h.state_mut().apply(Command::BotStep);
+    }
+    let (piece, hex, path) = found.expect("a turning move comes up within 300 bot moves");
+    h.state_mut().apply(Command::SelectPiece(Some(piece)));
+    h.run();
+    assert_eq!(path.first(), Some(&piece_at(h.state(), piece)));
+    assert_eq!(path.last(), Some(&hex));
+    h.hover_at(screen_of(&h, hex));
+    h.run();
+    assert_eq!(h.state().scene.path, path);
+}
+
 /// The rules of the mod in `dir` as they are on disk now.
 fn rules_of(dir: &Path) -> LuaRules {
     let root = dir.parent().unwrap();
