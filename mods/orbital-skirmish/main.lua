@@ -299,6 +299,12 @@ local function moves_of(ctx, p, env)
 end
 ORBITAL_SKIRMISH.moves_of = moves_of
 
+-- The same moves as engine-kept lists (mv.reach_choices), for counting them or taking the first:
+-- nothing is made for the moves not read.
+local function move_lists(ctx, p, env)
+  return mv.reach_choices(p.hex, facings_of(p), p.values.new_speed, p.stats.mr, env)
+end
+
 -- Resolve a move action to a simulation result, or nil and a reason.
 local function resolve_move(ctx, p, a, env)
   local speed = p.values.new_speed
@@ -341,7 +347,7 @@ local function resolve_move(ctx, p, a, env)
   local r, why = mv.simulate(p.hex, start_facing, speed, p.stats.mr, plan, env)
   if not r and not env.crash then
     -- A ship with no move that avoids every planet and stays on the map crashes.
-    local ends, exits = moves_of(ctx, p, env)
+    local ends, exits = move_lists(ctx, p, env)
     if #ends == 0 and #exits == 0 then
       local forced = setmetatable({ crash = true }, { __index = env })
       r = mv.simulate(p.hex, start_facing, speed, p.stats.mr, plan, forced)
@@ -556,7 +562,7 @@ local function default_move(ctx, p)
   local a = { piece = p.id, plan = plan }
   local r = resolve_move(ctx, p, a, env)
   if not r then
-    local ends, exits, crashes = moves_of(ctx, p, env)
+    local ends, exits, crashes = move_lists(ctx, p, env)
     local e = ends[1] or exits[1] or crashes[1]
     a.plan, a.start_facing = e.plan, e.start_facing
     r = assert(resolve_move(ctx, p, a, env))
