@@ -1846,13 +1846,13 @@ fn shared_option(v: Value) -> mlua::Result<bool> {
     }
 }
 
-/// The usual `ctx:pieces` filter, read in one raw call: only `owner`, `type`, `location`
-/// (strings) and `fields` (a list of known field names, each once). `None` for anything else
-/// (then [`piece_filter`] reads it, with its conversions and error messages). Why: reading five
-/// keys and a list through mlua was six protected calls per `ctx:pieces`.
-fn plain_filter(lua: &Lua, f: &Table) -> Option<ParsedFilter> {
-    let reader = lua.app_data_ref::<RawReader>()?;
-    let Json::Object(m) = reader.to_json(lua, &Value::Table(f.clone())).ok()?? else {
+/// The usual `ctx:pieces` filter, read straight off the Lua stack as JSON (`Args::json`): only
+/// `owner`, `type`, `location` (strings), `fields` (a list of known field names, each once) and
+/// `shared`. `None` for anything else (then [`piece_filter`] reads it, with its conversions and
+/// error messages). Why: reading five keys and a list through mlua was six protected calls per
+/// `ctx:pieces`.
+fn plain_filter(f: &Json) -> Option<ParsedFilter> {
+    let Json::Object(m) = f else {
         return None;
     };
     let text = |k: &str| -> Option<Option<String>> {
@@ -2062,14 +2062,20 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         one(lua, piece_table(lua, rules, s, id, shared)?)
     });
     read!("pieces", |lua, rules, s, args, shared| {
-        let filter = match args.get(lua, 0)? {
-            Value::Table(t) => Some(t),
-            _ => None,
-        };
-        let (query, fields, asked_shared) = match filter.as_ref().and_then(|f| plain_filter(lua, f))
-        {
+        // The usual filter is read off the stack; anything else as a table, with its errors.
+        let plain = (args.type_name(0) == "table")
+            .then(|| args.json(0))
+            .flatten()
+            .and_then(|f| plain_filter(&f));
+        let (query, fields, asked_shared) = match plain {
             Some(q) => q,
-            None => piece_filter(lua, filter.as_ref())?,
+            None => {
+                let filter = match args.get(lua, 0)? {
+                    Value::Table(t) => Some(t),
+                    _ => None,
+                };
+                piece_filter(lua, filter.as_ref())?
+            }
         };
         let shared = shared || asked_shared;
         let matched: Vec<&Piece> = s
