@@ -1,4 +1,5 @@
-//! A ctx method's arguments and results, read and pushed on the Lua stack itself.
+//! A ctx method's arguments and results, read and pushed on the Lua stack itself; and plain
+//! data (JSON) built into new Lua tables in one protected call ([`json_table`]).
 //!
 //! Why: a mod calls ctx methods hundreds of times per game action (`ctx:set`, `ctx:global`,
 //! `ctx:piece`, ...), and through mlua's generic conversion every call cost about 3,000
@@ -25,7 +26,9 @@
 //!   after `lua_checkstack` (which reports failure instead of raising) and `lua_pushvalue` onto the
 //!   state mlua is running (the same one, within a callback);
 //! - results are pushed with [`RawLua::push_value`] after `lua_checkstack`, as mlua's own
-//!   conversion does.
+//!   conversion does;
+//! - [`json_table`] builds inside `exec_raw`'s protected call: an out-of-memory error raised
+//!   there unwinds only past frames of the walk, which own nothing (borrowed JSON, integers).
 
 #![allow(unsafe_code)]
 
@@ -269,5 +272,73 @@ impl IntoLuaMulti for Ret {
             }
         }
         Ok(count)
+    }
+}
+
+/// A JSON array or object as a new Lua table (what [`crate::api::plain::json_to_lua`] makes),
+/// built in one protected call through the C API. Why: through mlua every nested table and
+/// every string was a protected call of its own (about a thousand instructions each), and an
+/// action's params (a move with its path: seven tables) are made into Lua for every apply.
+///
+/// The tables are made exactly as mlua's `create_table_from` makes them (sized for the
+/// non-null members, then filled in order with `rawset`), so they have the same layout and
+/// `pairs` visits their keys in the same order.
+///
+/// # Errors
+/// Out of memory, or nesting too deep for the Lua stack (both raised inside the protected
+/// call; the walk holds nothing that needs dropping, so no Rust frame is skipped unsafely).
+pub(crate) fn json_table(lua: &Lua, v: &Json) -> mlua::Result<mlua::Table> {
+    // SAFETY: `exec_raw` runs the closure in a protected call and takes the one value it leaves
+    // on the stack; `push_json` only calls the C API, and an error raised there unwinds to that
+    // call past frames that own nothing.
+    unsafe { lua.exec_raw::<mlua::Table>((), |l| push_json(l, v)) }
+}
+
+/// Pushes `v` as Lua (see [`json_table`]).
+///
+/// # Safety
+/// Inside a protected call on the running thread.
+unsafe fn push_json(l: *mut ffi::lua_State, v: &Json) {
+    // SAFETY: see `json_table`; `luaL_checkstack` raises (into the protected call) when the
+    // stack cannot grow.
+    unsafe {
+        ffi::luaL_checkstack(l, 4, std::ptr::null());
+        match v {
+            Json::Null => ffi::lua_pushnil(l),
+            Json::Bool(b) => ffi::lua_pushboolean(l, c_int::from(*b)),
+            Json::Number(n) => match (n.as_i64(), n.as_u64()) {
+                (Some(i), _) => ffi::lua_pushinteger(l, i),
+                // As mlua converts a u64 past i64: a float.
+                (None, Some(u)) => ffi::lua_pushnumber(l, u as f64),
+                (None, None) => ffi::lua_pushnumber(l, n.as_f64().unwrap_or(f64::NAN)),
+            },
+            Json::String(s) => {
+                ffi::lua_pushlstring(l, s.as_ptr().cast(), s.len());
+            }
+            Json::Array(a) => {
+                let n = a.iter().filter(|x| !x.is_null()).count();
+                ffi::lua_createtable(l, 0, c_int::try_from(n).unwrap_or(c_int::MAX));
+                for (i, x) in a.iter().enumerate() {
+                    if x.is_null() {
+                        continue;
+                    }
+                    ffi::lua_pushinteger(l, ffi::lua_Integer::try_from(i + 1).unwrap_or(0));
+                    push_json(l, x);
+                    ffi::lua_rawset(l, -3);
+                }
+            }
+            Json::Object(m) => {
+                let n = m.values().filter(|x| !x.is_null()).count();
+                ffi::lua_createtable(l, 0, c_int::try_from(n).unwrap_or(c_int::MAX));
+                for (k, x) in m {
+                    if x.is_null() {
+                        continue;
+                    }
+                    ffi::lua_pushlstring(l, k.as_ptr().cast(), k.len());
+                    push_json(l, x);
+                    ffi::lua_rawset(l, -3);
+                }
+            }
+        }
     }
 }

@@ -65,24 +65,8 @@ pub fn json_to_lua(lua: &Lua, v: &Json) -> mlua::Result<Value> {
         Json::Bool(b) => Value::Boolean(*b),
         Json::Number(n) => number(lua, n)?,
         Json::String(s) => Value::String(lua.create_string(s)?),
-        Json::Array(a) => {
-            let mut items = Vec::with_capacity(a.len());
-            for (i, x) in a.iter().enumerate() {
-                if !x.is_null() {
-                    items.push((i as i64 + 1, json_to_lua(lua, x)?));
-                }
-            }
-            Value::Table(lua.create_table_from(items)?)
-        }
-        Json::Object(m) => {
-            let mut items = Vec::with_capacity(m.len());
-            for (k, x) in m {
-                if !x.is_null() {
-                    items.push((k.as_str(), json_to_lua(lua, x)?));
-                }
-            }
-            Value::Table(lua.create_table_from(items)?)
-        }
+        // Built in one protected call (crate::stack), the tables as mlua would make them.
+        Json::Array(_) | Json::Object(_) => Value::Table(crate::stack::json_table(lua, v)?),
     })
 }
 
@@ -1385,6 +1369,75 @@ mod tests {
                 .set_array_metatable(false),
         )
         .unwrap()
+    }
+
+    /// `json_to_lua` as it was built through mlua (one protected call per table and string):
+    /// the reference the C API builder must match, layout included.
+    fn through_mlua(lua: &Lua, v: &Json) -> Value {
+        match v {
+            Json::Array(a) => {
+                let items: Vec<(i64, Value)> = a
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, x)| !x.is_null())
+                    .map(|(i, x)| (i as i64 + 1, through_mlua(lua, x)))
+                    .collect();
+                Value::Table(lua.create_table_from(items).unwrap())
+            }
+            Json::Object(m) => {
+                let items: Vec<(&str, Value)> = m
+                    .iter()
+                    .filter(|(_, x)| !x.is_null())
+                    .map(|(k, x)| (k.as_str(), through_mlua(lua, x)))
+                    .collect();
+                Value::Table(lua.create_table_from(items).unwrap())
+            }
+            other => json_to_lua(lua, other).unwrap(),
+        }
+    }
+
+    /// The tables `json_to_lua` builds through the C API equal mlua's, visited in the same order
+    /// by `pairs` (a mod iterating an action's params or an event must see the same order).
+    #[test]
+    fn json_tables_are_built_as_mlua_built_them() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            let dump: Function = lua
+                .load(
+                    r"
+                    local function dump(v, out)
+                      if type(v) ~= 'table' then
+                        out[#out + 1] = math.type(v) or type(v)
+                        out[#out + 1] = tostring(v)
+                        return
+                      end
+                      out[#out + 1] = '{'
+                      for k, x in pairs(v) do out[#out + 1] = tostring(k); dump(x, out) end
+                      out[#out + 1] = '}'
+                    end
+                    return function(v) local out = {} dump(v, out) return table.concat(out, ' ') end",
+                )
+                .eval()?;
+            for v in [
+                json!({ "piece": 1, "plan": "FRFFL", "to": { "q": -1, "r": 3 }, "facing": 2,
+                        "path": [{ "q": 0, "r": 0 }, { "q": 0, "r": -1 }, { "q": 1, "r": -2 }] }),
+                json!([1, null, "x", 2.5, true, [], {}, { "a": null, "b": [null, null, 3] }]),
+                json!({ "big": u64::MAX, "neg": -7, "f": 1.0, "s": "h\u{e9}llo", "nested": [[[[1]]]],
+                        "k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5, "k6": 6, "k7": 7, "k8": 8 }),
+                json!([]),
+                json!({}),
+            ] {
+                let ours = json_to_lua(lua, &v)?;
+                let theirs = through_mlua(lua, &v);
+                assert_eq!(
+                    dump.call::<String>(ours)?,
+                    dump.call::<String>(theirs)?,
+                    "{v}"
+                );
+            }
+            Ok(())
+        })
+        .unwrap();
     }
 
     /// Lua-side deep comparison (keys, types, integer vs float, no metatables).
