@@ -10,7 +10,7 @@ use egui_kittest::kittest::Queryable as _;
 use hexforge_core::hex::Hex;
 use hexforge_editor::app::{EditorApp, Persisted, RulesStatus, user_mods_dir_from};
 use hexforge_editor::command::{BottomTab, Command};
-use hexforge_editor::session::ReplayStatus;
+use hexforge_editor::session::{PieceChoices, ReplayStatus};
 use hexforge_game::{PieceId, Position};
 use hexforge_script::LuaRules;
 use hexforge_script::loader::{LoadOptions, load_mods};
@@ -106,6 +106,41 @@ fn all_sides_random(h: &mut Harness<'_, EditorApp>) {
             bot: "random".into(),
         });
     }
+}
+
+/// Steps the bots (at most `steps` moves) until selecting some piece gives choices in which
+/// `pick` finds something: that piece and what `pick` found (`None` if the game ends first).
+fn find_choice<T>(
+    h: &mut Harness<'_, EditorApp>,
+    steps: usize,
+    pick: impl Fn(&PieceChoices) -> Option<T>,
+) -> Option<(PieceId, T)> {
+    for _ in 0..steps {
+        let pieces: Vec<PieceId> = h.state().play.pieces.iter().map(|(p, _)| *p).collect();
+        for p in pieces {
+            h.state_mut().apply(Command::SelectPiece(Some(p)));
+            if let Some(x) = pick(&h.state().choices) {
+                return Some((p, x));
+            }
+        }
+        if h.state().play.status.outcome.is_some() {
+            return None;
+        }
+        h.state_mut().apply(Command::BotStep);
+    }
+    None
+}
+
+/// A harness with the bundled mod `name` open and every side played by the random bot.
+fn open_bundled(name: &str) -> Harness<'static, EditorApp> {
+    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
+    h.run();
+    h.state_mut()
+        .apply(Command::OpenMod(bundled_mods().join(name)));
+    h.run();
+    assert!(h.state().open.is_some(), "{:?}", h.state().problems);
+    all_sides_random(&mut h);
+    h
 }
 
 #[test]
@@ -290,13 +325,7 @@ fn a_rule_change_saved_elsewhere_is_picked_up_by_the_watcher_and_replayed() {
 
 #[test]
 fn the_bottom_tabs_show_the_game_log_and_the_tables_with_odds() {
-    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
-    h.run();
-    h.state_mut()
-        .apply(Command::OpenMod(bundled_mods().join("hyperjump-galaxy")));
-    h.run();
-    assert!(h.state().open.is_some(), "{:?}", h.state().problems);
-    all_sides_random(&mut h);
+    let mut h = open_bundled("hyperjump-galaxy");
     for _ in 0..5 {
         h.state_mut().apply(Command::BotStep);
     }
@@ -363,13 +392,7 @@ fn bots_play_a_game_to_the_end_through_the_ui() {
 
 #[test]
 fn cancel_stops_the_bots() {
-    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
-    h.run();
-    h.state_mut()
-        .apply(Command::OpenMod(bundled_mods().join("solar-flare")));
-    h.run();
-    assert!(h.state().open.is_some(), "{:?}", h.state().problems);
-    all_sides_random(&mut h);
+    let mut h = open_bundled("solar-flare");
     h.get_by_label("Play to end").click();
     h.step();
     h.step();
@@ -538,31 +561,15 @@ fn a_lua_error_while_playing_is_a_problem_and_the_game_goes_on() {
 
 #[test]
 fn several_actions_ending_on_one_hex_are_offered_to_pick() {
-    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
-    h.run();
-    h.state_mut()
-        .apply(Command::OpenMod(bundled_mods().join("orbital-skirmish")));
-    h.run();
-    assert!(h.state().open.is_some(), "{:?}", h.state().problems);
-    all_sides_random(&mut h);
+    let mut h = open_bundled("orbital-skirmish");
     // Step bots until some piece has two actions naming the same hex (a move ending there
     // with different facings, say), then click that piece and that hex.
-    let mut found = None;
-    for _ in 0..300 {
-        let pieces: Vec<PieceId> = h.state().play.pieces.iter().map(|(p, _)| *p).collect();
-        for p in pieces {
-            h.state_mut().apply(Command::SelectPiece(Some(p)));
-            let c = &h.state().choices;
-            if let Some((hex, _)) = c.by_hex.iter().find(|(_, v)| v.len() >= 2) {
-                found = Some((p, *hex));
-                break;
-            }
-        }
-        if found.is_some() || h.state().play.status.outcome.is_some() {
-            break;
-        }
-        h.state_mut().apply(Command::BotStep);
-    }
+    let found = find_choice(&mut h, 300, |c| {
+        c.by_hex
+            .iter()
+            .find(|(_, v)| v.len() >= 2)
+            .map(|(hex, _)| *hex)
+    });
     let (piece, hex) = found.expect("two actions end on one hex within 300 bot moves");
     h.state_mut().apply(Command::SelectPiece(Some(piece)));
     h.run();
@@ -589,13 +596,7 @@ fn several_actions_ending_on_one_hex_are_offered_to_pick() {
 /// destination draws that path (not a straight line).
 #[test]
 fn hovering_a_move_destination_draws_the_listed_path() {
-    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
-    h.run();
-    h.state_mut()
-        .apply(Command::OpenMod(bundled_mods().join("orbital-skirmish")));
-    h.run();
-    assert!(h.state().open.is_some(), "{:?}", h.state().problems);
-    all_sides_random(&mut h);
+    let mut h = open_bundled("orbital-skirmish");
     let path_of = |a: &hexforge_game::Action| -> Option<Vec<Hex>> {
         let list = a.params.get("path")?.as_array()?;
         list.iter()
@@ -603,30 +604,15 @@ fn hovering_a_move_destination_draws_the_listed_path() {
             .collect()
     };
     // Step bots until a ship may move at least two hexes with a turn on the way.
-    let mut found = None;
-    for _ in 0..300 {
-        let pieces: Vec<PieceId> = h.state().play.pieces.iter().map(|(p, _)| *p).collect();
-        for p in pieces {
-            h.state_mut().apply(Command::SelectPiece(Some(p)));
-            let c = &h.state().choices;
-            let turned = c.by_hex.iter().find_map(|(hex, idx)| {
-                let a = c.actions.get(*idx.first()?)?;
-                let path = path_of(a)?;
-                let straight =
-                    path.len() >= 3 && path.windows(3).all(|w| w[1] - w[0] == w[2] - w[1]);
-                (a.id == "move" && path.len() >= 3 && !straight).then(|| (*hex, path))
-            });
-            if let Some((hex, path)) = turned {
-                found = Some((p, hex, path));
-                break;
-            }
-        }
-        if found.is_some() || h.state().play.status.outcome.is_some() {
-            break;
-        }
-        h.state_mut().apply(Command::BotStep);
-    }
-    let (piece, hex, path) = found.expect("a turning move comes up within 300 bot moves");
+    let found = find_choice(&mut h, 300, |c| {
+        c.by_hex.iter().find_map(|(hex, idx)| {
+            let a = c.actions.get(*idx.first()?)?;
+            let path = path_of(a)?;
+            let straight = path.len() >= 3 && path.windows(3).all(|w| w[1] - w[0] == w[2] - w[1]);
+            (a.id == "move" && path.len() >= 3 && !straight).then_some((*hex, path))
+        })
+    });
+    let (piece, (hex, path)) = found.expect("a turning move comes up within 300 bot moves");
     h.state_mut().apply(Command::SelectPiece(Some(piece)));
     h.run();
     assert_eq!(path.first(), Some(&piece_at(h.state(), piece)));
