@@ -1982,7 +1982,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     fn hex(lua: &Lua, args: &Args, i: usize) -> mlua::Result<Hex> {
         // The usual `{ q =, r = }` of integers in range, read in place; anything else (and
         // every error) goes the general way.
-        if let Some((q, r)) = args.hex_coords(lua, i)
+        if let Some((q, r)) = args.hex_coords(i)
             && q.abs() <= COORD_LIMIT
             && r.abs() <= COORD_LIMIT
         {

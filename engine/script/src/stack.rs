@@ -19,9 +19,10 @@
 //!   it found). The stack may be reallocated while it grows, so only indices are kept, never
 //!   pointers into it;
 //! - reading an argument never raises a Lua error and never allocates in Lua: `lua_type`,
-//!   `lua_toboolean`, `lua_tointegerx`, `lua_tonumberx`, `lua_topointer`, and `lua_tolstring`
-//!   only on values that already are strings (so nothing is converted); the bytes are copied out
-//!   at once. A string's bytes cannot move while it sits in an argument slot;
+//!   `lua_toboolean`, `lua_tointegerx`, `lua_tonumberx`, `lua_topointer`, `lua_getmetatable`,
+//!   `lua_next` with the keys it gave, and `lua_tolstring` only on values that already are
+//!   strings (so nothing is converted); the bytes are copied out at once. A string's bytes
+//!   cannot move while it sits in an argument slot or on the stack;
 //! - a table or other reference argument becomes a [`Value`] through mlua's own [`RawLua::pop`],
 //!   after `lua_checkstack` (which reports failure instead of raising) and `lua_pushvalue` onto the
 //!   state mlua is running (the same one, within a callback);
@@ -157,20 +158,21 @@ impl Args {
         }
     }
 
-    /// Argument `i` as hex coordinates `(q, r)` when it is a table without a metatable whose `q`
-    /// and `r` are integers (`None`: anything else, for the general reading and its errors).
+    /// Argument `i` as hex coordinates `(q, r)` when it is a small table without a metatable whose
+    /// `q` and `r` are integers (`None`: anything else, for the general reading and its errors).
     /// Why: nearly every method call passes a hex, and a reference to its table cost more than
-    /// the rest of the call.
-    pub(crate) fn hex_coords(&self, lua: &Lua, i: usize) -> Option<(i64, i64)> {
+    /// the rest of the call. The table is walked with `lua_next` (only keys it gave back, so it
+    /// raises nothing; no string is made and no collection step can run).
+    pub(crate) fn hex_coords(&self, i: usize) -> Option<(i64, i64)> {
+        /// More entries than this: not worth walking here (the general reading takes it).
+        const MAX_ENTRIES: usize = 8;
         let at = self.slot(i)?;
         if self.kind_at(Some(at)) != ffi::LUA_TTABLE {
             return None;
         }
-        // The rules' reader keeps the strings "q" and "r" alive in this VM, so pushing them
-        // finds the interned strings and allocates nothing (no error can be raised).
-        lua.app_data_ref::<crate::raw::RawReader>()?;
-        // SAFETY: a table in a live argument slot; rawget raises no error and runs no
-        // metamethod; the stack height is restored.
+        // SAFETY: a table in a live argument slot; `lua_next` only ever gets back the key it
+        // gave (`lua_tolstring` on a string key converts nothing); the stack height is restored
+        // on every path.
         unsafe {
             if ffi::lua_checkstack(self.l, 3) == 0 {
                 return None;
@@ -180,15 +182,34 @@ impl Args {
                 ffi::lua_settop(self.l, top);
                 return None;
             }
-            ffi::lua_pushlstring(self.l, c"q".as_ptr(), 1);
-            ffi::lua_rawget(self.l, at);
-            ffi::lua_pushlstring(self.l, c"r".as_ptr(), 1);
-            ffi::lua_rawget(self.l, at);
-            let int = |idx: c_int| {
-                (ffi::lua_isinteger(self.l, idx) != 0)
-                    .then(|| ffi::lua_tointegerx(self.l, idx, std::ptr::null_mut()))
-            };
-            let (q, r) = (int(top + 1), int(top + 2));
+            let (mut q, mut r, mut seen) = (None, None, 0);
+            ffi::lua_pushnil(self.l);
+            while ffi::lua_next(self.l, at) != 0 {
+                seen += 1;
+                if seen > MAX_ENTRIES {
+                    ffi::lua_settop(self.l, top);
+                    return None;
+                }
+                if ffi::lua_type(self.l, -2) == ffi::LUA_TSTRING {
+                    let mut len = 0usize;
+                    let p = ffi::lua_tolstring(self.l, -2, &mut len);
+                    let key = std::slice::from_raw_parts(p.cast::<u8>(), len);
+                    if key == b"q" || key == b"r" {
+                        if ffi::lua_isinteger(self.l, -1) == 0 {
+                            ffi::lua_settop(self.l, top);
+                            return None;
+                        }
+                        let v = ffi::lua_tointegerx(self.l, -1, std::ptr::null_mut());
+                        if key == b"q" {
+                            q = Some(v);
+                        } else {
+                            r = Some(v);
+                        }
+                    }
+                }
+                // Pop the value, keep the key for the next step.
+                ffi::lua_settop(self.l, -2);
+            }
             ffi::lua_settop(self.l, top);
             Some((q?, r?))
         }
