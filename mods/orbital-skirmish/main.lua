@@ -299,10 +299,11 @@ local function moves_of(ctx, p, env)
 end
 ORBITAL_SKIRMISH.moves_of = moves_of
 
--- The same moves as engine-kept lists (mv.reach_choices), for counting them or taking the first:
--- nothing is made for the moves not read.
-local function move_lists(ctx, p, env)
-  return mv.reach_choices(p.hex, facings_of(p), p.values.new_speed, p.stats.mr, env)
+-- The same moves as engine-kept lists (mv.reach_choices), each choice `params` plus the move:
+-- a listing returns them as they are, and counting them or taking the first makes nothing for
+-- the moves not read.
+local function move_lists(ctx, p, env, params)
+  return mv.reach_choices(p.hex, facings_of(p), p.values.new_speed, p.stats.mr, env, params)
 end
 
 -- Resolve a move action to a simulation result, or nil and a reason.
@@ -380,10 +381,9 @@ game.action {
     for _, p in ipairs(listed_ships_of(ctx, side)) do
       if not p.values.moved and p.values.new_speed >= 0 then
         env = env or listed_env(ctx)
-        -- Choice lists: { piece, plan, to, facing } per move (start_facing too for a ship
-        -- that may rotate freely), made by the engine only for the choice a player takes.
-        local ends, exits, crashes = mv.reach_choices(p.hex, facings_of(p), p.values.new_speed,
-          p.stats.mr, env, { piece = p.id })
+        -- Choice lists: { piece, plan, to, facing, path } per move (start_facing too for a
+        -- ship that may rotate freely), made by the engine only for the choice a player takes.
+        local ends, exits, crashes = move_lists(ctx, p, env, { piece = p.id })
         local list = ends
         -- Leaving the map (or crashing) is offered only when no move stays on it.
         if #ends == 0 then list = exits end
