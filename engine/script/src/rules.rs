@@ -84,6 +84,62 @@ pub struct LuaRules {
     remember: std::cell::Cell<bool>,
     /// Moves a victory ctx's fields behind a recording `__index` ([`crate::memo::TRACK_FIELDS`]).
     track_fields: Function,
+    /// The last ctx made, as a template, with what its fields were made from: every ctx of the
+    /// same clock, options and scenario is a copy of it (see [`open_ctx`]).
+    ctx_template: RefCell<Option<(CtxKey, Table)>>,
+}
+
+/// What a ctx's fields are made from (see [`LuaRules::ctx_template`]): the clock's fields that
+/// `make_ctx` reads, the turn limit, the scenario and the options.
+#[derive(PartialEq)]
+struct CtxKey {
+    round: u32,
+    segment: u32,
+    phase_index: u32,
+    active: Option<String>,
+    label: Option<String>,
+    acting: Vec<SideId>,
+    turn_limit: Option<u32>,
+    scenario: String,
+    options: Json,
+}
+
+impl CtxKey {
+    /// Whether a ctx for `s` has exactly the fields of one made from `self`, compared without
+    /// building a key.
+    fn matches(&self, s: &GameState, turn_limit: Option<u32>) -> bool {
+        self.round == s.clock.round
+            && self.segment == s.clock.segment
+            && self.phase_index == s.clock.phase_index
+            && self.active.as_deref() == active_side(s)
+            && self.label == s.clock.label
+            && self.acting == s.clock.acting
+            && self.turn_limit == turn_limit
+            && self.scenario == s.scenario
+            && self.options == s.options
+    }
+
+    fn of(s: &GameState, turn_limit: Option<u32>) -> CtxKey {
+        CtxKey {
+            round: s.clock.round,
+            segment: s.clock.segment,
+            phase_index: s.clock.phase_index,
+            active: active_side(s).map(str::to_owned),
+            label: s.clock.label.clone(),
+            acting: s.clock.acting.clone(),
+            turn_limit,
+            scenario: s.scenario.clone(),
+            options: s.options.clone(),
+        }
+    }
+}
+
+/// The side whose turn it is (ctx.active), if any.
+fn active_side(s: &GameState) -> Option<&str> {
+    s.clock
+        .turn_index
+        .and_then(|i| s.clock.order.get(i as usize))
+        .map(String::as_str)
 }
 
 impl std::fmt::Debug for LuaRules {
@@ -298,6 +354,7 @@ impl LuaRules {
             victory_memo: RefCell::new(None),
             remember: std::cell::Cell::new(true),
             track_fields,
+            ctx_template: RefCell::new(None),
         })
     }
 
@@ -1065,6 +1122,7 @@ fn snapshot(
     let full = match old_full {
         Some((full, true)) if in_place => Some(full),
         Some((full, false)) if in_place => Some(rules.templates.patch_field(
+            lua,
             &full,
             rules.templates.string(lua, "values")?,
             values.as_value(),
@@ -1494,37 +1552,9 @@ fn open_ctx<'a>(
     read: Option<&Table>,
 ) -> mlua::Result<(Table, Session<'a>)> {
     let s = access.get();
-    let name = |x: Option<&str>| -> mlua::Result<Value> {
-        // Kept strings: phase, side and scenario ids repeat in every callback.
-        x.map_or(Ok(Value::Nil), |x| rules.templates.string(lua, x))
-    };
-    let shared = matches!(access, Access::Read(_));
-    let (options_tpl, options) = options_value(lua, rules, &s.options, shared)?;
-    let mut args = vec![
-        Value::Table(rules.ctx_mt.clone()),
-        Value::Integer(i64::from(s.clock.round)),
-        Value::Integer(i64::from(s.clock.segment)),
-        name(s.phase_id(&rules.turns))?,
-        name(s.clock.label.as_deref())?,
-        s.effective_turn_limit(&rules.turns)
-            .map_or(Value::Nil, |n| Value::Integer(i64::from(n))),
-        name(
-            s.clock
-                .turn_index
-                .and_then(|i| s.clock.order.get(i as usize))
-                .map(|x| x.as_str()),
-        )?,
-        name(Some(&s.scenario))?,
-        options_tpl,
-        options,
-    ];
-    for x in &s.clock.acting {
-        args.push(name(Some(x.as_str()))?);
-    }
-    let ctx: Table = rules
-        .templates
-        .ctx_maker()
-        .call(MultiValue::from_iter(args))?;
+    let writable = matches!(access, Access::Write(_));
+    let template = ctx_template(lua, rules, s)?;
+    let ctx = crate::stack::ctx_from_template(lua, &template, &rules.ctx_mt, writable)?;
     if let Some(read) = read {
         let methods: Value = rules.ctx_mt.raw_get("__index")?;
         rules
@@ -1533,6 +1563,43 @@ fn open_ctx<'a>(
     }
     let session = Session::open(lua, &ctx, access, rules);
     Ok((ctx, session))
+}
+
+/// The template of every ctx for `s` (see [`crate::stack::ctx_from_template`]): the last one
+/// made when its fields are the same, else made now by `make_ctx` (with the shared options).
+fn ctx_template(lua: &Lua, rules: &LuaRules, s: &GameState) -> mlua::Result<Table> {
+    let turn_limit = s.effective_turn_limit(&rules.turns);
+    if let Some((key, t)) = &*rules.ctx_template.borrow()
+        && key.matches(s, turn_limit)
+    {
+        return Ok(t.clone());
+    }
+    let name = |x: Option<&str>| -> mlua::Result<Value> {
+        // Kept strings: phase, side and scenario ids repeat in every callback.
+        x.map_or(Ok(Value::Nil), |x| rules.templates.string(lua, x))
+    };
+    let (_, options) = options_value(lua, rules, &s.options, true)?;
+    let mut args = vec![
+        Value::Table(rules.ctx_mt.clone()),
+        Value::Integer(i64::from(s.clock.round)),
+        Value::Integer(i64::from(s.clock.segment)),
+        name(s.phase_id(&rules.turns))?,
+        name(s.clock.label.as_deref())?,
+        turn_limit.map_or(Value::Nil, |n| Value::Integer(i64::from(n))),
+        name(active_side(s))?,
+        name(Some(&s.scenario))?,
+        Value::Boolean(false),
+        options,
+    ];
+    for x in &s.clock.acting {
+        args.push(name(Some(x.as_str()))?);
+    }
+    let t: Table = rules
+        .templates
+        .ctx_maker()
+        .call(MultiValue::from_iter(args))?;
+    *rules.ctx_template.borrow_mut() = Some((CtxKey::of(s, turn_limit), t.clone()));
+    Ok(t)
 }
 
 /// The game options for `make_ctx`: (template, false) for a table, from a cached template,

@@ -363,3 +363,93 @@ unsafe fn push_json(l: *mut ffi::lua_State, v: &Json) {
         }
     }
 }
+
+unsafe extern "C-unwind" {
+    /// Hexforge's Lua patch (`vendor/lua-src/PATCHES.md`): pushes a writable copy of the table at
+    /// `idx` with the very same layout, without a metatable; `deep` copies nested tables too.
+    /// Raises (out of memory, nesting) like any allocating API function.
+    fn lua_hexforge_clone(l: *mut ffi::lua_State, idx: c_int, deep: c_int);
+}
+
+/// A new ctx table: a shallow copy of `template` (every field in place, from one `memcpy` of its
+/// slots) with its own `acting` list, `options` copied deeply when `writable` (a read-only ctx
+/// shares the frozen options, as before), and `mt` as its metatable. One protected call through
+/// the C API. Why: built by a Lua function called through mlua, a ctx cost about 9,000
+/// instructions, most of them passing its nine fields as arguments (and strings made for them);
+/// the fields only change when the clock does, so they are set once in the template
+/// (`rules::open_ctx`).
+///
+/// # Errors
+/// Out of memory (raised inside the protected call).
+pub(crate) fn ctx_from_template(
+    lua: &Lua,
+    template: &mlua::Table,
+    mt: &mlua::Table,
+    writable: bool,
+) -> mlua::Result<mlua::Table> {
+    // SAFETY: `exec_raw` pushes the template (1) and the metatable (2), runs the closure in a
+    // protected call and takes the one value left on the stack. The closure only calls the C
+    // API on those absolute slots and what it pushed itself; an error raised inside
+    // (`lua_hexforge_clone` allocates) unwinds to that call past a frame that owns nothing.
+    unsafe {
+        lua.exec_raw::<mlua::Table>((template, mt), |l| {
+            ffi::luaL_checkstack(l, 3, std::ptr::null());
+            lua_hexforge_clone(l, 1, 0); // 3: the ctx
+            if ffi::lua_getfield(l, 3, c"acting".as_ptr()) == ffi::LUA_TTABLE {
+                lua_hexforge_clone(l, 4, 0);
+                ffi::lua_setfield(l, 3, c"acting".as_ptr());
+            }
+            ffi::lua_settop(l, 3);
+            if writable && ffi::lua_getfield(l, 3, c"options".as_ptr()) == ffi::LUA_TTABLE {
+                lua_hexforge_clone(l, 4, 1);
+                ffi::lua_setfield(l, 3, c"options".as_ptr());
+            }
+            ffi::lua_settop(l, 3);
+            ffi::lua_pushvalue(l, 2);
+            ffi::lua_setmetatable(l, 3);
+            ffi::lua_copy(l, 3, 1);
+            ffi::lua_settop(l, 1);
+        })
+    }
+}
+
+unsafe extern "C-unwind" {
+    /// Hexforge's Lua patch: marks the table at `idx` and every table reachable through its
+    /// values read-only (stopping at tables already frozen). Allocates nothing.
+    fn lua_hexforge_freeze(l: *mut ffi::lua_State, idx: c_int);
+}
+
+/// A changed template: a shallow copy of `args[0]` (a frozen table) with the pairs
+/// `key, value` that follow it set, frozen again, in one protected call through the C API.
+/// Only values of existing keys change, so the copy keeps the layout of the old table (the one a
+/// fresh build of the same shape gives; see [`crate::api::plain::Templates`]). Why not the Lua
+/// helper it replaces: its call went through mlua and packed the pairs into a new table first,
+/// about 4,900 instructions a patch against about 1,500 here.
+///
+/// # Errors
+/// Out of memory (raised inside the protected call).
+pub(crate) fn patched(lua: &Lua, args: MultiValue) -> mlua::Result<mlua::Table> {
+    // SAFETY: `exec_raw` pushes the arguments (slots 1..=n), runs the closure in a protected
+    // call and takes the one value left. The closure only calls the C API on those slots and
+    // the copy it pushed; `lua_hexforge_clone` may raise (out of memory) into that call past a
+    // frame that owns nothing. Setting keys with `lua_rawset` on the fresh copy (no metatable,
+    // not frozen) raises only for a nil or NaN key, which the callers never pass.
+    unsafe {
+        lua.exec_raw::<mlua::Table>(args, |l| {
+            let n = ffi::lua_gettop(l);
+            ffi::luaL_checkstack(l, 3, std::ptr::null());
+            lua_hexforge_clone(l, 1, 0);
+            let t = n + 1;
+            let mut i = 2;
+            while i < n {
+                ffi::lua_pushvalue(l, i);
+                ffi::lua_pushvalue(l, i + 1);
+                ffi::lua_rawset(l, t);
+                i += 2;
+            }
+            lua_hexforge_freeze(l, t);
+            ffi::lua_copy(l, t, 1);
+            ffi::lua_settop(l, 1);
+        })
+    }
+}

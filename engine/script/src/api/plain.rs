@@ -156,14 +156,6 @@ fn number(lua: &Lua, n: &serde_json::Number) -> mlua::Result<Value> {
 /// environment is empty).
 const COPIER: &str = r"
 local clone, copy, freeze, setmetatable = ...
--- A changed template: a shallow copy of the old one with the keys `k1, v1, ...` set, frozen
--- again. Only values of existing keys change, so the table keeps the old layout (the one a
--- fresh build of the same shape gives).
-local function patch(old, ...)
-  local t, a = copy(old), { ... }
-  for i = 1, #a, 2 do t[a[i]] = a[i + 1] end
-  return freeze(t)
-end
 -- The generic builder of very large (or unusual) tables: `{ gen, make, p, h, <key, value>...,
 -- <key, q, r>..., <key, template>... }`; `make` builds the presized empty table (or is false);
 -- plain values end at slot `p + 1`, hexes at `h + 1`, nested templates (shared) follow.
@@ -237,7 +229,7 @@ local function action(t, id, side)
   t.id, t.side = id, side
   return t
 end
-return copy_all, make_ctx, pack, rows, gen, make, patch, action
+return copy_all, make_ctx, pack, rows, gen, make, action
 ";
 
 /// Largest table (fields of one kind) built presized; larger ones grow as usual.
@@ -301,8 +293,6 @@ pub struct Templates {
     make: Function,
     /// `freeze(t)` (C): makes a new table and its new nested tables read-only.
     freeze_fn: Function,
-    /// `patch(old, k1, v1, ...)`: see `COPIER`.
-    patch: Function,
     /// `action(params, id, side)`: see [`Templates::action`].
     action: Function,
     /// Compiled constructors by their shape key ([`Layout::key`]). Never iterated (so a hash map
@@ -342,8 +332,7 @@ impl Templates {
         };
         let setmetatable = base.raw_get::<Value>("setmetatable")?;
         let (clone, copy, freeze_fn) = crate::raw::frozen_tables(lua)?;
-        let (copy_all, make_ctx, pack, rows, generic, make, patch, action): (
-            Function,
+        let (copy_all, make_ctx, pack, rows, generic, make, action): (
             Function,
             Function,
             Function,
@@ -365,7 +354,6 @@ impl Templates {
             generic,
             make,
             freeze_fn,
-            patch,
             action,
             shapes: RefCell::new(FxHashMap::default()),
             fast_shapes: RefCell::new(FxHashMap::default()),
@@ -516,8 +504,17 @@ impl Templates {
     ///
     /// # Errors
     /// Out of memory or the instruction budget.
-    pub fn patch_field(&self, old: &Frozen, key: Value, v: Value) -> mlua::Result<Frozen> {
-        Ok(Frozen(self.patch.call((old.as_value(), key, v))?))
+    pub fn patch_field(
+        &self,
+        lua: &Lua,
+        old: &Frozen,
+        key: Value,
+        v: Value,
+    ) -> mlua::Result<Frozen> {
+        Ok(Frozen(crate::stack::patched(
+            lua,
+            MultiValue::from_iter([old.as_value(), key, v]),
+        )?))
     }
 
     /// [`Templates::freeze_object`] as a patch of `old` (see [`Templates::patch_tree`]), or
@@ -561,7 +558,7 @@ impl Templates {
         if args.len() > MAX_PACKED {
             return Ok(None);
         }
-        let t: Table = self.patch.call(MultiValue::from_vec(args))?;
+        let t = crate::stack::patched(lua, MultiValue::from_vec(args))?;
         Ok(Some((Frozen(t), parts)))
     }
 
@@ -585,7 +582,7 @@ impl Templates {
     }
 
     /// `j`'s template made from `ot` (the template of `oj`) by setting only what changed on a
-    /// shallow copy (`patch` in `COPIER`): one call with the changed slots instead of a build
+    /// shallow copy ([`crate::stack::patched`]): one call with the changed slots instead of a build
     /// with all of them. Only when `j` has the same keys as `oj` (an array of the same length,
     /// an object with the same keys) and every value keeps its kind: then the copy has the
     /// layout a fresh build would give, so `pairs` visits keys in the same order. `None`
@@ -648,7 +645,7 @@ impl Templates {
         if args.len() > MAX_PACKED {
             return Ok(None);
         }
-        let frozen = Frozen(self.patch.call(MultiValue::from_vec(args))?);
+        let frozen = Frozen(crate::stack::patched(lua, MultiValue::from_vec(args))?);
         Ok(Some(Rc::new(Tree { frozen, kids })))
     }
 
