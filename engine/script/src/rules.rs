@@ -1323,7 +1323,7 @@ fn light_tables(
         };
         rows.push(row_values(lua, rules, state, fields, p, shared)?);
     }
-    t.rows(lua, &spec, rows)
+    t.rows(lua, &spec, rows, false)
 }
 
 /// Light rows in read-only callbacks: frozen and kept per piece and field list, so an unchanged
@@ -1360,8 +1360,7 @@ fn shared_rows(
     }
     if !rows.is_empty() {
         let t = &rules.templates;
-        let built = t.rows(lua, spec, rows)?;
-        t.freeze_table(&built)?;
+        let built = t.rows(lua, spec, rows, true)?;
         let mut cache = rules.light_rows.borrow_mut();
         if cache.len() > 2 * state.pieces.len() + 64 {
             cache.retain(|k, _| state.pieces.contains_key(k));

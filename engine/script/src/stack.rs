@@ -33,6 +33,7 @@
 
 #![allow(unsafe_code)]
 
+use crate::api::plain::RowCell;
 use mlua::state::RawLua;
 use mlua::{FromLuaMulti, IntoLuaMulti, Lua, MultiValue, Value, ffi};
 use serde_json::Value as Json;
@@ -450,6 +451,155 @@ pub(crate) fn patched(lua: &Lua, args: MultiValue) -> mlua::Result<mlua::Table> 
             lua_hexforge_freeze(l, t);
             ffi::lua_copy(l, t, 1);
             ffi::lua_settop(l, 1);
+        })
+    }
+}
+
+/// A fresh sequence of `items` (none of them nil; with `copies`, all tables, each replaced by
+/// a deep writable copy), laid out as Lua's `{ ... }` lays it out (an array part of exactly
+/// their number), in one protected call through the C API.
+///
+/// # Errors
+/// Out of memory (raised inside the protected call).
+pub(crate) fn sequence(lua: &Lua, items: Vec<Value>, copies: bool) -> mlua::Result<mlua::Table> {
+    // SAFETY: `exec_raw` pushes the items (slots 1..=n), runs the closure in a protected call
+    // and takes the one value left. `lua_createtable` and the copies may raise (out of memory)
+    // into that call past a frame that owns nothing; `lua_rawseti` into the new table's
+    // presized array part does not allocate. The callers pass tables only when `copies`.
+    unsafe {
+        lua.exec_raw::<mlua::Table>(MultiValue::from_vec(items), |l| {
+            let n = ffi::lua_gettop(l);
+            ffi::luaL_checkstack(l, 2, std::ptr::null());
+            ffi::lua_createtable(l, n, 0);
+            let t = n + 1;
+            for i in 1..=n {
+                if copies {
+                    lua_hexforge_clone(l, i, 1);
+                } else {
+                    ffi::lua_pushvalue(l, i);
+                }
+                ffi::lua_rawseti(l, t, ffi::lua_Integer::from(i));
+            }
+            ffi::lua_rotate(l, 1, 1);
+            ffi::lua_settop(l, 1);
+        })
+    }
+}
+
+/// Appends `n` rows to `out` (a new list when `None`) and returns the list: slots `1..=kinds.len()`
+/// of `args` are the field keys, then come each row's values in field order (one per field,
+/// two for [`RowCell::Hex`]). A row table is presized for every field, as the presized Lua
+/// constructor made it (`presized`: the hash size, 0 for a growing table), and its fields are
+/// set in order, so its layout (and the order `pairs` visits it) is the one the Lua builder
+/// gave. With `freeze`, the list and every new table in it are frozen.
+///
+/// # Errors
+/// Out of memory (raised inside the protected call).
+pub(crate) fn rows(
+    lua: &Lua,
+    out: Option<&mlua::Table>,
+    kinds: &[RowCell],
+    presized: usize,
+    n: usize,
+    args: Vec<Value>,
+    freeze: bool,
+) -> mlua::Result<mlua::Table> {
+    let mut all = Vec::with_capacity(args.len() + 1);
+    all.push(out.map_or(Value::Boolean(false), |t| Value::Table(t.clone())));
+    all.extend(args);
+    let nf = c_int::try_from(kinds.len()).unwrap_or(c_int::MAX);
+    let presized = c_int::try_from(presized).unwrap_or(0);
+    // SAFETY: `exec_raw` pushes `out` (slot 1), the keys (2..=nf + 1) and the values, runs the
+    // closure in a protected call and takes the one value left. The closure reads only those
+    // slots (the caller passes every key and exactly the values `kinds` and `n` call for) and
+    // what it pushed; `lua_createtable` and `lua_rawset` on fresh tables may raise (out of
+    // memory) into that call past a frame that owns nothing.
+    unsafe {
+        lua.exec_raw::<mlua::Table>(MultiValue::from_vec(all), |l| {
+            ffi::luaL_checkstack(l, 6, std::ptr::null());
+            if ffi::lua_type(l, 1) != ffi::LUA_TTABLE {
+                ffi::lua_createtable(l, 0, 0);
+                ffi::lua_replace(l, 1);
+            }
+            let base = ffi::lua_rawlen(l, 1) as ffi::lua_Integer;
+            let mut j = nf + 2;
+            for i in 1..=n as ffi::lua_Integer {
+                ffi::lua_createtable(l, 0, presized);
+                let t = ffi::lua_gettop(l);
+                for (f, kind) in kinds.iter().enumerate() {
+                    let key = 2 + f as c_int;
+                    match kind {
+                        RowCell::Plain => {
+                            if ffi::lua_type(l, j) != ffi::LUA_TNIL {
+                                ffi::lua_pushvalue(l, key);
+                                ffi::lua_pushvalue(l, j);
+                                ffi::lua_rawset(l, t);
+                            }
+                            j += 1;
+                        }
+                        RowCell::Hex => {
+                            if ffi::lua_toboolean(l, j + 1) != 0 {
+                                ffi::lua_pushvalue(l, key);
+                                ffi::lua_createtable(l, 0, 2);
+                                ffi::lua_pushvalue(l, j);
+                                ffi::lua_setfield(l, -2, c"q".as_ptr());
+                                ffi::lua_pushvalue(l, j + 1);
+                                ffi::lua_setfield(l, -2, c"r".as_ptr());
+                                ffi::lua_rawset(l, t);
+                            } else if ffi::lua_toboolean(l, j) != 0 {
+                                ffi::lua_pushvalue(l, key);
+                                ffi::lua_pushvalue(l, j);
+                                ffi::lua_rawset(l, t);
+                            }
+                            j += 2;
+                        }
+                        RowCell::Copy => {
+                            if ffi::lua_toboolean(l, j) != 0 {
+                                ffi::lua_pushvalue(l, key);
+                                lua_hexforge_clone(l, j, 1);
+                                ffi::lua_rawset(l, t);
+                            }
+                            j += 1;
+                        }
+                    }
+                }
+                ffi::lua_rawseti(l, 1, base + i);
+            }
+            if freeze {
+                lua_hexforge_freeze(l, 1);
+            }
+            ffi::lua_settop(l, 1);
+        })
+    }
+}
+
+/// An action's table as callbacks get it (see [`crate::api::plain::Templates::action`]): its
+/// params as [`json_table`] makes them (a new empty table for params that are not an array or
+/// object) with `id` and then `side` set, as the Lua helper this replaces set them, so the
+/// table has the same layout. One protected call.
+///
+/// # Errors
+/// Out of memory (raised inside the protected call).
+pub(crate) fn action_table(
+    lua: &Lua,
+    params: &Json,
+    id: &str,
+    side: &str,
+) -> mlua::Result<mlua::Table> {
+    // SAFETY: `exec_raw` runs the closure in a protected call and takes the one value it
+    // leaves; `push_json` and the setters only call the C API, and an error raised there
+    // (out of memory) unwinds to that call past frames that own nothing but borrows.
+    unsafe {
+        lua.exec_raw::<mlua::Table>((), |l| {
+            ffi::luaL_checkstack(l, 3, std::ptr::null());
+            match params {
+                Json::Object(_) | Json::Array(_) => push_json(l, params),
+                _ => ffi::lua_createtable(l, 0, 0),
+            }
+            ffi::lua_pushlstring(l, id.as_ptr().cast(), id.len());
+            ffi::lua_setfield(l, -2, c"id".as_ptr());
+            ffi::lua_pushlstring(l, side.as_ptr().cast(), side.len());
+            ffi::lua_setfield(l, -2, c"side".as_ptr());
         })
     }
 }

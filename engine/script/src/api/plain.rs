@@ -173,41 +173,6 @@ local function make(...)
   local d = { ... }
   return freeze(d[1](d))
 end
-local function copy_all(...)
-  local list, out = { ... }, {}
-  for i = 1, #list do out[i] = clone(list[i]) end
-  return out
-end
--- Light rows (`ctx:pieces { fields = ... }`): appends n tables to `out` (a new list when false).
--- The arguments after n are nf pairs `key, kind`, then the rows' values, row by row: kind 1 is one
--- plain value (nil leaves the field out), kind 2 two values `q, r` (a hex; `t, false` puts the
--- table t instead, `false, false` nothing), kind 3 a template to copy (false leaves it out).
-local function rows(out, make, nf, n, ...)
-  local a = { ... }
-  out = out or {}
-  local base, j, last = #out, 2 * nf + 1, 2 * nf
-  for i = 1, n do
-    local t = make and make() or {}
-    for f = 1, last, 2 do
-      local k, kind, v = a[f], a[f + 1], a[j]
-      if kind == 1 then
-        t[k] = v
-        j = j + 1
-      elseif kind == 2 then
-        local r = a[j + 1]
-        if r then t[k] = { q = v, r = r } elseif v then t[k] = v end
-        j = j + 2
-      else
-        if v then t[k] = clone(v) end
-        j = j + 1
-      end
-    end
-    out[base + i] = t
-  end
-  return out
-end
--- A sequence of the arguments.
-local function pack(...) return { ... } end
 -- A ctx table with the metatable every ctx shares ({ __index = methods }; the methods find
 -- the state through the table's identity, see live.rs). Why a copy of CTX: it has every field's
 -- key in place, so the copy (one memcpy of its slots) is written without inserting a key or
@@ -223,13 +188,7 @@ local function make_ctx(mt, round, segment, phase, label, limit, active, scenari
   t.active, t.acting, t.scenario, t.options = active, { ... }, scenario, options
   return setmetatable(t, mt)
 end
--- An action as callbacks see it: its params (a fresh table, or nil) with `id` and `side`.
-local function action(t, id, side)
-  t = t or {}
-  t.id, t.side = id, side
-  return t
-end
-return copy_all, make_ctx, pack, rows, gen, make, action
+return make_ctx, gen, make
 ";
 
 /// Largest table (fields of one kind) built presized; larger ones grow as usual.
@@ -280,21 +239,14 @@ pub enum Field<'a> {
 pub struct Templates {
     /// `clone(t)` (C): a deep writable copy of a frozen table.
     clone: Function,
-    copy_all: Function,
     /// `make_ctx(...)`: see [`Templates::ctx_maker`].
     make_ctx: Function,
-    /// `pack(...)`: a sequence of its arguments.
-    pack: Function,
-    /// `rows(...)`: see [`Templates::rows`].
-    rows: Function,
     /// The generic builder of large or unusual tables (see `COPIER`).
     generic: Function,
     /// `make(build, slots...)`: a template from its slots (see `COPIER`).
     make: Function,
     /// `freeze(t)` (C): makes a new table and its new nested tables read-only.
     freeze_fn: Function,
-    /// `action(params, id, side)`: see [`Templates::action`].
-    action: Function,
     /// Compiled constructors by their shape key ([`Layout::key`]). Never iterated (so a hash map
     /// cannot leak an order into results).
     shapes: RefCell<FxHashMap<String, Function>>,
@@ -332,29 +284,17 @@ impl Templates {
         };
         let setmetatable = base.raw_get::<Value>("setmetatable")?;
         let (clone, copy, freeze_fn) = crate::raw::frozen_tables(lua)?;
-        let (copy_all, make_ctx, pack, rows, generic, make, action): (
-            Function,
-            Function,
-            Function,
-            Function,
-            Function,
-            Function,
-            Function,
-        ) = lua
+        let (make_ctx, generic, make): (Function, Function, Function) = lua
             .load(COPIER)
             .set_name("=hexforge copier")
             .set_environment(lua.create_table()?)
             .call((clone.clone(), copy, freeze_fn.clone(), setmetatable))?;
         Ok(Templates {
             clone,
-            copy_all,
             make_ctx,
-            pack,
-            rows,
             generic,
             make,
             freeze_fn,
-            action,
             shapes: RefCell::new(FxHashMap::default()),
             fast_shapes: RefCell::new(FxHashMap::default()),
             #[cfg(test)]
@@ -485,18 +425,13 @@ impl Templates {
     }
 
     /// An action's table as callbacks get it: its params (an object; anything else gives no
-    /// fields) with `id` and `side`, fresh. One call: setting the two fields from Rust cost two
-    /// protected calls and two new strings.
+    /// fields) with `id` and `side`, fresh, in one call through the C API
+    /// ([`crate::stack::action_table`]).
     ///
     /// # Errors
-    /// Out of memory or the instruction budget.
+    /// Out of memory.
     pub fn action(&self, lua: &Lua, params: &Json, id: &str, side: &str) -> mlua::Result<Table> {
-        let t = match params {
-            Json::Object(_) | Json::Array(_) => json_to_lua(lua, params)?,
-            _ => Value::Nil,
-        };
-        self.action
-            .call((t, self.string(lua, id)?, self.string(lua, side)?))
+        crate::stack::action_table(lua, params, id, side)
     }
 
     /// `old` with one field set to `v` (a plain value or a template), frozen: for a snapshot
@@ -754,8 +689,7 @@ impl Templates {
         if items.len() > MAX_PACKED {
             return lua.create_sequence_from(items);
         }
-        self.pack
-            .call(MultiValue::from_iter(items.into_iter().map(Value::Table)))
+        crate::stack::sequence(lua, items.into_iter().map(Value::Table).collect(), false)
     }
 
     /// Freezes `t` and every table in it (see `COPIER`): nothing can change them again.
@@ -771,7 +705,14 @@ impl Templates {
     /// # Errors
     /// Out of memory or the instruction budget.
     pub fn thaw_all(&self, lua: &Lua, fs: &[Frozen]) -> mlua::Result<Table> {
-        self.sequence_of(lua, fs, &self.copy_all, |f| self.thaw(f))
+        if fs.len() > MAX_PACKED {
+            let tables = fs
+                .iter()
+                .map(|f| self.thaw(f))
+                .collect::<mlua::Result<Vec<_>>>()?;
+            return lua.create_sequence_from(tables);
+        }
+        crate::stack::sequence(lua, fs.iter().map(Frozen::as_value).collect(), true)
     }
 
     /// The shared table of a template when `shared` (read-only callbacks), else a fresh copy.
@@ -794,28 +735,12 @@ impl Templates {
         }
     }
 
-    /// One table per template as a sequence: by `all` in one call, or one by one for lists too
-    /// long for a call's arguments (they live on the Lua stack).
-    fn sequence_of(
-        &self,
-        lua: &Lua,
-        fs: &[Frozen],
-        all: &Function,
-        one: impl Fn(&Frozen) -> mlua::Result<Table>,
-    ) -> mlua::Result<Table> {
-        if fs.len() > MAX_PACKED {
-            let tables = fs.iter().map(one).collect::<mlua::Result<Vec<Table>>>()?;
-            return lua.create_sequence_from(tables);
-        }
-        all.call(MultiValue::from_iter(
-            fs.iter().map(|f| Value::Table(f.0.clone())),
-        ))
-    }
-
-    /// A fresh list of small tables built in Lua from flat values (light piece reads): every row
-    /// has the fields `spec` names, and `values` holds each row's values in `spec` order
-    /// ([`RowCell::Plain`] one value, [`RowCell::Hex`] two, [`RowCell::Copy`] one template). Why: setting
-    /// fields from Rust is one protected call each; this is one call per few hundred rows.
+    /// A fresh list of small tables built from flat values (light piece reads) through the C API
+    /// ([`crate::stack::rows`]): every row has the fields `spec` names, and `values` holds each
+    /// row's values in `spec` order ([`RowCell::Plain`] one value, [`RowCell::Hex`] two,
+    /// [`RowCell::Copy`] one template). With `freeze`, the list and its rows are frozen. Why:
+    /// setting fields from Rust is one protected call each; this is one call per few hundred
+    /// rows.
     ///
     /// # Errors
     /// Out of memory or the instruction budget.
@@ -824,35 +749,40 @@ impl Templates {
         lua: &Lua,
         spec: &[(Value, RowCell)],
         rows: Vec<Vec<Value>>,
+        freeze: bool,
     ) -> mlua::Result<Table> {
-        let head: Vec<Value> = spec
-            .iter()
-            .flat_map(|(k, c)| [k.clone(), Value::Integer(*c as i64)])
-            .collect();
-        let width: usize = spec.iter().map(|(_, c)| c.width()).sum();
+        let kinds: Vec<RowCell> = spec.iter().map(|(_, c)| *c).collect();
+        let width: usize = kinds.iter().map(|c| c.width()).sum();
         // Rows per call: a call's arguments live on the Lua stack.
-        let per_call = (MAX_PACKED.saturating_sub(head.len() + 4) / width.max(1)).max(1);
-        let make = self.maker(0, spec.len());
-        let mut out = NO;
+        let per_call = (MAX_PACKED.saturating_sub(spec.len() + 1) / width.max(1)).max(1);
+        let presized = if spec.len() <= PRESIZED {
+            spec.len()
+        } else {
+            0
+        };
+        let mut out: Option<Table> = None;
         let mut it = rows.into_iter().peekable();
-        while it.peek().is_some() || matches!(out, Value::Boolean(false)) {
+        while it.peek().is_some() || out.is_none() {
             let chunk: Vec<Vec<Value>> = it.by_ref().take(per_call).collect();
-            let mut args = Vec::with_capacity(4 + head.len() + width * chunk.len());
-            args.extend([
-                out,
-                make.clone(),
-                Value::Integer(spec.len() as i64),
-                Value::Integer(chunk.len() as i64),
-            ]);
-            args.extend(head.iter().cloned());
+            let mut args = Vec::with_capacity(spec.len() + width * chunk.len());
+            args.extend(spec.iter().map(|(k, _)| k.clone()));
+            let n = chunk.len();
             for row in chunk {
                 args.extend(row);
             }
-            out = Value::Table(self.rows.call::<Table>(MultiValue::from_vec(args))?);
+            out = Some(crate::stack::rows(
+                lua,
+                out.as_ref(),
+                &kinds,
+                presized,
+                n,
+                args,
+                freeze,
+            )?);
         }
         match out {
-            Value::Table(t) => Ok(t),
-            _ => lua.create_table(),
+            Some(t) => Ok(t),
+            None => lua.create_table(),
         }
     }
 
@@ -1759,7 +1689,7 @@ mod tests {
                     _ => vec![Value::Nil, NO, NO, NO],
                 })
                 .collect();
-            let t = tpl.rows(lua, &spec, rows).unwrap();
+            let t = tpl.rows(lua, &spec, rows, false).unwrap();
             let ok: bool = lua
                 .load(
                     "local l = ...
@@ -1776,10 +1706,28 @@ mod tests {
                      end
                      return l[1].sub ~= l[4].sub",
                 )
-                .call(t)
+                .call(t.clone())
                 .unwrap();
             assert!(ok);
-            let empty = tpl.rows(lua, &spec, Vec::new()).unwrap();
+            // A row is laid out as Lua lays out a presized constructor filled in field order
+            // (the builder rows had before they were made through the C API), so `pairs`
+            // visits its keys in that order.
+            let same_order: bool = lua
+                .load(
+                    "local l = ...
+                     local t = { a1 = nil, a2 = nil, a3 = nil }
+                     t.id = 0; t.hex = { q = 0, r = 0 }; t.sub = {}
+                     local a, b = {}, {}
+                     for k in pairs(t) do a[#a + 1] = k end
+                     for k in pairs(l[1]) do b[#b + 1] = k end
+                     for k in pairs(l[1].hex) do b[#b + 1] = k end
+                     for k in pairs(t.hex) do a[#a + 1] = k end
+                     return table.concat(a, ',') == table.concat(b, ',')",
+                )
+                .call(t)
+                .unwrap();
+            assert!(same_order);
+            let empty = tpl.rows(lua, &spec, Vec::new(), false).unwrap();
             assert_eq!(empty.raw_len(), 0);
             Ok(())
         })
