@@ -2,12 +2,17 @@
 """Where a game's time goes: the rules (the mod's Lua and the engine's rule services) against
 the engine's own bookkeeping, from a callgrind profile of `hexforge play`.
 
-Usage (docs/PERFORMANCE.md, "Round 9"):
+Usage (docs/PERFORMANCE.md, "Round 9" and "Round 11"):
 
     valgrind --tool=callgrind --callgrind-out-file=cg.out \\
+        '--toggle-collect=hexforge::session::play_game_with*' \\
         target/release/hexforge play mods/orbital-skirmish --scenario duel --games 10
     target/release/hexforge play mods/orbital-skirmish --scenario duel --games 10 --profile
     python3 docs/tools/profile_split.py cg.out <engine Lua %>
+
+`--toggle-collect` counts only the games themselves (each game's setup and every action, as
+the `games` bench plays them), not loading the mod or printing the report; without it the
+whole run is counted (loading still apart, see below), as rounds 9 and 10 did.
 
 `<engine Lua %>` is the share of Lua samples in the engine's own Lua helpers that `--profile`
 prints ("the engine's Lua helpers ...: X%").
