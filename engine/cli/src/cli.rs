@@ -106,7 +106,8 @@ pub struct RemoveArgs {
     /// Only this version (installed or kept). Example: `--version 1.0.0`.
     #[arg(long, value_name = "VERSION")]
     pub version: Option<String>,
-    /// Remove it even though saved games use it (they will no longer load). Example: `--force`.
+    /// Remove it even though saved games or other installed mods need it (they will not load
+    /// until it is installed again). Example: `--force`.
     #[arg(long)]
     pub force: bool,
 }

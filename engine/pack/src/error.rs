@@ -179,6 +179,20 @@ pub enum StoreError {
         /// The saves that use it.
         saves: Vec<PathBuf>,
     },
+    /// Other installed mods depend on the mod to remove, and no version of it would be left.
+    #[error(
+        "{what} is needed by {} installed mod{}:\n  {}\nremove {} first, or pass --force to remove {what} anyway (what needs it will not load until it is installed again)",
+        dependents.len(),
+        if dependents.len() == 1 { "" } else { "s" },
+        dependents.join("\n  "),
+        if dependents.len() == 1 { "that mod" } else { "those mods" }
+    )]
+    Needed {
+        /// What would be removed, e.g. "base 1.0.0".
+        what: String,
+        /// The installed mods that depend on it (`id version`).
+        dependents: Vec<String>,
+    },
     /// The saves index is damaged.
     #[error("{}: damaged saves index ({why}); delete it to start a new one", path.display())]
     BadIndex {

@@ -287,11 +287,12 @@ impl ModStore {
     }
 
     /// Removes `id` (every version, or only `version`). Refuses while a registered save uses a
-    /// version to remove, unless `force`. Removing the installed version makes the newest kept
-    /// one (if any) the installed one.
+    /// version to remove, or while other installed mods need it and no version of it would be
+    /// left, unless `force`. Removing the installed version makes the newest kept one (if any)
+    /// the installed one.
     ///
     /// # Errors
-    /// Nothing to remove, saves that use it, or an I/O error.
+    /// Nothing to remove, saves or installed mods that need it, or an I/O error.
     pub fn remove(
         &self,
         id: &str,
@@ -327,20 +328,37 @@ impl ModStore {
                 hit
             }
         };
+        let what = || {
+            doomed
+                .iter()
+                .map(|m| m.label())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         if !force {
             let mut users = Vec::new();
             for m in &doomed {
                 users.extend(saves.users(id, &m.manifest.version.to_string()));
             }
             if !users.is_empty() {
-                let what = doomed
-                    .iter()
-                    .map(|m| m.label())
-                    .collect::<Vec<_>>()
-                    .join(", ");
                 users.sort();
                 users.dedup();
-                return Err(StoreError::InUse { what, saves: users });
+                return Err(StoreError::InUse {
+                    what: what(),
+                    saves: users,
+                });
+            }
+        }
+        // Removing every version of a mod that other installed mods need breaks them: refused
+        // (naming them) unless forced; forced, the report lists them.
+        let none_left = all.len() == doomed.len();
+        if !force && none_left {
+            let dependents = self.dependents_of(id);
+            if !dependents.is_empty() {
+                return Err(StoreError::Needed {
+                    what: what(),
+                    dependents,
+                });
             }
         }
         let mut report = RemoveReport {
@@ -362,14 +380,25 @@ impl ModStore {
             report.restored = Some(newest.label());
         }
         if self.find_any(id).is_none() {
-            report.dependents = self
-                .active()
-                .into_iter()
-                .filter(|m| m.manifest.all_dependencies().contains_key(id))
-                .map(|m| m.label())
-                .collect();
+            report.dependents = self.dependents_of(id);
         }
         Ok(report)
+    }
+
+    /// The installed mods (other than `id` itself) that need `id` (a dependency that is neither
+    /// optional nor a declared incompatibility), as `id version`.
+    fn dependents_of(&self, id: &str) -> Vec<String> {
+        self.active()
+            .into_iter()
+            .filter(|m| {
+                m.manifest.id != id
+                    && m.manifest
+                        .all_dependencies()
+                        .get(id)
+                        .is_some_and(|d| !d.optional && !d.incompatible)
+            })
+            .map(|m| m.label())
+            .collect()
     }
 
     fn find_any(&self, id: &str) -> Option<InstalledMod> {

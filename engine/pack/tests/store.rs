@@ -298,3 +298,50 @@ fn removing_the_installed_version_restores_the_newest_kept_one() {
     assert_eq!(store.active()[0].manifest.version.to_string(), "1.0.0");
     assert!(store.kept().is_empty());
 }
+
+#[test]
+fn remove_refuses_while_installed_mods_need_it_unless_forced() {
+    let user = tempfile::tempdir().unwrap();
+    let store = ModStore::new(user.path().join("mods"));
+    let saves = SaveIndex::open(store.root()).unwrap();
+    let install = |id: &str, manifest: &str| {
+        let src = tempfile::tempdir().unwrap();
+        store
+            .install(
+                &pack_of(&mod_dir(src.path(), id, "1.0.0", manifest, &[])),
+                &[],
+                &saves,
+            )
+            .unwrap();
+    };
+    install("base", "");
+    install("belt", "[dependencies]\nbase = \">=1.0\"\n");
+    install(
+        "extra",
+        "[dependencies]\nbase = { version = \">=1.0\", optional = true }\n",
+    );
+    let before = snapshot(user.path());
+    let e = store
+        .remove("base", None, false, &saves)
+        .unwrap_err()
+        .to_string();
+    // Only the required dependency counts; the optional one would still load.
+    assert_eq!(
+        e,
+        "base 1.0.0 is needed by 1 installed mod:\n  belt 1.0.0\nremove that mod first, or pass \
+         --force to remove base 1.0.0 anyway (what needs it will not load until it is installed \
+         again)"
+    );
+    assert_eq!(
+        snapshot(user.path()),
+        before,
+        "a refused removal changes nothing"
+    );
+    let r = store.remove("base", None, true, &saves).unwrap();
+    assert_eq!(r.removed, vec!["base 1.0.0"]);
+    assert_eq!(r.dependents, vec!["belt 1.0.0"]);
+    // With nothing left that needs it, a mod is removed without --force.
+    store.remove("belt", None, false, &saves).unwrap();
+    store.remove("extra", None, false, &saves).unwrap();
+    assert!(store.active().is_empty());
+}

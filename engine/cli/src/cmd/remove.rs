@@ -1,6 +1,7 @@
 //! `hexforge remove <id> [--version v] [--force]`: remove an installed mod.
 //!
-//! Refuses while a registered saved game uses a version to remove (naming the saves), unless
+//! Refuses while a registered saved game uses a version to remove (naming the saves), or while
+//! other installed mods need the mod and no version of it would be left (naming them), unless
 //! `--force`. Removing the installed version brings back the newest kept one, if any.
 
 use crate::cli::RemoveArgs;
@@ -13,7 +14,8 @@ use std::process::ExitCode;
 /// Runs `remove`.
 ///
 /// # Errors
-/// Not installed, used by saves (without `--force`), a bad version, or an I/O error.
+/// Not installed, used by saves or needed by installed mods (without `--force`), a bad
+/// version, or an I/O error.
 pub fn run(args: &RemoveArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let version = args
         .version
