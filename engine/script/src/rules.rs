@@ -1577,7 +1577,7 @@ fn ctx_template(lua: &Lua, rules: &LuaRules, s: &GameState) -> mlua::Result<Tabl
         // Kept strings: phase, side and scenario ids repeat in every callback.
         x.map_or(Ok(Value::Nil), |x| rules.templates.string(lua, x))
     };
-    let (_, options) = options_value(lua, rules, &s.options, true)?;
+    let options = options_value(lua, rules, &s.options)?;
     let mut args = vec![
         Value::Table(rules.ctx_mt.clone()),
         Value::Integer(i64::from(s.clock.round)),
@@ -1587,7 +1587,6 @@ fn ctx_template(lua: &Lua, rules: &LuaRules, s: &GameState) -> mlua::Result<Tabl
         turn_limit.map_or(Value::Nil, |n| Value::Integer(i64::from(n))),
         name(active_side(s))?,
         name(Some(&s.scenario))?,
-        Value::Boolean(false),
         options,
     ];
     for x in &s.clock.acting {
@@ -1601,16 +1600,12 @@ fn ctx_template(lua: &Lua, rules: &LuaRules, s: &GameState) -> mlua::Result<Tabl
     Ok(t)
 }
 
-/// The game options for `make_ctx`: (template, false) for a table, from a cached template,
-/// or (false, its shared table) when `shared`; (false, the value) otherwise.
-fn options_value(
-    lua: &Lua,
-    rules: &LuaRules,
-    options: &Json,
-    shared: bool,
-) -> mlua::Result<(Value, Value)> {
+/// The game options for a ctx template: a table is the shared (frozen) table of a template
+/// cached while the options stay the same (a writable ctx copies it, see
+/// [`crate::stack::ctx_from_template`]); anything else is the plain value.
+fn options_value(lua: &Lua, rules: &LuaRules, options: &Json) -> mlua::Result<Value> {
     if !(options.is_object() || options.is_array()) {
-        return Ok((Value::Boolean(false), json_to_lua(lua, options)?));
+        return json_to_lua(lua, options);
     }
     let cached = rules
         .options
@@ -1626,13 +1621,7 @@ fn options_value(
             f
         }
     };
-    if shared {
-        return Ok((
-            Value::Boolean(false),
-            Value::Table(rules.templates.share(&f)?),
-        ));
-    }
-    Ok((f.as_value(), Value::Nil))
+    Ok(Value::Table(rules.templates.share(&f)?))
 }
 
 /// A global as a fresh Lua value; tables come from a template cached per key while the value

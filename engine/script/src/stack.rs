@@ -370,6 +370,9 @@ unsafe extern "C-unwind" {
     /// `idx` with the very same layout, without a metatable; `deep` copies nested tables too.
     /// Raises (out of memory, nesting) like any allocating API function.
     fn lua_hexforge_clone(l: *mut ffi::lua_State, idx: c_int, deep: c_int);
+    /// Hexforge's Lua patch: marks the table at `idx` and every table reachable through its
+    /// values read-only (stopping at tables already frozen). Allocates nothing.
+    fn lua_hexforge_freeze(l: *mut ffi::lua_State, idx: c_int);
 }
 
 /// A new ctx table: a shallow copy of `template` (every field in place, from one `memcpy` of its
@@ -412,12 +415,6 @@ pub(crate) fn ctx_from_template(
             ffi::lua_settop(l, 1);
         })
     }
-}
-
-unsafe extern "C-unwind" {
-    /// Hexforge's Lua patch: marks the table at `idx` and every table reachable through its
-    /// values read-only (stopping at tables already frozen). Allocates nothing.
-    fn lua_hexforge_freeze(l: *mut ffi::lua_State, idx: c_int);
 }
 
 /// A changed template: a shallow copy of `args[0]` (a frozen table) with the pairs

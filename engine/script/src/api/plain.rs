@@ -180,9 +180,7 @@ end
 -- set to nil (no label, no turn limit) are left out as before: `next` skips them.
 local CTX = { round = 0, segment = 0, phase = 0, label = 0, turn_limit = 0, active = 0,
               acting = 0, scenario = 0, options = 0 }
-local function make_ctx(mt, round, segment, phase, label, limit, active, scenario, options_tpl,
-                        options, ...)
-  if options_tpl then options = clone(options_tpl) end
+local function make_ctx(mt, round, segment, phase, label, limit, active, scenario, options, ...)
   local t = copy(CTX)
   t.round, t.segment, t.phase, t.label, t.turn_limit = round, segment, phase, label, limit
   t.active, t.acting, t.scenario, t.options = active, { ... }, scenario, options
@@ -307,7 +305,7 @@ impl Templates {
 
     /// The Lua function that builds a callback's `ctx` table in one call (the rules module
     /// passes the fields; Lua builds the tables): `make_ctx(metatable, round, segment, phase,
-    /// label, turn_limit, active, scenario, options_template | false, options, acting...)`
+    /// label, turn_limit, active, scenario, options, acting...)`
     /// returns the ctx, its metatable set.
     #[must_use]
     pub fn ctx_maker(&self) -> &Function {
