@@ -570,6 +570,86 @@ pub(crate) fn rows(
     }
 }
 
+/// The fields of a template in one call: `plain` key/value pairs, `hexes` key/q/r triples
+/// (each `{ q =, r = }`, a new table) and `subs` key/template pairs, set in that order (see
+/// [`template`]).
+pub(crate) struct TemplateCells {
+    pub(crate) plain: usize,
+    pub(crate) hexes: usize,
+    pub(crate) subs: usize,
+}
+
+/// Sets fields on a template table in one protected call through the C API: a new table sized
+/// `narr` array and `nhash` hash slots when `into` is `None`, else `into` (a table an earlier
+/// call of the same build started). `args` holds the fields `cells` counts, in order: plain
+/// pairs, then hexes, then nested templates; each is set with `lua_rawset` in that order. With
+/// `freeze`, the table and the new tables in it are frozen (the last call of a build).
+///
+/// Why this lays a table out as the Lua constructors it replaces did: `lua_createtable(narr,
+/// nhash)` sizes the parts as a constructor `{ ... }` with that many positional and keyed items
+/// does (the hash part rounded up to a power of two either way), and `lua_rawset` inserts a
+/// missing key through the same `luaH_newkey` as the constructor's own stores, in the same order.
+/// So `pairs` visits the keys in the same order as before (a test compares the two).
+///
+/// # Errors
+/// Out of memory (raised inside the protected call).
+pub(crate) fn template(
+    lua: &Lua,
+    into: Option<&mlua::Table>,
+    (narr, nhash): (usize, usize),
+    cells: &TemplateCells,
+    args: Vec<Value>,
+    freeze: bool,
+) -> mlua::Result<mlua::Table> {
+    let mut all = Vec::with_capacity(args.len() + 1);
+    all.push(into.map_or(Value::Boolean(false), |t| Value::Table(t.clone())));
+    all.extend(args);
+    let narr = c_int::try_from(narr).unwrap_or(0);
+    let nhash = c_int::try_from(nhash).unwrap_or(0);
+    // SAFETY: `exec_raw` pushes `into` (slot 1) and the fields (2 on), runs the closure in a
+    // protected call and takes the one value left. The closure reads only those slots (the
+    // caller passes exactly the values `cells` counts) and what it pushed; `lua_createtable`,
+    // `lua_setfield` and `lua_rawset` on tables without metatables that are not frozen yet may
+    // raise only out of memory (keys are strings or integers, never nil or NaN), into that call
+    // past a frame that owns nothing.
+    unsafe {
+        lua.exec_raw::<mlua::Table>(MultiValue::from_vec(all), |l| {
+            ffi::luaL_checkstack(l, 4, std::ptr::null());
+            if ffi::lua_type(l, 1) != ffi::LUA_TTABLE {
+                ffi::lua_createtable(l, narr, nhash);
+                ffi::lua_replace(l, 1);
+            }
+            let mut j: c_int = 2;
+            for _ in 0..cells.plain {
+                ffi::lua_pushvalue(l, j);
+                ffi::lua_pushvalue(l, j + 1);
+                ffi::lua_rawset(l, 1);
+                j += 2;
+            }
+            for _ in 0..cells.hexes {
+                ffi::lua_pushvalue(l, j);
+                ffi::lua_createtable(l, 0, 2);
+                ffi::lua_pushvalue(l, j + 1);
+                ffi::lua_setfield(l, -2, c"q".as_ptr());
+                ffi::lua_pushvalue(l, j + 2);
+                ffi::lua_setfield(l, -2, c"r".as_ptr());
+                ffi::lua_rawset(l, 1);
+                j += 3;
+            }
+            for _ in 0..cells.subs {
+                ffi::lua_pushvalue(l, j);
+                ffi::lua_pushvalue(l, j + 1);
+                ffi::lua_rawset(l, 1);
+                j += 2;
+            }
+            if freeze {
+                lua_hexforge_freeze(l, 1);
+            }
+            ffi::lua_settop(l, 1);
+        })
+    }
+}
+
 /// An action's table as callbacks get it (see [`crate::api::plain::Templates::action`]): its
 /// params as [`json_table`] makes them (a new empty table for params that are not an array or
 /// object) with `id` and then `side` set, as the Lua helper this replaces set them, so the

@@ -41,6 +41,7 @@
 //! .unwrap();
 //! ```
 
+use crate::stack::TemplateCells;
 use mlua::{Function, IntoLua, Lua, LuaString, MultiValue, Table, Value};
 use rustc_hash::FxHashMap;
 use serde_json::Value as Json;
@@ -147,32 +148,12 @@ fn number(lua: &Lua, n: &serde_json::Number) -> mlua::Result<Value> {
     }
 }
 
-/// The copier. A frozen template is a real Lua table made read-only by the VM (Hexforge's Lua
-/// patch, `vendor/lua-src/PATCHES.md`): `clone(t)` (C) copies it deeply, slot for slot, into
-/// fresh writable tables; `freeze(t)` (C) marks a new table and its new nested tables
-/// read-only. `make(build, slots...)` builds a template: `build` is usually the cached
-/// constructor of the template's shape (see [`Templates::shape`]), for very large or unusual
-/// tables `gen`, a loop over the layout described at `gen`. No globals are used (the chunk's
-/// environment is empty).
+/// The ctx maker, the one engine helper still written in Lua: it builds the template a ctx is
+/// copied from when the clock has moved (see [`Templates::ctx_maker`]). Templates themselves are
+/// built in C ([`crate::stack::template`]), copied by `clone` (C) and frozen by `freeze` (C).
+/// No globals are used (the chunk's environment is empty).
 const COPIER: &str = r"
-local clone, copy, freeze, setmetatable = ...
--- The generic builder of very large (or unusual) tables: `{ gen, make, p, h, <key, value>...,
--- <key, q, r>..., <key, template>... }`; `make` builds the presized empty table (or is false);
--- plain values end at slot `p + 1`, hexes at `h + 1`, nested templates (shared) follow.
-local function gen(d)
-  local make = d[2]
-  local t = make and make() or {}
-  local p, h = d[3] + 1, d[4] + 1
-  for i = 5, p, 2 do t[d[i]] = d[i + 1] end
-  for i = p + 1, h, 3 do t[d[i]] = { q = d[i + 1], r = d[i + 2] } end
-  for i = h + 1, #d, 2 do t[d[i]] = d[i + 1] end
-  return t
-end
--- A template from its slots in one call from Rust (instead of one protected call per slot).
-local function make(...)
-  local d = { ... }
-  return freeze(d[1](d))
-end
+local copy, setmetatable = ...
 -- A ctx table with the metatable every ctx shares ({ __index = methods }; the methods find
 -- the state through the table's identity, see live.rs). Why a copy of CTX: it has every field's
 -- key in place, so the copy (one memcpy of its slots) is written without inserting a key or
@@ -186,28 +167,11 @@ local function make_ctx(mt, round, segment, phase, label, limit, active, scenari
   t.active, t.acting, t.scenario, t.options = active, { ... }, scenario, options
   return setmetatable(t, mt)
 end
-return make_ctx, gen, make
+return make_ctx
 ";
 
 /// Largest table (fields of one kind) built presized; larger ones grow as usual.
 const PRESIZED: usize = 24;
-
-/// The constructors of presized empty tables: `{ nil, nil, .. }` (array part of n) and
-/// `{ a1 = nil, .. }` (hash part of n); a constructor sizes the table and nil fields are not
-/// stored.
-fn constructors() -> String {
-    let mut out = String::from("local A, H = {}, {}\n");
-    for n in 1..=PRESIZED {
-        let arr = vec!["nil"; n].join(",");
-        let hash: Vec<String> = (1..=n).map(|i| format!("a{i}=nil")).collect();
-        out.push_str(&format!(
-            "A[{n}] = function() return {{{arr}}} end\nH[{n}] = function() return {{{}}} end\n",
-            hash.join(",")
-        ));
-    }
-    out.push_str("return A, H\n");
-    out
-}
 
 /// A template: a Lua table the VM keeps read-only (and every table in it). Read-only callbacks
 /// get it as it is ([`Templates::share`]); writable ones a copy ([`Templates::thaw`]).
@@ -239,29 +203,11 @@ pub struct Templates {
     clone: Function,
     /// `make_ctx(...)`: see [`Templates::ctx_maker`].
     make_ctx: Function,
-    /// The generic builder of large or unusual tables (see `COPIER`).
-    generic: Function,
-    /// `make(build, slots...)`: a template from its slots (see `COPIER`).
-    make: Function,
     /// `freeze(t)` (C): makes a new table and its new nested tables read-only.
     freeze_fn: Function,
-    /// Compiled constructors by their shape key ([`Layout::key`]). Never iterated (so a hash map
-    /// cannot leak an order into results).
-    shapes: RefCell<FxHashMap<String, Function>>,
-    /// The shapes again, by the identity of their keys ([`fast_key`]): a template whose keys
-    /// are the same Lua strings finds its constructor without writing any key text. Each entry
-    /// keeps its key strings alive, so their addresses cannot be reused while it exists.
-    fast_shapes: RefCell<FxHashMap<Vec<u64>, FastShape>>,
-    /// Tests only: every template generic (to compare the two builders).
-    #[cfg(test)]
-    generic_only: std::cell::Cell<bool>,
     /// Short strings already in the VM (keys, ids): pushing a kept string costs far less than
     /// creating it again. Never iterated.
     strings: RefCell<FxHashMap<String, LuaString>>,
-    /// Presized empty-table constructors: array part of n at `arrays[n - 1]`.
-    arrays: Vec<Function>,
-    /// Hash part of n at `hashes[n - 1]`.
-    hashes: Vec<Function>,
 }
 
 impl Templates {
@@ -270,11 +216,6 @@ impl Templates {
     /// # Errors
     /// Out of memory.
     pub fn new(lua: &Lua) -> mlua::Result<Templates> {
-        let (arrays, hashes) = lua
-            .load(constructors())
-            .set_name("=hexforge constructors")
-            .set_environment(lua.create_table()?)
-            .eval::<(Vec<Function>, Vec<Function>)>()?;
         // The base function the ctx maker needs, as it was before any mod ran.
         let base = match lua.named_registry_value::<Value>(crate::sandbox::PRISTINE_KEY)? {
             Value::Table(t) => t,
@@ -282,24 +223,16 @@ impl Templates {
         };
         let setmetatable = base.raw_get::<Value>("setmetatable")?;
         let (clone, copy, freeze_fn) = crate::raw::frozen_tables(lua)?;
-        let (make_ctx, generic, make): (Function, Function, Function) = lua
+        let make_ctx: Function = lua
             .load(COPIER)
             .set_name("=hexforge copier")
             .set_environment(lua.create_table()?)
-            .call((clone.clone(), copy, freeze_fn.clone(), setmetatable))?;
+            .call((copy, setmetatable))?;
         Ok(Templates {
             clone,
             make_ctx,
-            generic,
-            make,
             freeze_fn,
-            shapes: RefCell::new(FxHashMap::default()),
-            fast_shapes: RefCell::new(FxHashMap::default()),
-            #[cfg(test)]
-            generic_only: std::cell::Cell::new(false),
             strings: RefCell::new(FxHashMap::default()),
-            arrays,
-            hashes,
         })
     }
 
@@ -332,29 +265,6 @@ impl Templates {
         Ok(Value::String(v))
     }
 
-    /// The template (a frozen table) made by `items[0]`, the builder, from the slots after it
-    /// (none of them nil).
-    fn made(&self, lua: &Lua, items: Vec<Value>) -> mlua::Result<Table> {
-        if items.len() > MAX_PACKED {
-            // Very large tables: slot by slot (a call's arguments live on the Lua stack).
-            let d = lua.create_sequence_from(items)?;
-            let build: Function = d.raw_get(1)?;
-            let t: Table = build.call(&d)?;
-            return self.freeze_fn.call(t);
-        }
-        self.make.call(MultiValue::from_vec(items))
-    }
-
-    /// The template header: the constructor for `arr` array and `hash` hash fields.
-    fn maker(&self, arr: usize, hash: usize) -> Value {
-        let f = match (arr, hash) {
-            (0, n) if (1..=PRESIZED).contains(&n) => self.hashes.get(n - 1),
-            (n, 0) if (1..=PRESIZED).contains(&n) => self.arrays.get(n - 1),
-            _ => None,
-        };
-        f.map_or(NO, |f| Value::Function(f.clone()))
-    }
-
     /// A template of a table with these string-keyed fields, in this order.
     ///
     /// # Errors
@@ -369,8 +279,7 @@ impl Templates {
                 Field::Frozen(fr) => slots.subs.extend([k, Value::Table(fr.0.clone())]),
             }
         }
-        let hash = slots.count();
-        Ok(Frozen(self.build(lua, slots, 0, hash)?))
+        Ok(Frozen(self.build(lua, slots, 0)?))
     }
 
     /// A template of a JSON value's table (an array or object; anything else gives an empty
@@ -418,8 +327,7 @@ impl Templates {
             slots.subs.extend([key, sub.frozen.as_value()]);
             parts.insert(k.clone(), sub);
         }
-        let hash = slots.count();
-        Ok((Frozen(self.build(lua, slots, 0, hash)?), parts))
+        Ok((Frozen(self.build(lua, slots, 0)?), parts))
     }
 
     /// An action's table as callbacks get it: its params (an object; anything else gives no
@@ -630,23 +538,23 @@ impl Templates {
             kids.push(sub);
             Ok(())
         };
-        let (arr, hash) = match j {
+        let arr = match j {
             Json::Array(a) => {
                 for (i, x) in a.iter().enumerate() {
                     nest(&mut slots, Value::Integer(i as i64 + 1), (None, i), x)?;
                 }
                 // A null element leaves a hole: the array part is still sized by the length.
-                (a.len(), 0)
+                a.len()
             }
             Json::Object(m) => {
                 for (k, x) in m {
                     nest(&mut slots, self.string(lua, k)?, (Some(k.as_str()), 0), x)?;
                 }
-                (0, slots.count())
+                0
             }
-            _ => (0, 0),
+            _ => 0,
         };
-        let frozen = Frozen(self.build(lua, slots, arr, hash)?);
+        let frozen = Frozen(self.build(lua, slots, arr)?);
         Ok(Rc::new(Tree { frozen, kids }))
     }
 
@@ -787,7 +695,7 @@ impl Templates {
     /// The template of an array or object (other values: an empty template).
     fn json_template(&self, lua: &Lua, j: &Json) -> mlua::Result<Table> {
         let mut slots = Slots::default();
-        let (mut arr, mut hash) = (0, 0);
+        let mut arr = 0;
         match j {
             Json::Array(a) => {
                 for (i, x) in a.iter().enumerate() {
@@ -801,128 +709,65 @@ impl Templates {
                     let key = self.string(lua, k)?;
                     self.push_json(lua, &mut slots, key, x)?;
                 }
-                hash = slots.count();
             }
             _ => {}
         }
-        self.build(lua, slots, arr, hash)
+        self.build(lua, slots, arr)
     }
 
-    /// The template of these slots for a table of `arr` array and `hash` hash fields (as the
-    /// presized constructors count them): the shape's constructor and the values it reads, or
-    /// the generic layout when the table is large or has keys that are not strings or integers.
-    fn build(&self, lua: &Lua, slots: Slots, arr: usize, hash: usize) -> mlua::Result<Table> {
+    /// The template of these slots for a table of `arr` array items (0 for an object), built
+    /// and frozen through the C API ([`crate::stack::template`]): sized as the Lua constructor
+    /// `{ ... }` of the same fields sized it (a presized array part of `arr`, or a presized hash
+    /// part for every field, up to [`PRESIZED`]; larger tables grow field by field), the fields
+    /// set in the order plain, hexes, nested. That is the layout templates have always had, so
+    /// `pairs` visits their keys in the same order (mods may depend on it).
+    fn build(&self, lua: &Lua, slots: Slots, arr: usize) -> mlua::Result<Table> {
         let count = slots.count();
-        let fast = fast_key(&slots, arr);
-        #[cfg(test)]
-        let fast = fast.filter(|_| !self.generic_only.get());
-        if let Some(key) = &fast
-            && let Some(shape) = self.fast_shapes.borrow().get(key)
-        {
-            let cells = slots.cells();
-            let mut out = Vec::with_capacity(2 + count * 2);
-            out.push(Value::Function(shape.ctor.clone()));
-            for &i in &shape.order {
-                match &cells[i] {
-                    (v, None) => out.push(v.clone()),
-                    (q, Some(r)) => out.extend([q.clone(), r.clone()]),
-                }
-            }
-            return self.made(lua, out);
-        }
-        let kept_keys = fast.as_ref().map(|_| slots.string_keys());
-        let keys = slots.keys();
-        let literals: Option<Vec<String>> = keys.map(key_literal).collect();
-        #[cfg(test)]
-        let literals = literals.filter(|_| !self.generic_only.get());
-        let Some(literals) = literals.filter(|_| count <= MAX_SHAPE) else {
-            let make = self.maker(arr, hash);
-            let mut out = vec![Value::Function(self.generic.clone())];
-            out.extend(slots.finish(make));
-            return self.made(lua, out);
+        let size = match arr {
+            0 if count <= PRESIZED => (0, count),
+            n if n > 0 && n <= PRESIZED => (n, 0),
+            _ => (0, 0),
         };
-        // The fields in the order the generic copier sets them (plain, hexes, nested): with the
-        // same presizing this gives the same table layout, so `pairs` visits keys in the same
-        // order as before (mods may depend on it).
-        let mut cells: Vec<(String, Cell)> = Vec::with_capacity(count);
-        let mut lits = literals.into_iter();
-        for kv in slots.plain.chunks_exact(2) {
-            cells.push((lits.next().unwrap_or_default(), Cell::Plain(kv[1].clone())));
+        let Slots { plain, hexes, subs } = slots;
+        if plain.len() + hexes.len() + subs.len() <= MAX_PACKED {
+            let cells = TemplateCells {
+                plain: plain.len() / 2,
+                hexes: hexes.len() / 3,
+                subs: subs.len() / 2,
+            };
+            let mut args = plain;
+            args.extend(hexes);
+            args.extend(subs);
+            return crate::stack::template(lua, None, size, &cells, args, true);
         }
-        for kqr in slots.hexes.chunks_exact(3) {
-            let c = Cell::Hex(kqr[1].clone(), kqr[2].clone());
-            cells.push((lits.next().unwrap_or_default(), c));
-        }
-        for ks in slots.subs.chunks_exact(2) {
-            cells.push((lits.next().unwrap_or_default(), Cell::Sub(ks[1].clone())));
-        }
-        // The layout: a presized array takes positional items in index order (a hole is nil),
-        // which sizes the array part exactly as the presized constructor did; small hashes are
-        // one presized constructor; larger tables grow one field at a time, as before.
-        // The order the constructor reads the cells in (indices into plain, hexes, subs).
-        let mut order: Vec<usize> = (0..cells.len()).collect();
-        let layout = if arr > 0 && arr <= PRESIZED {
-            let mut by_index: Vec<Option<(usize, String, Cell)>> = (0..arr).map(|_| None).collect();
-            for (n, (k, c)) in cells.into_iter().enumerate() {
-                let slot = k.parse::<usize>().ok().and_then(|i| i.checked_sub(1));
-                match slot.and_then(|i| by_index.get_mut(i)) {
-                    Some(s) => *s = Some((n, k, c)),
-                    None => return Err(mlua::Error::runtime("template: array key out of range")),
-                }
+        // Very large tables: several calls (a call's arguments live on the Lua stack), the same
+        // fields in the same order.
+        let mut out: Option<Table> = None;
+        let mut chunks: Vec<(TemplateCells, Vec<Value>)> = Vec::new();
+        for (kind, list) in [(0, plain), (1, hexes), (2, subs)] {
+            let width = if kind == 1 { 3 } else { 2 };
+            for part in list.chunks(MAX_PACKED / width * width) {
+                let n = part.len() / width;
+                let cells = TemplateCells {
+                    plain: if kind == 0 { n } else { 0 },
+                    hexes: if kind == 1 { n } else { 0 },
+                    subs: if kind == 2 { n } else { 0 },
+                };
+                chunks.push((cells, part.to_vec()));
             }
-            order = by_index.iter().flatten().map(|(n, _, _)| *n).collect();
-            Layout::Array(
-                by_index
-                    .into_iter()
-                    .map(|x| x.map(|(_, k, c)| (k, c)))
-                    .collect(),
-            )
-        } else if arr == 0 && count <= PRESIZED {
-            Layout::Small(cells)
-        } else {
-            Layout::Large(cells)
-        };
-        // The shape's key (keys and kinds in order) is far shorter than its code, which is
-        // written only when the shape is new.
-        let key = layout.key();
-        let cached = self.shapes.borrow().get(&key).cloned();
-        let ctor = match cached {
-            Some(f) => f,
-            None => self.shape(lua, key, layout.code())?,
-        };
-        if let (Some(fast), Some(keep)) = (fast, kept_keys) {
-            let mut shapes = self.fast_shapes.borrow_mut();
-            if shapes.len() >= MAX_SHAPES {
-                shapes.clear();
-            }
-            shapes.insert(
-                fast,
-                FastShape {
-                    ctor: ctor.clone(),
-                    order,
-                    _keep: keep,
-                },
-            );
         }
-        let mut out = Vec::with_capacity(2 + count * 2);
-        out.push(Value::Function(ctor));
-        layout.values_into(&mut out);
-        self.made(lua, out)
-    }
-
-    /// Compiles a shape's constructor `function(d) <body> end` and keeps it under `key`.
-    fn shape(&self, lua: &Lua, key: String, body: String) -> mlua::Result<Function> {
-        let f = lua
-            .load(format!("return function(d) {body} end"))
-            .set_name("=hexforge shape")
-            .set_environment(lua.create_table()?)
-            .eval::<Function>()?;
-        let mut kept = self.shapes.borrow_mut();
-        if kept.len() >= MAX_SHAPES {
-            kept.clear();
+        let last = chunks.len().saturating_sub(1);
+        for (i, (cells, args)) in chunks.into_iter().enumerate() {
+            out = Some(crate::stack::template(
+                lua,
+                out.as_ref(),
+                size,
+                &cells,
+                args,
+                i == last,
+            )?);
         }
-        kept.insert(key, f.clone());
-        Ok(f)
+        out.ok_or_else(|| mlua::Error::runtime("template: no fields"))
     }
 
     fn push_json(&self, lua: &Lua, slots: &mut Slots, key: Value, j: &Json) -> mlua::Result<()> {
@@ -1003,217 +848,6 @@ impl RowCell {
     }
 }
 
-/// Appends `d[j]` (no formatting machinery: this runs for every field of every template).
-fn slot(body: &mut String, j: usize) {
-    body.push_str("d[");
-    let mut digits = [0u8; 20];
-    let mut n = j;
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[i..] {
-        body.push(char::from(d));
-    }
-    body.push(']');
-}
-
-/// One field of a shape: its value slots.
-enum Cell {
-    /// One plain value.
-    Plain(Value),
-    /// `{ q =, r = }`.
-    Hex(Value, Value),
-    /// A nested template.
-    Sub(Value),
-}
-
-/// A shape's fields in constructor order (see [`Templates::build`]).
-enum Layout {
-    /// A presized array: items by index, `None` for a hole.
-    Array(Vec<Option<(String, Cell)>>),
-    /// A presized hash part.
-    Small(Vec<(String, Cell)>),
-    /// Grown field by field.
-    Large(Vec<(String, Cell)>),
-}
-
-impl Layout {
-    fn items(&self) -> Box<dyn Iterator<Item = Option<&(String, Cell)>> + '_> {
-        match self {
-            Layout::Array(v) => Box::new(v.iter().map(Option::as_ref)),
-            Layout::Small(v) | Layout::Large(v) => Box::new(v.iter().map(Some)),
-        }
-    }
-
-    /// What identifies the shape: the layout, then each field's key literal and kind.
-    fn key(&self) -> String {
-        let mut k = String::with_capacity(64);
-        k.push(match self {
-            Layout::Array(_) => 'a',
-            Layout::Small(_) => 's',
-            Layout::Large(_) => 'l',
-        });
-        for item in self.items() {
-            match item {
-                None => k.push('~'),
-                Some((lit, c)) => {
-                    k.push_str(lit);
-                    k.push(match c {
-                        Cell::Plain(_) => 'p',
-                        Cell::Hex(..) => 'h',
-                        Cell::Sub(_) => 's',
-                    });
-                }
-            }
-            k.push(',');
-        }
-        k
-    }
-
-    /// The values the constructor reads, in slot order (`d[2]` on), appended to `out`.
-    fn values_into(self, out: &mut Vec<Value>) {
-        let cells: Vec<Cell> = match self {
-            Layout::Array(v) => v.into_iter().flatten().map(|(_, c)| c).collect(),
-            Layout::Small(v) | Layout::Large(v) => v.into_iter().map(|(_, c)| c).collect(),
-        };
-        for c in cells {
-            match c {
-                Cell::Plain(v) | Cell::Sub(v) => out.push(v),
-                Cell::Hex(q, r) => out.extend([q, r]),
-            }
-        }
-    }
-
-    /// The constructor's body: one table constructor reading the slots in order; nested
-    /// templates are shared as they are (they are frozen), hexes are new tables.
-    fn code(&self) -> String {
-        let mut code = String::with_capacity(256);
-        // The slot of the next value: `d[1]` is the constructor.
-        let mut j = 2;
-        let mut push = |code: &mut String, cell: &Cell| match cell {
-            Cell::Plain(_) | Cell::Sub(_) => {
-                slot(code, j);
-                j += 1;
-            }
-            Cell::Hex(..) => {
-                code.push_str("{q=");
-                slot(code, j);
-                code.push_str(",r=");
-                slot(code, j + 1);
-                code.push('}');
-                j += 2;
-            }
-        };
-        match self {
-            Layout::Array(v) => {
-                code.push_str("return {");
-                for item in v {
-                    match item {
-                        Some((_, c)) => push(&mut code, c),
-                        None => code.push_str("nil"),
-                    }
-                    code.push(',');
-                }
-                code.push('}');
-            }
-            Layout::Small(v) => {
-                code.push_str("return {");
-                for (k, c) in v {
-                    code.push('[');
-                    code.push_str(k);
-                    code.push_str("]=");
-                    push(&mut code, c);
-                    code.push(',');
-                }
-                code.push('}');
-            }
-            Layout::Large(v) => {
-                code.push_str("local t={}\n");
-                for (k, c) in v {
-                    code.push_str("t[");
-                    code.push_str(k);
-                    code.push_str("]=");
-                    push(&mut code, c);
-                    code.push('\n');
-                }
-                code.push_str("return t");
-            }
-        }
-        code
-    }
-}
-
-/// Most fields of a table built by a shape constructor; larger tables use the generic copier.
-const MAX_SHAPE: usize = 256;
-/// Most shape constructors kept (all are dropped when full).
-const MAX_SHAPES: usize = 4096;
-
-/// A key as Lua source: a decimal integer, or a string literal with every byte but letters,
-/// digits and `_` escaped (so no key can break out of the literal); `None` for other keys.
-fn key_literal(k: &Value) -> Option<String> {
-    match k {
-        Value::Integer(i) => Some(i.to_string()),
-        Value::String(s) => {
-            let mut out = String::from("\"");
-            for b in s.as_bytes().iter() {
-                if b.is_ascii_alphanumeric() || *b == b'_' {
-                    out.push(char::from(*b));
-                } else {
-                    out.push_str(&format!("\\{b:03}"));
-                }
-            }
-            out.push('"');
-            Some(out)
-        }
-        _ => None,
-    }
-}
-
-/// The placeholder for a missing constructor.
-const NO: Value = Value::Boolean(false);
-
-/// A shape found by [`fast_key`]: its constructor and the order it reads the cells in.
-#[derive(Debug)]
-struct FastShape {
-    ctor: Function,
-    /// Indices into [`Slots::cells`], in the constructor's slot order.
-    order: Vec<usize>,
-    /// The key strings whose addresses are in the key.
-    _keep: Vec<mlua::LuaString>,
-}
-
-/// A shape's identity without writing its key text: the array size, how many fields of each
-/// kind, then each key (an integer, or a string by address: Lua strings are interned, so equal
-/// short strings are the same object while one is alive). `None` when a key is neither, or the
-/// table is too large for a compiled shape (the generic copier builds those).
-fn fast_key(slots: &Slots, arr: usize) -> Option<Vec<u64>> {
-    let count = slots.count();
-    if count > MAX_SHAPE {
-        return None;
-    }
-    let mut key = Vec::with_capacity(4 + 2 * count);
-    key.extend([
-        arr as u64,
-        (slots.plain.len() / 2) as u64,
-        (slots.hexes.len() / 3) as u64,
-        (slots.subs.len() / 2) as u64,
-    ]);
-    for k in slots.keys() {
-        match k {
-            Value::Integer(i) => key.extend([0, *i as u64]),
-            Value::String(s) => key.extend([1, s.to_pointer() as u64]),
-            _ => return None,
-        }
-    }
-    Some(key)
-}
-
 /// The slots of one template under construction, by kind.
 #[derive(Default)]
 struct Slots {
@@ -1229,45 +863,6 @@ impl Slots {
     /// Fields held.
     fn count(&self) -> usize {
         self.plain.len() / 2 + self.hexes.len() / 3 + self.subs.len() / 2
-    }
-
-    /// Every field's value (a hex's q with its r), in the order plain, hexes, nested.
-    fn cells(&self) -> Vec<(Value, Option<Value>)> {
-        let mut out = Vec::with_capacity(self.count());
-        out.extend(self.plain.chunks_exact(2).map(|kv| (kv[1].clone(), None)));
-        out.extend(
-            self.hexes
-                .chunks_exact(3)
-                .map(|kqr| (kqr[1].clone(), Some(kqr[2].clone()))),
-        );
-        out.extend(self.subs.chunks_exact(2).map(|ks| (ks[1].clone(), None)));
-        out
-    }
-
-    /// Every field's key, in the order plain, hexes, nested.
-    fn keys(&self) -> impl Iterator<Item = &Value> {
-        self.plain
-            .iter()
-            .step_by(2)
-            .chain(self.hexes.iter().step_by(3))
-            .chain(self.subs.iter().step_by(2))
-    }
-
-    /// The string keys (to keep them alive with a [`fast_key`]).
-    fn string_keys(&self) -> Vec<mlua::LuaString> {
-        self.keys().filter_map(|k| k.as_string().cloned()).collect()
-    }
-
-    /// The template's slots: `make, p, h`, then the three kinds.
-    fn finish(self, make: Value) -> Vec<Value> {
-        let p = 3 + self.plain.len();
-        let h = p + self.hexes.len();
-        let mut out = Vec::with_capacity(h + self.subs.len());
-        out.extend([make, Value::Integer(p as i64), Value::Integer(h as i64)]);
-        out.extend(self.plain);
-        out.extend(self.hexes);
-        out.extend(self.subs);
-        out
     }
 }
 
@@ -1548,8 +1143,77 @@ mod tests {
         .unwrap();
     }
 
+    /// `v` as Lua source for the table constructors templates were built by before they were
+    /// built in C (and what a mod's own constructor of the same fields gives): a presized array
+    /// `{ a, nil, c }` or hash `{ [k] = v, ... }` up to [`PRESIZED`] fields (plain values, then
+    /// hexes, then nested tables), larger tables grown one field at a time in that order.
+    fn constructor(v: &Json) -> String {
+        let lit = |s: &str| {
+            let mut out = String::from("\"");
+            for b in s.bytes() {
+                out.push_str(&format!("\\{b:03}"));
+            }
+            out.push('"');
+            out
+        };
+        let plain = |x: &Json| match x {
+            Json::Bool(b) => b.to_string(),
+            Json::Number(n) if n.is_f64() => format!("{:?}", n.as_f64().unwrap()),
+            Json::Number(n) if n.as_i64().is_some() => n.to_string(),
+            Json::Number(n) => format!("{:?}", n.as_f64().unwrap()),
+            Json::String(s) => lit(s),
+            _ => unreachable!(),
+        };
+        let value = |x: &Json| match x {
+            Json::Object(m) if is_hex(m) => format!("{{q={},r={}}}", m["q"], m["r"]),
+            Json::Array(_) | Json::Object(_) => constructor(x),
+            _ => plain(x),
+        };
+        let rank = |x: &Json| match x {
+            Json::Object(m) if is_hex(m) => 1,
+            Json::Array(_) | Json::Object(_) => 2,
+            _ => 0,
+        };
+        let mut fields: Vec<(String, &Json)> = match v {
+            Json::Array(a) => a
+                .iter()
+                .enumerate()
+                .map(|(i, x)| ((i + 1).to_string(), x))
+                .collect(),
+            Json::Object(m) => m.iter().map(|(k, x)| (lit(k), x)).collect(),
+            _ => Vec::new(),
+        };
+        if let Json::Array(a) = v
+            && !a.is_empty()
+            && a.len() <= PRESIZED
+        {
+            let items: Vec<String> = a
+                .iter()
+                .map(|x| if x.is_null() { "nil".into() } else { value(x) })
+                .collect();
+            return format!("{{{},}}", items.join(","));
+        }
+        fields.retain(|(_, x)| !x.is_null());
+        fields.sort_by_key(|(_, x)| rank(x));
+        if v.is_object() && fields.len() <= PRESIZED {
+            let items: Vec<String> = fields
+                .iter()
+                .map(|(k, x)| format!("[{k}]={}", value(x)))
+                .collect();
+            return format!("{{{}}}", items.join(","));
+        }
+        let sets: Vec<String> = fields
+            .iter()
+            .map(|(k, x)| format!("t[{k}]={}", value(x)))
+            .collect();
+        format!(
+            "(function() local t={{}} {} return t end)()",
+            sets.join(" ")
+        )
+    }
+
     #[test]
-    fn shape_copies_iterate_like_generic_copies_and_shapes_are_shared() {
+    fn templates_are_laid_out_as_lua_constructors_lay_them_out() {
         let sb = Sandbox::new(Limits::default()).unwrap();
         sb.guarded(|lua| {
             let tpl = Templates::new(lua).unwrap();
@@ -1568,62 +1232,53 @@ mod tests {
                 )
                 .eval::<Function>()
                 .unwrap();
-            for v in samples()
-                .into_iter()
-                .filter(|v| v.is_array() || v.is_object())
-            {
-                tpl.generic_only.set(false);
-                let a = tpl.thaw(&tpl.freeze_json(lua, &v).unwrap()).unwrap();
-                tpl.generic_only.set(true);
-                let b = tpl.thaw(&tpl.freeze_json(lua, &v).unwrap()).unwrap();
-                let (a, b): (String, String) = (order.call(a).unwrap(), order.call(b).unwrap());
-                assert_eq!(a, b, "{v}");
-            }
-            tpl.generic_only.set(false);
-            // Same keys and kinds, other values: one constructor.
-            let before = tpl.shapes.borrow().len();
-            let x = tpl
-                .freeze_json(lua, &json!({"zz": 1, "yy": {"q": 0, "r": 1}}))
-                .unwrap();
-            let y = tpl
-                .freeze_json(lua, &json!({"zz": 7, "yy": {"q": 2, "r": 3}}))
-                .unwrap();
-            assert_eq!(tpl.shapes.borrow().len(), before + 1);
-            let (x, y) = (tpl.thaw(&x).unwrap(), tpl.thaw(&y).unwrap());
-            assert_eq!(x.get::<Table>("yy").unwrap().get::<i64>("r").unwrap(), 1);
-            assert_eq!(y.get::<i64>("zz").unwrap(), 7);
-            assert!(x.metatable().is_none());
-            Ok(())
-        })
-        .unwrap();
-    }
-
-    #[test]
-    fn shapes_found_by_key_identity_build_the_same_tables() {
-        let sb = Sandbox::new(Limits::default()).unwrap();
-        sb.guarded(|lua| {
-            let tpl = Templates::new(lua).unwrap();
-            // Array slots out of index order, hexes and nested tables among plain fields.
             let mut vs: Vec<Json> = samples()
                 .into_iter()
                 .filter(|v| v.is_array() || v.is_object())
                 .collect();
+            // Array slots of every kind, hexes and nested tables among plain fields, large
+            // arrays with holes, and a table built over several calls.
             vs.push(json!([{"q": 1, "r": 2}, 5, [3], {"a": 1}, "x", null, 7]));
             vs.push(json!({"b": {"q": 0, "r": 0}, "a": [1, {"c": 2}], "z": "s", "1": 4}));
+            vs.push(Json::Array(
+                (0..60)
+                    .map(|i| match i % 4 {
+                        0 => json!({"q": i, "r": 1}),
+                        1 => json!([i]),
+                        2 => Json::Null,
+                        _ => json!(i),
+                    })
+                    .collect(),
+            ));
+            vs.push(Json::Object(
+                (0..2500)
+                    .map(|i| {
+                        let x = match i % 3 {
+                            0 => json!({"q": i, "r": 0}),
+                            1 => json!([i]),
+                            _ => json!(i),
+                        };
+                        (format!("f{i}"), x)
+                    })
+                    .collect(),
+            ));
             for v in vs {
-                let first = tpl.thaw(&tpl.freeze_json(lua, &v).unwrap()).unwrap();
-                let fast = tpl.fast_shapes.borrow().len();
-                // The same keys again: found by identity, no new entry, the same table.
-                let again = tpl.thaw(&tpl.freeze_json(lua, &v).unwrap()).unwrap();
-                assert_eq!(tpl.fast_shapes.borrow().len(), fast, "{v}");
-                let a = lua_to_json(&Value::Table(first)).unwrap();
-                let b = lua_to_json(&Value::Table(again)).unwrap();
+                let built = tpl.freeze_json(lua, &v).unwrap();
+                let reference: Table = lua
+                    .load(format!("return {}", constructor(&v)))
+                    .eval()
+                    .unwrap();
+                let a: String = order.call(built.as_value()).unwrap();
+                let b: String = order.call(reference).unwrap();
                 assert_eq!(a, b, "{v}");
-                tpl.generic_only.set(true);
-                let g = tpl.thaw(&tpl.freeze_json(lua, &v).unwrap()).unwrap();
-                tpl.generic_only.set(false);
-                assert_eq!(lua_to_json(&Value::Table(g)).unwrap(), b, "{v}");
+                // The copy a writable callback gets has the same layout.
+                let c: String = order.call(tpl.thaw(&built).unwrap()).unwrap();
+                assert_eq!(c, b, "{v}");
             }
+            let f = tpl.freeze_json(lua, &json!({"zz": 1, "yy": {"q": 0, "r": 1}}));
+            let x = tpl.thaw(&f.unwrap()).unwrap();
+            assert_eq!(x.get::<Table>("yy").unwrap().get::<i64>("r").unwrap(), 1);
+            assert!(x.metatable().is_none());
             Ok(())
         })
         .unwrap();
@@ -1683,8 +1338,8 @@ mod tests {
             let rows: Vec<Vec<Value>> = (0..3001)
                 .map(|i| match i % 3 {
                     0 => vec![Value::Integer(i), Value::Integer(i), Value::Integer(-i), sub.as_value()],
-                    1 => vec![Value::Integer(i), node.clone(), NO, NO],
-                    _ => vec![Value::Nil, NO, NO, NO],
+                    1 => vec![Value::Integer(i), node.clone(), Value::Boolean(false), Value::Boolean(false)],
+                    _ => vec![Value::Nil, Value::Boolean(false), Value::Boolean(false), Value::Boolean(false)],
                 })
                 .collect();
             let t = tpl.rows(lua, &spec, rows, false).unwrap();
