@@ -976,11 +976,13 @@ impl Rules for LuaRules {
                 let read = lua.create_table()?;
                 let (ctx, _session) = open_ctx(lua, Access::Read(state), self, Some(&read))?;
                 let out: Value = f.call(ctx)?;
-                for name in crate::memo::CTX_FIELDS {
-                    if read.raw_get::<bool>(name)? {
-                        fields.push(name);
-                    }
-                }
+                let read = crate::stack::flags(lua, &read, &crate::memo::CTX_FIELDS)?;
+                fields.extend(
+                    crate::memo::CTX_FIELDS
+                        .into_iter()
+                        .zip(read)
+                        .filter_map(|(name, read)| read.then_some(name)),
+                );
                 match out {
                     v @ Value::Table(_) => parse_outcome(lua, v).map(Some),
                     _ => Ok(None),

@@ -417,6 +417,34 @@ pub(crate) fn ctx_from_template(
     }
 }
 
+/// Which of `names` are set to a true value in `t` (raw reads), in one protected call through
+/// the C API. Why: each `raw_get` by name through mlua makes the key string in a protected call
+/// of its own (about 1,500 instructions); the victory memo asks for nine after every victory call.
+///
+/// # Errors
+/// Out of memory (making a key string raises inside the protected call).
+pub(crate) fn flags(lua: &Lua, t: &mlua::Table, names: &[&str]) -> mlua::Result<Vec<bool>> {
+    let out = std::cell::RefCell::new(Vec::with_capacity(names.len()));
+    // SAFETY: `exec_raw` pushes `t` (slot 1), runs the closure in a protected call and takes
+    // no value. The closure reads slot 1 with `lua_rawget` (no metamethods) and pops what it
+    // pushed; `lua_pushlstring` may raise (out of memory) into that call past a frame that owns
+    // nothing but borrows (the `RefCell` is released at once after each push).
+    unsafe {
+        lua.exec_raw::<()>(t, |l| {
+            ffi::luaL_checkstack(l, 2, std::ptr::null());
+            for name in names {
+                ffi::lua_pushlstring(l, name.as_ptr().cast(), name.len());
+                ffi::lua_rawget(l, 1);
+                let set = ffi::lua_toboolean(l, -1) != 0;
+                ffi::lua_settop(l, 1);
+                out.borrow_mut().push(set);
+            }
+            ffi::lua_settop(l, 0);
+        })?;
+    }
+    Ok(out.into_inner())
+}
+
 /// A changed template: a shallow copy of `args[0]` (a frozen table) with the pairs
 /// `key, value` that follow it set, frozen again, in one protected call through the C API.
 /// Only values of existing keys change, so the copy keeps the layout of the old table (the one a
