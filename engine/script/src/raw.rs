@@ -24,7 +24,7 @@
 //!   the bytes behind `lua_tolstring`'s pointer are copied out before the next Lua call;
 //! - every index used is absolute and every function restores the stack height it found.
 //!
-//! It also hands out the patched VM's `clone`, `copy` and `freeze` ([`frozen_tables`]), two C functions
+//! It also hands out the patched VM's `copy` and `freeze` ([`frozen_tables`]), two C functions
 //! of `vendor/lua-src`.
 //!
 //! Deliberately not here: writing into Lua (that can run out of memory and raise), or any other
@@ -56,6 +56,9 @@ const MAX_DEPTH: usize = 64;
 pub struct RawReader {
     q: LuaString,
     r: LuaString,
+    /// Other keys the engine reads by name (option and environment fields), made on first use
+    /// and kept, by the address of their `'static` text. Never iterated.
+    keys: std::cell::RefCell<rustc_hash::FxHashMap<usize, LuaString>>,
 }
 
 impl RawReader {
@@ -67,7 +70,24 @@ impl RawReader {
         Ok(RawReader {
             q: lua.create_string("q")?,
             r: lua.create_string("r")?,
+            keys: std::cell::RefCell::default(),
         })
+    }
+
+    /// `key` as a Lua string kept in the VM (made on first use). Why: under a memory limit a
+    /// `&str` key is created by a protected call (about 1,000 instructions) every time it is
+    /// used; the movement listing reads a dozen option fields by name per call.
+    ///
+    /// # Errors
+    /// Out of memory (making the string the first time).
+    pub fn key(&self, lua: &Lua, key: &'static str) -> mlua::Result<LuaString> {
+        let at = key.as_ptr() as usize;
+        if let Some(s) = self.keys.borrow().get(&at) {
+            return Ok(s.clone());
+        }
+        let s = lua.create_string(key)?;
+        self.keys.borrow_mut().insert(at, s.clone());
+        Ok(s)
     }
 
     /// The keys `"q"` and `"r"`, kept in the VM so reading a hex creates no string.
@@ -165,24 +185,22 @@ unsafe extern "C-unwind" {
     /// `freeze(t)`: Hexforge's Lua patch (`vendor/lua-src/PATCHES.md`), marks `t` and its
     /// nested tables read-only and returns `t`.
     fn hexforge_freeze_f(l: *mut ffi::lua_State) -> c_int;
-    /// `clone(t)`: Hexforge's Lua patch, a deep writable copy of `t` with the same layout.
-    fn hexforge_clone_f(l: *mut ffi::lua_State) -> c_int;
-    /// `copy(t)`: the same, shallow (nested tables shared).
+    /// `copy(t)`: Hexforge's Lua patch, a shallow writable copy of `t` with the same layout
+    /// (nested tables shared).
     fn hexforge_copy_f(l: *mut ffi::lua_State) -> c_int;
 }
 
-/// The patched VM's `clone(t)`, `copy(t)` and `freeze(t)` as Lua functions (for the engine's own Lua: see
+/// The patched VM's `copy(t)` and `freeze(t)` as Lua functions (for the engine's own Lua: see
 /// [`crate::api::plain::Templates`]; never put in a mod's environment).
 ///
 /// # Errors
 /// Out of memory.
-pub fn frozen_tables(lua: &Lua) -> mlua::Result<(mlua::Function, mlua::Function, mlua::Function)> {
+pub fn frozen_tables(lua: &Lua) -> mlua::Result<(mlua::Function, mlua::Function)> {
     // SAFETY: all are ordinary `lua_CFunction`s of the vendored Lua (lbaselib.c): they check
     // their argument with `luaL_checktype` and raise Lua errors the usual way, inside Lua's own
     // protected call machinery (no Rust frame is crossed by a `longjmp`).
     unsafe {
         Ok((
-            lua.create_c_function(hexforge_clone_f)?,
             lua.create_c_function(hexforge_copy_f)?,
             lua.create_c_function(hexforge_freeze_f)?,
         ))

@@ -1204,7 +1204,9 @@ fn piece_table(
     shared: bool,
 ) -> mlua::Result<Value> {
     match piece_template(lua, rules, state, id)? {
-        Some(f) => Ok(Value::Table(rules.templates.shared_or_copy(&f, shared)?)),
+        Some(f) => Ok(Value::Table(
+            rules.templates.shared_or_copy(lua, &f, shared)?,
+        )),
         None => Ok(Value::Nil),
     }
 }
@@ -1492,7 +1494,7 @@ fn side_table(
             f
         }
     };
-    rules.templates.shared_or_copy(&f, shared)
+    rules.templates.shared_or_copy(lua, &f, shared)
 }
 
 /// Looks a cell up in a declared table through the core table built at load time: `row` and
@@ -1657,7 +1659,9 @@ fn global_value(
             f
         }
     };
-    Ok(Value::Table(rules.templates.shared_or_copy(&f, shared)?))
+    Ok(Value::Table(
+        rules.templates.shared_or_copy(lua, &f, shared)?,
+    ))
 }
 
 /// One step of a path into a piece's values (`ctx:set(id, { "comps", 3, "charge" }, v)`).

@@ -24,6 +24,27 @@ pub struct Args<'a> {
 }
 
 impl<'a> Args<'a> {
+    /// The value of field `key` of `t`: raw (`raw`) or through metamethods, with the key kept in
+    /// the VM when the call came from one (see [`crate::raw::RawReader::key`]).
+    ///
+    /// # Errors
+    /// Out of memory, or an error raised by an `__index` metamethod.
+    pub fn field(&self, t: &Table, key: &'static str, raw: bool) -> mlua::Result<Value> {
+        let kept = match self.lua {
+            Some(lua) => match lua.app_data_ref::<crate::raw::RawReader>() {
+                Some(r) => Some(r.key(lua, key)?),
+                None => None,
+            },
+            None => None,
+        };
+        match (kept, raw) {
+            (Some(k), true) => t.raw_get(k),
+            (Some(k), false) => t.get(k),
+            (None, true) => t.raw_get(key),
+            (None, false) => t.get(key),
+        }
+    }
+
     /// Wraps a call's arguments.
     #[must_use]
     pub fn new(fname: &'a str, values: MultiValue) -> Self {
@@ -95,6 +116,17 @@ impl<'a> Args<'a> {
             None => hex_from_value(self.get(i)),
         }
         .map_err(|m| self.err(i, &m))
+    }
+
+    /// A value that should be a hex (a list item, a field), read as [`Args::hex`] reads one.
+    ///
+    /// # Errors
+    /// A message (without function name) when the value is not a hex.
+    pub fn hex_of(&self, v: &Value) -> Result<Hex, String> {
+        match self.lua {
+            Some(lua) => hex_from_value_in(lua, v),
+            None => hex_from_value(v),
+        }
     }
 
     /// Argument `i` as a direction `0..=5`.

@@ -6,20 +6,21 @@
 //!   sequences, integers stay integers, floats stay floats).
 //! - [`Templates`]: a value converted once into a *template*: the Lua table itself, frozen by the
 //!   VM (Hexforge's Lua patch, `vendor/lua-src/PATCHES.md`), so read-only callbacks share it as
-//!   it is and writable ones get a deep copy made in C (`clone`: the same layout, so the copy
+//!   it is and writable ones get a deep copy made in C ([`crate::stack::clone`]: the same layout, so the copy
 //!   iterates in the same order). Why: with a memory limit every mlua table operation is a
 //!   protected call (~1 µs per field), so a snapshot built field by field from Rust cost ~140k
 //!   instructions; a cached template costs nothing to share and a `memcpy` per table to copy.
 //!   Every copy is new, so a mod that changes its copy changes nothing else (game state never
 //!   lives in the VM), and nobody can change a template.
 //!
-//! A template is built once from its slots: for most tables by a constructor compiled once per
-//! *shape* (the keys and kinds of the fields, in order), `function(d) return { k1 = d[2], k2 = {
-//! q = d[3], r = d[4] }, k3 = d[5] } end` (nested templates are shared, not copied): one presized
-//! table and one instruction pair per field. A changed value is *patched* where it keeps its keys
-//! and the kinds of its values: a shallow copy of the old template with the changed slots set.
-//! The copier and the constructors are compiled with an **empty environment**: they use no
-//! globals, so a mod that replaced a global cannot change how templates are made.
+//! A template is built once from its slots, in one protected call through the C API
+//! ([`crate::stack::template`]): one table sized as Lua's own constructor `{ k1 = .., k2 = { q =
+//! .., r = .. }, k3 = .. }` would size it, its fields set in the same order (plain values, then
+//! hexes, then nested templates, which are shared, not copied), so it has the layout templates
+//! always had and `pairs` visits its keys in the same order. A changed value is *patched* where
+//! it keeps its keys and the kinds of its values: a shallow copy of the old template with the
+//! changed slots set. The one engine helper still in Lua (the ctx maker) is compiled with an
+//! **empty environment**: it uses no globals, so a mod that replaced a global cannot change it.
 //!
 //! Deliberately not here: which game data becomes a template or when it is rebuilt (the rules
 //! module's snapshot cache decides that).
@@ -34,7 +35,7 @@
 //!     assert!(v.as_table().unwrap().get::<mlua::Value>("gone")?.is_nil());
 //!     let tpl = Templates::new(lua)?;
 //!     let frozen = tpl.freeze_json(lua, &serde_json::json!({"hull": 40, "weapons": ["laser"]}))?;
-//!     let copy = tpl.thaw(&frozen)?;
+//!     let copy = tpl.thaw(lua, &frozen)?;
 //!     assert_eq!(copy.get::<i64>("hull")?, 40);
 //!     Ok(())
 //! })
@@ -150,7 +151,7 @@ fn number(lua: &Lua, n: &serde_json::Number) -> mlua::Result<Value> {
 
 /// The ctx maker, the one engine helper still written in Lua: it builds the template a ctx is
 /// copied from when the clock has moved (see [`Templates::ctx_maker`]). Templates themselves are
-/// built in C ([`crate::stack::template`]), copied by `clone` (C) and frozen by `freeze` (C).
+/// built, copied and frozen in C ([`crate::stack::template`], [`crate::stack::clone`]).
 /// No globals are used (the chunk's environment is empty).
 const COPIER: &str = r"
 local copy, setmetatable = ...
@@ -199,8 +200,6 @@ pub enum Field<'a> {
 /// Builds templates and copies them (one per VM).
 #[derive(Debug)]
 pub struct Templates {
-    /// `clone(t)` (C): a deep writable copy of a frozen table.
-    clone: Function,
     /// `make_ctx(...)`: see [`Templates::ctx_maker`].
     make_ctx: Function,
     /// `freeze(t)` (C): makes a new table and its new nested tables read-only.
@@ -222,14 +221,13 @@ impl Templates {
             _ => lua.globals(),
         };
         let setmetatable = base.raw_get::<Value>("setmetatable")?;
-        let (clone, copy, freeze_fn) = crate::raw::frozen_tables(lua)?;
+        let (copy, freeze_fn) = crate::raw::frozen_tables(lua)?;
         let make_ctx: Function = lua
             .load(COPIER)
             .set_name("=hexforge copier")
             .set_environment(lua.create_table()?)
             .call((copy, setmetatable))?;
         Ok(Templates {
-            clone,
             make_ctx,
             freeze_fn,
             strings: RefCell::new(FxHashMap::default()),
@@ -562,8 +560,8 @@ impl Templates {
     ///
     /// # Errors
     /// Out of memory or the instruction budget.
-    pub fn thaw(&self, f: &Frozen) -> mlua::Result<Table> {
-        self.clone.call(&f.0)
+    pub fn thaw(&self, lua: &Lua, f: &Frozen) -> mlua::Result<Table> {
+        crate::stack::clone(lua, &f.0)
     }
 
     /// The shared read-only table of a template: the template itself. Why: check, choices and
@@ -614,7 +612,7 @@ impl Templates {
         if fs.len() > MAX_PACKED {
             let tables = fs
                 .iter()
-                .map(|f| self.thaw(f))
+                .map(|f| self.thaw(lua, f))
                 .collect::<mlua::Result<Vec<_>>>()?;
             return lua.create_sequence_from(tables);
         }
@@ -625,8 +623,12 @@ impl Templates {
     ///
     /// # Errors
     /// Out of memory or the instruction budget.
-    pub fn shared_or_copy(&self, f: &Frozen, shared: bool) -> mlua::Result<Table> {
-        if shared { self.share(f) } else { self.thaw(f) }
+    pub fn shared_or_copy(&self, lua: &Lua, f: &Frozen, shared: bool) -> mlua::Result<Table> {
+        if shared {
+            self.share(f)
+        } else {
+            self.thaw(lua, f)
+        }
     }
 
     /// [`Templates::share_all`] when `shared`, else [`Templates::thaw_all`].
@@ -1037,13 +1039,13 @@ mod tests {
         let tpl = Templates::new(lua).unwrap();
         for v in samples().into_iter().filter(|v| v.is_array() || v.is_object()) {
             let f = tpl.freeze_json(lua, &v).unwrap();
-            let a = tpl.thaw(&f).unwrap();
+            let a = tpl.thaw(lua, &f).unwrap();
             assert!(same(lua, Value::Table(a.clone()), serde_way(lua, &v)), "{v}");
             // Changing one copy (deeply) leaves the next copy as it was.
             lua.load("local t = ...; for k, v in pairs(t) do if type(v) == 'table' then v.x = 1 end t[k] = 'changed' end t.new = 1")
                 .call::<()>(a)
                 .unwrap();
-            let b = tpl.thaw(&f).unwrap();
+            let b = tpl.thaw(lua, &f).unwrap();
             assert!(same(lua, Value::Table(b), serde_way(lua, &v)), "{v}");
         }
             Ok(())
@@ -1085,7 +1087,7 @@ mod tests {
                 .unwrap();
             assert!(refused);
             // A copy: equal, the same order at every depth, writable, and no table shared.
-            let a = tpl.thaw(&f).unwrap();
+            let a = tpl.thaw(lua, &f).unwrap();
             assert!(same(lua, Value::Table(a.clone()), serde_way(lua, &v)));
             assert_eq!(walk_order(lua, &a), walk_order(lua, &shared));
             let fresh: bool = lua
@@ -1272,11 +1274,11 @@ mod tests {
                 let b: String = order.call(reference).unwrap();
                 assert_eq!(a, b, "{v}");
                 // The copy a writable callback gets has the same layout.
-                let c: String = order.call(tpl.thaw(&built).unwrap()).unwrap();
+                let c: String = order.call(tpl.thaw(lua, &built).unwrap()).unwrap();
                 assert_eq!(c, b, "{v}");
             }
             let f = tpl.freeze_json(lua, &json!({"zz": 1, "yy": {"q": 0, "r": 1}}));
-            let x = tpl.thaw(&f.unwrap()).unwrap();
+            let x = tpl.thaw(lua, &f.unwrap()).unwrap();
             assert_eq!(x.get::<Table>("yy").unwrap().get::<i64>("r").unwrap(), 1);
             assert!(x.metatable().is_none());
             Ok(())
@@ -1398,13 +1400,13 @@ mod tests {
             let a = obj(json!({"n": 1, "at": {"q": 1, "r": 2}, "list": [1, {"x": 2}], "m": {"k": [3]}, "gone": null}));
             let (fa, parts) = tpl.freeze_object(lua, &a, None).unwrap();
             let serde = serde_way(lua, &Json::Object(a.clone().into_iter().collect()));
-            assert!(same(lua, Value::Table(tpl.thaw(&fa).unwrap()), serde));
+            assert!(same(lua, Value::Table(tpl.thaw(lua, &fa).unwrap()), serde));
             assert_eq!(parts.keys().collect::<Vec<_>>(), ["list", "m"]);
             // Change one nested part: the other is reused, the changed one is new.
             let b = obj(json!({"n": 1, "at": {"q": 1, "r": 2}, "list": [1, {"x": 9}], "m": {"k": [3]}}));
             let (fb, parts_b) = tpl.freeze_object(lua, &b, Some((&a, &parts, &fa))).unwrap();
             let serde = serde_way(lua, &Json::Object(b.clone().into_iter().collect()));
-            assert!(same(lua, Value::Table(tpl.thaw(&fb).unwrap()), serde));
+            assert!(same(lua, Value::Table(tpl.thaw(lua, &fb).unwrap()), serde));
             assert_eq!(parts_b["m"].frozen().0, parts["m"].frozen().0);
             assert_ne!(parts_b["list"].frozen().0, parts["list"].frozen().0);
             // Deeper: only the changed branch is rebuilt, its unchanged sibling is reused.
@@ -1413,7 +1415,7 @@ mod tests {
             let d = obj(json!({"deep": [{"a": [1]}, {"b": [5]}]}));
             let (fd, pd) = tpl.freeze_object(lua, &d, Some((&c, &pc, &fc))).unwrap();
             let serde = serde_way(lua, &Json::Object(d.clone().into_iter().collect()));
-            assert!(same(lua, Value::Table(tpl.thaw(&fd).unwrap()), serde));
+            assert!(same(lua, Value::Table(tpl.thaw(lua, &fd).unwrap()), serde));
             assert_ne!(pd["deep"].frozen().0, pc["deep"].frozen().0);
             assert_eq!(pd["deep"].kids[0].frozen().0, pc["deep"].kids[0].frozen().0);
             assert_ne!(pd["deep"].kids[1].frozen().0, pc["deep"].kids[1].frozen().0);
@@ -1422,7 +1424,7 @@ mod tests {
             let e = obj(json!({"deep": [{"a": [1]}, {"b": [5], "c": [7]}], "x": [{"y": [1]}]}));
             let (fe, pe) = tpl.freeze_object(lua, &e, Some((&d, &pd, &fd))).unwrap();
             let serde = serde_way(lua, &Json::Object(e.clone().into_iter().collect()));
-            assert!(same(lua, Value::Table(tpl.thaw(&fe).unwrap()), serde));
+            assert!(same(lua, Value::Table(tpl.thaw(lua, &fe).unwrap()), serde));
             assert_eq!(pe["deep"].kids[0].frozen().0, pd["deep"].kids[0].frozen().0);
             assert_eq!(pe["deep"].kids[1].kids[0].frozen().0, pd["deep"].kids[1].kids[0].frozen().0);
             assert_eq!(pe["deep"].kids[1].kids.len(), 2);
@@ -1440,7 +1442,7 @@ mod tests {
                 .unwrap();
             let tpl = Templates::new(lua).unwrap();
             let f = tpl.freeze_json(lua, &json!({"a": {"b": 1}})).unwrap();
-            let t = tpl.thaw(&f).unwrap();
+            let t = tpl.thaw(lua, &f).unwrap();
             let b: i64 = t.get::<Table>("a").unwrap().get("b").unwrap();
             assert_eq!(b, 1);
             assert_eq!(lua.globals().get::<i64>("SEEN").unwrap(), 0);

@@ -27,7 +27,7 @@
 //! assert_eq!(cost, 6);
 //! ```
 
-use super::args::{Args, add, dir_from_value, hex_from_value, hex_to_table, hexes_to_table};
+use super::args::{Args, add, dir_from_value, hex_to_table, hexes_to_table};
 use super::choices::{ChoiceList, MOVE_FIELDS, MoveList, base_params};
 use hexforge_core::hex::{Direction, Hex};
 use hexforge_core::search::{
@@ -53,12 +53,12 @@ fn opt_int(
     a: &Args<'_>,
     i: usize,
     t: Option<&Table>,
-    key: &str,
+    key: &'static str,
     lo: i64,
     hi: i64,
 ) -> mlua::Result<Option<i64>> {
     let Some(t) = t else { return Ok(None) };
-    let n = match t.raw_get::<Value>(key)? {
+    let n = match a.field(t, key, true)? {
         Value::Nil => return Ok(None),
         Value::Integer(n) => n,
         Value::Number(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => f as i64,
@@ -380,9 +380,14 @@ fn facings_arg(a: &Args<'_>, i: usize) -> mlua::Result<Vec<Direction>> {
     }
 }
 
-fn opt_bool(a: &Args<'_>, i: usize, t: Option<&Table>, key: &str) -> mlua::Result<Option<bool>> {
+fn opt_bool(
+    a: &Args<'_>,
+    i: usize,
+    t: Option<&Table>,
+    key: &'static str,
+) -> mlua::Result<Option<bool>> {
     let Some(t) = t else { return Ok(None) };
-    match t.raw_get::<Value>(key)? {
+    match a.field(t, key, true)? {
         Value::Nil => Ok(None),
         Value::Boolean(b) => Ok(Some(b)),
         v => Err(a.err(
@@ -392,10 +397,15 @@ fn opt_bool(a: &Args<'_>, i: usize, t: Option<&Table>, key: &str) -> mlua::Resul
     }
 }
 
-fn opt_fn(a: &Args<'_>, i: usize, t: Option<&Table>, key: &str) -> mlua::Result<Option<Function>> {
+fn opt_fn(
+    a: &Args<'_>,
+    i: usize,
+    t: Option<&Table>,
+    key: &'static str,
+) -> mlua::Result<Option<Function>> {
     let Some(t) = t else { return Ok(None) };
     // Not raw: a mod's env may inherit its fields through `__index` (a forced-crash copy).
-    match t.get::<Value>(key)? {
+    match a.field(t, key, false)? {
         Value::Nil => Ok(None),
         Value::Function(f) => Ok(Some(f)),
         v => Err(a.err(
@@ -416,13 +426,14 @@ fn blocked_arg(
         return Ok((None, None));
     };
     // Not raw, as `opt_fn`.
-    match t.get::<Value>("blocked")? {
+    match a.field(t, "blocked", false)? {
         Value::Nil => Ok((None, None)),
         Value::Function(f) => Ok((Some(f), None)),
         Value::Table(list) => {
             let mut set = HashSet::default();
             for (n, v) in list.sequence_values::<Value>().enumerate() {
-                let h = hex_from_value(&v?)
+                let h = a
+                    .hex_of(&v?)
                     .map_err(|m| a.err(i, &format!("blocked: item {}: {m}", n + 1)))?;
                 set.insert(h);
             }
@@ -466,7 +477,11 @@ fn move_listing(
     let on_board = opt_fn(a, 3, env.as_ref(), "on_board")?;
     let (blocked, blocked_set) = blocked_arg(a, 3, env.as_ref())?;
     let pull_fn = opt_fn(a, 3, env.as_ref(), "pull")?;
-    let crash = match env.as_ref().map(|t| t.get::<Value>("crash")).transpose()? {
+    let crash = match env
+        .as_ref()
+        .map(|t| a.field(t, "crash", false))
+        .transpose()?
+    {
         None | Some(Value::Nil | Value::Boolean(false)) => false,
         Some(_) => true,
     };
