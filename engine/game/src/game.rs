@@ -52,7 +52,7 @@ pub struct Game<R: Rules> {
     undo_limit: usize,
     /// The action [`Game::pick_legal_action`] last returned, while the state and the rules are
     /// still the ones it was listed for (every change clears it): [`Game::perform`] does not ask
-    /// the rules' check about it again.
+    /// the rules' check about it again, and logs this copy instead of cloning its argument.
     listed: std::cell::RefCell<Option<Action>>,
 }
 
@@ -210,13 +210,13 @@ impl<R: Rules> Game<R> {
     /// state is exactly as before.
     pub fn perform(&mut self, action: &Action) -> Result<Option<Outcome>, PerformError> {
         // Taken whatever happens next: a listing is good for one action.
-        let listed = self.listed.get_mut().take().is_some_and(|a| a == *action);
+        let listed = self.listed.get_mut().take().filter(|a| a == action);
         self.engine_check(action)?;
         // `end_phase` is checked by the rules too: a mod may refuse it ("every ship must move
         // before the movement phase ends"). Its effect is the engine's. An action the rules
         // themselves just listed for this state is legal by their contract (a random bot's
         // pick): asking their check again would only repeat the listing's work.
-        if !listed {
+        if listed.is_none() {
             self.rules.check(&self.state, action)??;
         }
         // Clone without the log: the log is append-only and owned here.
@@ -233,7 +233,8 @@ impl<R: Rules> Game<R> {
         let index = self.state.log.len() as u32;
         self.state.log.push(LogEntry {
             index,
-            action: Some(action.clone()),
+            // The listed copy equals `action` and is ours already: logging it saves a clone.
+            action: Some(listed.unwrap_or_else(|| action.clone())),
             rolls,
             events,
         });

@@ -25,7 +25,7 @@
 use crate::action::Illegal;
 use crate::dice::DiceSource;
 use crate::ids::SideId;
-use crate::state::GameState;
+use crate::state::{GameState, SideState};
 use serde::{Deserialize, Serialize};
 
 /// Who acts in a phase.
@@ -315,6 +315,13 @@ impl Clock {
             .collect()
     }
 
+    /// Whether some acting side has not yet ended the phase: `!self.waiting().is_empty()`
+    /// without building the list (the engine asks after every action).
+    #[must_use]
+    pub fn anyone_waiting(&self) -> bool {
+        self.acting.iter().any(|s| !self.done.contains(s))
+    }
+
     /// Whether `side` may act now (acting, not done, game not finished).
     #[must_use]
     pub fn may_act(&self, side: &SideId) -> bool {
@@ -336,46 +343,69 @@ pub struct Step {
 /// The steps of one segment, for `takers` turn-takers and `sides` sides in play order.
 ///
 /// Steps for sides that are out of the game are still listed (the clock skips them), so a
-/// step's index stays valid for the whole round.
+/// step's index stays valid for the whole round. Built from [`schedule_step`], so the two
+/// cannot disagree.
 #[must_use]
 pub fn schedule(turns: &TurnStructure, takers: usize, sides: usize, segment: u32) -> Vec<Step> {
-    let first_turn = turns.phases.iter().position(|p| p.scope == Scope::Turn);
-    let mut out = Vec::new();
-    let each = |p: usize, t: Option<u32>, out: &mut Vec<Step>| {
-        if turns.phases[p].actor == Actor::Each {
-            for e in 0..sides {
-                out.push(Step {
-                    phase_index: p as u32,
-                    turn_index: t,
-                    each_index: Some(e as u32),
-                });
-            }
+    (0..)
+        .map_while(|index| schedule_step(turns, takers, sides, segment, index))
+        .collect()
+}
+
+/// Step `index` of the [`schedule`] (`None` past its end), found without listing the steps:
+/// the clock looks up one step each time it moves, which is after most actions.
+#[must_use]
+pub fn schedule_step(
+    turns: &TurnStructure,
+    takers: usize,
+    sides: usize,
+    segment: u32,
+    index: usize,
+) -> Option<Step> {
+    let phases = &turns.phases;
+    let first_turn = phases.iter().position(|p| p.scope == Scope::Turn);
+    // A phase is one step each time it runs, or one per side for `Each`.
+    let width = |p: usize| {
+        if phases[p].actor == Actor::Each {
+            sides
         } else {
-            out.push(Step {
-                phase_index: p as u32,
-                turn_index: t,
-                each_index: None,
-            });
+            1
         }
     };
+    let step = |p: usize, turn_index: Option<u32>, k: usize| Step {
+        phase_index: p as u32,
+        turn_index,
+        each_index: (phases[p].actor == Actor::Each).then_some(k as u32),
+    };
+    // Steps still to skip before reaching `index`.
+    let mut rest = index;
     let mut i = 0;
-    while i < turns.phases.len() {
-        match turns.phases[i].scope {
+    while i < phases.len() {
+        match phases[i].scope {
             Scope::Turn => {
                 // A block of consecutive turn phases is played through by each turn-taker.
-                let end = turns.phases[i..]
+                let end = phases[i..]
                     .iter()
                     .position(|p| p.scope != Scope::Turn)
-                    .map_or(turns.phases.len(), |k| i + k);
-                for t in 0..takers {
+                    .map_or(phases.len(), |k| i + k);
+                let per_turn: usize = (i..end).map(width).sum();
+                let block = per_turn * takers;
+                if rest < block {
+                    // Always returns: `k` starts below `per_turn`, the block's width per taker.
+                    let taker = Some((rest / per_turn) as u32);
+                    let mut k = rest % per_turn;
                     for p in i..end {
-                        each(p, Some(t as u32), &mut out);
+                        if k < width(p) {
+                            return Some(step(p, taker, k));
+                        }
+                        k -= width(p);
                     }
                 }
+                rest -= block;
                 i = end;
                 continue;
             }
-            Scope::Segment => each(i, None, &mut out),
+            Scope::Segment => {}
             Scope::Round => {
                 let before_turns = first_turn.is_none_or(|f| i < f);
                 let runs = if before_turns {
@@ -383,14 +413,19 @@ pub fn schedule(turns: &TurnStructure, takers: usize, sides: usize, segment: u32
                 } else {
                     segment == turns.segments
                 };
-                if runs {
-                    each(i, None, &mut out);
+                if !runs {
+                    i += 1;
+                    continue;
                 }
             }
         }
+        if rest < width(i) {
+            return Some(step(i, None, rest));
+        }
+        rest -= width(i);
         i += 1;
     }
-    out
+    None
 }
 
 /// The turn-takers in seating order: side ids, or team ids when playing by teams (a side
@@ -400,18 +435,20 @@ pub fn seating_takers(state: &GameState, turns: &TurnStructure) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for s in &state.sides {
         let t = taker_of(s, turns);
-        if !out.contains(&t) {
-            out.push(t);
+        if !out.iter().any(|o| o == t) {
+            out.push(t.to_owned());
         }
     }
     out
 }
 
-fn taker_of(s: &crate::state::SideState, turns: &TurnStructure) -> String {
+/// The turn-taker a side plays under. Borrowed: the turn engine asks this for every side after
+/// every action, and an owned id would be an allocation each time.
+fn taker_of<'a>(s: &'a SideState, turns: &TurnStructure) -> &'a str {
     if turns.teams {
-        s.team.clone().unwrap_or_else(|| s.id.0.clone())
+        s.team.as_deref().unwrap_or(s.id.as_str())
     } else {
-        s.id.0.clone()
+        s.id.as_str()
     }
 }
 
@@ -426,58 +463,114 @@ pub fn members(state: &GameState, turns: &TurnStructure, taker: &str) -> Vec<Sid
         .collect()
 }
 
-fn live(state: &GameState, side: &SideId) -> bool {
-    state.side(side).is_some_and(|s| !s.eliminated)
+/// Whether any side with this id is a member of `taker` (see [`members`]).
+fn is_member(sides: &[SideState], turns: &TurnStructure, taker: &str, side: &SideId) -> bool {
+    sides
+        .iter()
+        .any(|s| &s.id == side && taker_of(s, turns) == taker)
+}
+
+/// Whether the side with this id (the first one in seating order) is still in the game.
+fn live(sides: &[SideState], side: &SideId) -> bool {
+    sides
+        .iter()
+        .find(|s| &s.id == side)
+        .is_some_and(|s| !s.eliminated)
 }
 
 /// All sides in this round's play order (turn-takers' members in order, then any side the
 /// order leaves out, in seating order), including those out of the game.
 #[must_use]
 pub fn play_sides(state: &GameState, turns: &TurnStructure) -> Vec<SideId> {
-    let mut out: Vec<SideId> = Vec::new();
-    for t in &state.clock.order {
-        for m in members(state, turns, t) {
-            if !out.contains(&m) {
-                out.push(m);
+    play_order(&state.sides, &state.clock.order, turns)
+        .into_iter()
+        .cloned()
+        .collect()
+}
+
+/// [`play_sides`], borrowing the ids from `sides` instead of cloning them: the turn engine
+/// recomputes the play order after every action, and only the few ids that end up acting need
+/// owned copies (and only when the acting list changed).
+fn play_order<'a>(
+    sides: &'a [SideState],
+    order: &[String],
+    turns: &TurnStructure,
+) -> Vec<&'a SideId> {
+    let mut out: Vec<&SideId> = Vec::with_capacity(sides.len());
+    for taker in order {
+        for s in sides.iter().filter(|s| taker_of(s, turns) == taker) {
+            if !out.contains(&&s.id) {
+                out.push(&s.id);
             }
         }
     }
-    for s in &state.sides {
-        if !out.contains(&s.id) {
-            out.push(s.id.clone());
+    for s in sides {
+        if !out.contains(&&s.id) {
+            out.push(&s.id);
         }
     }
     out
 }
 
+/// How many sides [`play_sides`] lists (every distinct side id, once), without building it.
+fn play_sides_len(sides: &[SideState]) -> usize {
+    sides
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| !sides[..*i].iter().any(|o| o.id == s.id))
+        .count()
+}
+
 /// The sides acting in a step (only sides still in the game), in play order.
 #[must_use]
 pub fn acting_for(state: &GameState, turns: &TurnStructure, step: Step) -> Vec<SideId> {
+    acting_in(&state.sides, &state.clock.order, turns, step)
+        .into_iter()
+        .cloned()
+        .collect()
+}
+
+/// [`acting_for`], borrowing the ids from `sides` (see [`play_order`]). Takes the sides and the
+/// round's order rather than the whole state so that callers can update `clock.acting` in place
+/// while holding the result.
+fn acting_in<'a>(
+    sides: &'a [SideState],
+    order: &[String],
+    turns: &TurnStructure,
+    step: Step,
+) -> Vec<&'a SideId> {
     let Some(phase) = turns.phases.get(step.phase_index as usize) else {
         return Vec::new();
     };
-    let order = play_sides(state, turns);
-    let active: Vec<SideId> = step
+    // The turn-taker whose turn it is; its members are the "active" sides.
+    let active = step
         .turn_index
-        .and_then(|t| state.clock.order.get(t as usize))
-        .map(|t| members(state, turns, t))
-        .unwrap_or_default();
+        .and_then(|t| order.get(t as usize))
+        .map(String::as_str);
+    let is_active = |side: &SideId| active.is_some_and(|t| is_member(sides, turns, t, side));
     // A turn whose taker is out of the game is skipped whole: nobody fires defensively in the
     // turn of a side that was eliminated (even during that very turn).
-    if step.turn_index.is_some() && !active.iter().any(|s| live(state, s)) {
+    if step.turn_index.is_some()
+        && !active.is_some_and(|t| {
+            sides
+                .iter()
+                .any(|s| taker_of(s, turns) == t && live(sides, &s.id))
+        })
+    {
         return Vec::new();
     }
-    let mut out: Vec<SideId> = match phase.actor {
-        Actor::Active => order.into_iter().filter(|s| active.contains(s)).collect(),
-        Actor::Others => order.into_iter().filter(|s| !active.contains(s)).collect(),
-        Actor::All => order,
-        Actor::Each => step
-            .each_index
-            .and_then(|e| order.get(e as usize).cloned())
-            .into_iter()
-            .collect(),
-    };
-    out.retain(|s| live(state, s));
+    let mut out = play_order(sides, order, turns);
+    match phase.actor {
+        Actor::Active => out.retain(|s| is_active(s)),
+        Actor::Others => out.retain(|s| !is_active(s)),
+        Actor::All => {}
+        Actor::Each => {
+            let picked = step.each_index.and_then(|e| out.get(e as usize).copied());
+            out.clear();
+            out.extend(picked);
+        }
+    }
+    out.retain(|s| live(sides, s));
     out
 }
 
@@ -490,7 +583,7 @@ pub fn roll_order(state: &mut GameState, turns: &TurnStructure, die: u32) -> Vec
         .filter(|&i| {
             members(state, turns, &takers[i])
                 .iter()
-                .any(|m| live(state, m))
+                .any(|m| live(&state.sides, m))
         })
         .collect();
     for _ in 0..32 {
@@ -610,23 +703,25 @@ pub fn advance(state: &mut GameState, turns: &TurnStructure) -> Result<Vec<HookE
                 0
             }
         };
-        let sides = play_sides(state, turns).len();
-        let list = schedule(turns, state.clock.order.len(), sides, state.clock.segment);
-        let Some(step) = list.get(idx).copied() else {
+        let sides = play_sides_len(&state.sides);
+        let takers = state.clock.order.len();
+        let Some(step) = schedule_step(turns, takers, sides, state.clock.segment, idx) else {
             next = None;
             continue;
         };
-        let acting = acting_for(state, turns, step);
+        let acting = acting_in(&state.sides, &state.clock.order, turns, step);
         if acting.is_empty() {
             next = Some(idx + 1);
             continue;
         }
         let clock = &mut state.clock;
+        // Refilled in place: the list's allocation is reused from step to step.
+        clock.acting.clear();
+        clock.acting.extend(acting.into_iter().cloned());
         clock.step = idx as u32;
         clock.phase_index = step.phase_index;
         clock.turn_index = step.turn_index;
         clock.each_index = step.each_index;
-        clock.acting = acting;
         clock.done.clear();
         let new_turn = step.turn_index.is_some() && (boundary || step.turn_index != prev_turn);
         if let Some(t) = step.turn_index.filter(|_| new_turn) {
@@ -654,11 +749,16 @@ pub fn refresh_acting(state: &mut GameState, turns: &TurnStructure) -> bool {
         turn_index: state.clock.turn_index,
         each_index: state.clock.each_index,
     };
-    let acting = acting_for(state, turns, step);
+    let acting = acting_in(&state.sides, &state.clock.order, turns, step);
     let clock = &mut state.clock;
-    clock.done.retain(|s| acting.contains(s));
-    clock.acting = acting;
-    !clock.waiting().is_empty()
+    // Usually nobody was eliminated and the order stands: keep the list rather than rebuild it.
+    if !clock.acting.iter().eq(acting.iter().copied()) {
+        clock.acting.clear();
+        clock.acting.extend(acting.into_iter().cloned());
+    }
+    let Clock { acting, done, .. } = clock;
+    done.retain(|s| acting.contains(s));
+    clock.anyone_waiting()
 }
 
 /// `side` ends its part in the current phase. When every acting side has ended it, returns
@@ -686,7 +786,7 @@ pub fn end_phase(
         ))));
     }
     state.clock.done.push(side.clone());
-    if !state.clock.waiting().is_empty() {
+    if state.clock.anyone_waiting() {
         return Ok(Ok(Vec::new()));
     }
     let phase = turns

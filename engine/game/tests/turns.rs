@@ -251,6 +251,49 @@ fn round_phases_run_once_per_round_in_first_or_last_segment() {
     );
 }
 
+#[test]
+fn schedule_step_is_the_schedule_entry_at_that_index() {
+    let mut t = TurnStructure::fixed(
+        &["a", "b"],
+        vec![
+            PhaseSpec::round("initiative", Actor::Each),
+            PhaseSpec::segment("supply", Actor::All),
+            PhaseSpec::turn("move", Actor::Active),
+            PhaseSpec::turn("react", Actor::Each),
+            PhaseSpec::round("victory", Actor::All),
+        ],
+    );
+    t.segments = 2;
+    let at = |phase: u32, turn: Option<u32>, each: Option<u32>| turn::Step {
+        phase_index: phase,
+        turn_index: turn,
+        each_index: each,
+    };
+    // Two turn-takers, three sides.
+    let turns = |out: &mut Vec<turn::Step>| {
+        for taker in 0..2 {
+            out.push(at(2, Some(taker), None));
+            out.extend((0..3).map(|e| at(3, Some(taker), Some(e))));
+        }
+    };
+    let mut first: Vec<_> = (0..3).map(|e| at(0, None, Some(e))).collect();
+    first.push(at(1, None, None));
+    turns(&mut first);
+    let mut last = vec![at(1, None, None)];
+    turns(&mut last);
+    last.push(at(4, None, None));
+    for (segment, expected) in [(1, first), (2, last)] {
+        assert_eq!(turn::schedule(&t, 2, 3, segment), expected);
+        for index in 0..expected.len() + 2 {
+            assert_eq!(
+                turn::schedule_step(&t, 2, 3, segment, index),
+                expected.get(index).copied(),
+                "segment {segment}, step {index}"
+            );
+        }
+    }
+}
+
 fn solar_flare(teams: bool) -> TurnStructure {
     TurnStructure {
         order: Order::Rolled {
