@@ -65,14 +65,9 @@ impl RandomBot {
 
     /// A uniform index in `0..n` for `1 <= n <= MAX_SIDES`.
     fn draw(&mut self, n: usize) -> usize {
-        let sides = u32::try_from(n).unwrap_or(MAX_SIDES);
-        let value = match self.dice.pool(1, sides, "bot") {
-            Ok(roll) => roll.total,
-            // Unreachable for 1 <= n <= MAX_SIDES; fall back to the first choice.
-            Err(_) => 1,
-        };
-        // The bot's rolls are not part of any game log: drop them so they never pile up.
-        self.dice.take_rolls();
+        let sides = u32::try_from(n).unwrap_or(MAX_SIDES).clamp(1, MAX_SIDES);
+        // The bot's draws are not part of any game log: nothing is recorded.
+        let value = self.dice.unrecorded_die(sides);
         usize::try_from(value - 1).unwrap_or(0)
     }
 

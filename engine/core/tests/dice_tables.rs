@@ -3,7 +3,7 @@
 #![allow(missing_docs)]
 
 use hexforge_core::dice::{
-    DiceError, DiceExpr, DiceRoller, DiceSet, MAX_DICE, Ratio, distribution,
+    DiceError, DiceExpr, DiceRoller, DiceSet, MAX_DICE, MAX_SIDES, Ratio, distribution,
 };
 use hexforge_core::table::{Axis, Cell, Key, OutOfRange, Table, TableError, outcome_distribution};
 use proptest::prelude::*;
@@ -30,6 +30,22 @@ fn golden_rolls_of_seed_42() {
     let hundreds: Vec<i64> = (0..6).map(|_| dice.roll(&d100, "g").total).collect();
     assert_eq!(hundreds, [17, 49, 47, 27, 24, 47]);
     assert_eq!(dice.words_used(), 18);
+}
+
+#[test]
+fn unrecorded_dice_draw_what_recorded_pools_draw_and_record_nothing() {
+    let mut recorded = DiceRoller::new(9);
+    let mut unrecorded = DiceRoller::new(9);
+    for sides in (1..=MAX_SIDES).step_by(7).chain([1, 2, 6, MAX_SIDES]) {
+        let want = recorded.pool(1, sides, "x").unwrap().total;
+        assert_eq!(
+            i64::from(unrecorded.unrecorded_die(sides)),
+            want,
+            "d{sides}"
+        );
+    }
+    assert!(unrecorded.pending_rolls().is_empty());
+    assert_eq!(unrecorded.words_used(), recorded.words_used());
 }
 
 #[test]

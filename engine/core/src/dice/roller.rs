@@ -160,6 +160,15 @@ impl DiceRoller {
         u64::try_from(self.rng.get_word_pos()).unwrap_or(u64::MAX)
     }
 
+    /// One die of `sides` faces (1 when `sides` is 0), drawn exactly as [`DiceRoller::pool`]`(1,
+    /// sides, ..)` draws it (the same words of the stream) but **not recorded**: for bots and
+    /// tools that need a choice from a seeded stream of their own, never for a game's rules,
+    /// whose every roll is logged. Why: a recorded roll builds a [`Roll`] with its label, dice
+    /// and expression only to be thrown away; a random bot draws twice per action.
+    pub fn unrecorded_die(&mut self, sides: u32) -> u32 {
+        self.uniform(sides)
+    }
+
     /// A uniform integer in `1..=sides` without modulo bias (Lemire's multiply-and-reject:
     /// a 32-bit draw times `sides`, rejecting the few low products that would favour some faces).
     fn uniform(&mut self, sides: u32) -> u32 {
