@@ -87,6 +87,9 @@ pub struct LuaRules {
     /// The last ctx made, as a template, with what its fields were made from: every ctx of the
     /// same clock, options and scenario is a copy of it (see [`open_ctx`]).
     ctx_template: RefCell<Option<(CtxKey, Table)>>,
+    /// The declared callbacks by [`CallbackId`], taken out of the registry once (a registry
+    /// lookup per call cost about 400 instructions, and a listing makes several calls).
+    functions: Vec<Function>,
 }
 
 /// What a ctx's fields are made from (see [`LuaRules::ctx_template`]): the clock's fields that
@@ -328,9 +331,14 @@ impl LuaRules {
             let mt = lua.create_table()?;
             mt.raw_set("__index", m)?;
             lua.set_app_data(crate::live::Sessions::default());
-            Ok((mt, templates, stats, track))
+            let functions = loaded
+                .callbacks
+                .iter()
+                .map(|k| lua.registry_value::<Function>(k))
+                .collect::<mlua::Result<Vec<_>>>()?;
+            Ok((mt, templates, stats, track, functions))
         });
-        let (ctx_mt, templates, stats, track_fields) = built.map_err(|e| {
+        let (ctx_mt, templates, stats, track_fields, functions) = built.map_err(|e| {
             vec![ModError::at(
                 String::new(),
                 0,
@@ -355,6 +363,7 @@ impl LuaRules {
             remember: std::cell::Cell::new(true),
             track_fields,
             ctx_template: RefCell::new(None),
+            functions,
         })
     }
 
@@ -423,12 +432,10 @@ impl LuaRules {
     }
 
     fn function(&self, cb: CallbackId) -> Result<Function, RulesError> {
-        let key = self
-            .loaded
-            .callbacks
+        self.functions
             .get(cb.0 as usize)
-            .ok_or_else(|| RulesError::new(format!("internal: unknown callback {}", cb.0)))?;
-        self.loaded.sandbox.lua().registry_value(key).map_err(rerr)
+            .cloned()
+            .ok_or_else(|| RulesError::new(format!("internal: unknown callback {}", cb.0)))
     }
 
     /// Calls a callback with `ctx` plus extra arguments built inside the call.
