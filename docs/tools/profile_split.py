@@ -2,7 +2,7 @@
 """Where a game's time goes: the rules (the mod's Lua and the engine's rule services) against
 the engine's own bookkeeping, from a callgrind profile of `hexforge play`.
 
-Usage (docs/PERFORMANCE.md, "Round 9" and "Round 11"):
+Usage (docs/PERFORMANCE.md, "Round 9", "Round 11" and "Round 12"):
 
     valgrind --tool=callgrind --separate-callers=16 --callgrind-out-file=cg.out \\
         '--toggle-collect=hexforge::session::play_game_with*' \\
