@@ -90,6 +90,9 @@ pub struct LuaRules {
     /// The declared callbacks by [`CallbackId`], taken out of the registry once (a registry
     /// lookup per call cost about 400 instructions, and a listing makes several calls).
     functions: Vec<Function>,
+    /// The last scenario file parsed: its path, its text and what it gave (see
+    /// [`crate::scenario::find_scenario`]).
+    scenario: RefCell<Option<(String, String, crate::scenario::Scenario)>>,
 }
 
 /// What a ctx's fields are made from (see [`LuaRules::ctx_template`]): the clock's fields that
@@ -364,6 +367,7 @@ impl LuaRules {
             track_fields,
             ctx_template: RefCell::new(None),
             functions,
+            scenario: RefCell::new(None),
         })
     }
 
@@ -429,6 +433,24 @@ impl LuaRules {
     ) -> mlua::Result<R> {
         let (ctx, _session) = open_ctx(lua, access, self, None)?;
         f(lua, ctx)
+    }
+
+    /// The scenario last parsed from `path`, if the file still has the very same `text`.
+    pub(crate) fn parsed_scenario(
+        &self,
+        path: &str,
+        text: &str,
+    ) -> Option<crate::scenario::Scenario> {
+        self.scenario
+            .borrow()
+            .as_ref()
+            .filter(|(p, t, _)| p == path && t == text)
+            .map(|(_, _, sc)| sc.clone())
+    }
+
+    /// Keeps the scenario parsed from `text` at `path` for [`LuaRules::parsed_scenario`].
+    pub(crate) fn keep_scenario(&self, path: &str, text: String, sc: &crate::scenario::Scenario) {
+        *self.scenario.borrow_mut() = Some((path.to_owned(), text, sc.clone()));
     }
 
     fn function(&self, cb: CallbackId) -> Result<Function, RulesError> {

@@ -168,8 +168,16 @@ pub fn find_scenario(rules: &LuaRules, id: &str) -> Result<(Scenario, String), S
         let path = m.dir.join("scenarios").join(format!("{id}.toml"));
         if let Ok(text) = std::fs::read_to_string(&path) {
             let rel = format!("{}/scenarios/{id}.toml", m.rel_dir);
-            return toml::from_str(&text)
-                .map(|s| (s, rel.clone()))
+            // The file is read for every game (an edit shows in the next game), but parsed
+            // again only when its text changed: a bench or `play --games` starts hundreds.
+            if let Some(sc) = rules.parsed_scenario(&rel, &text) {
+                return Ok((sc, rel));
+            }
+            return toml::from_str::<Scenario>(&text)
+                .map(|s| {
+                    rules.keep_scenario(&rel, text.clone(), &s);
+                    (s, rel.clone())
+                })
                 .map_err(|e| {
                     let (l, c) = e
                         .span()

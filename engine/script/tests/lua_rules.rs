@@ -175,6 +175,29 @@ fn scenario_and_setup_fill_the_state() {
 }
 
 #[test]
+fn a_scenario_edited_between_games_is_read_again() {
+    let (dir, r) = rules(1_000_000);
+    // One rule set, several games (as `hexforge play --games` and the editor play them).
+    let blue_hull = |r: &LuaRules| {
+        let state = GameState::new(r.mod_locks(), "duel", json!({}), 7);
+        let g = Game::new(r, state).unwrap();
+        g.state()
+            .pieces
+            .values()
+            .find(|p| p.owner.as_str() == "blue")
+            .map(|p| p.values["hull"].clone())
+    };
+    assert_eq!(blue_hull(&r), Some(json!(5)));
+    assert_eq!(blue_hull(&r), Some(json!(5)));
+    // The parsed file is kept only while its text is the same.
+    let path = dir.path().join("mods/duel/scenarios/duel.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("hull = 5"));
+    std::fs::write(&path, text.replacen("hull = 5", "hull = 9", 1)).unwrap();
+    assert_eq!(blue_hull(&r), Some(json!(9)));
+}
+
+#[test]
 fn legal_check_apply_and_illegal_values() {
     let (_d, mut g) = game();
     let blue_id = g
