@@ -57,8 +57,9 @@ pub struct RawReader {
     q: LuaString,
     r: LuaString,
     /// Other keys the engine reads by name (option and environment fields), made on first use
-    /// and kept, by the address of their `'static` text. Never iterated.
-    keys: std::cell::RefCell<rustc_hash::FxHashMap<usize, LuaString>>,
+    /// and kept, by the address and length of their `'static` text (two literals at one address
+    /// with one length hold the same bytes). Never iterated.
+    keys: std::cell::RefCell<rustc_hash::FxHashMap<(usize, usize), LuaString>>,
 }
 
 impl RawReader {
@@ -81,7 +82,7 @@ impl RawReader {
     /// # Errors
     /// Out of memory (making the string the first time).
     pub fn key(&self, lua: &Lua, key: &'static str) -> mlua::Result<LuaString> {
-        let at = key.as_ptr() as usize;
+        let at = (key.as_ptr() as usize, key.len());
         if let Some(s) = self.keys.borrow().get(&at) {
             return Ok(s.clone());
         }
