@@ -512,15 +512,6 @@ fn play_order<'a>(
     out
 }
 
-/// How many sides [`play_sides`] lists (every distinct side id, once), without building it.
-fn play_sides_len(sides: &[SideState]) -> usize {
-    sides
-        .iter()
-        .enumerate()
-        .filter(|(i, s)| !sides[..*i].iter().any(|o| o.id == s.id))
-        .count()
-}
-
 /// The sides acting in a step (only sides still in the game), in play order.
 #[must_use]
 pub fn acting_for(state: &GameState, turns: &TurnStructure, step: Step) -> Vec<SideId> {
@@ -703,7 +694,7 @@ pub fn advance(state: &mut GameState, turns: &TurnStructure) -> Result<Vec<HookE
                 0
             }
         };
-        let sides = play_sides_len(&state.sides);
+        let sides = play_order(&state.sides, &state.clock.order, turns).len();
         let takers = state.clock.order.len();
         let Some(step) = schedule_step(turns, takers, sides, state.clock.segment, idx) else {
             next = None;

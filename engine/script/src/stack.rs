@@ -529,6 +529,33 @@ pub(crate) fn sequence(lua: &Lua, items: Vec<Value>, copies: bool) -> mlua::Resu
     }
 }
 
+/// `table` (false when `None`) followed by `args`: the arguments of a build that goes on in the
+/// table an earlier call started, or starts a new one.
+fn after_table(table: Option<&mlua::Table>, args: Vec<Value>) -> Vec<Value> {
+    let mut all = Vec::with_capacity(args.len() + 1);
+    all.push(table.map_or(Value::Boolean(false), |t| Value::Table(t.clone())));
+    all.extend(args);
+    all
+}
+
+/// Pushes a new `{ q = <slot qr>, r = <slot qr + 1> }`, laid out as that Lua constructor lays it
+/// out (hash part of two, `q` set first).
+///
+/// # Safety
+/// Inside a protected call, with two free stack slots (it may raise out of memory); `qr` and
+/// `qr + 1` are valid absolute indices.
+unsafe fn push_hex(l: *mut ffi::lua_State, qr: c_int) {
+    // SAFETY: the caller's guarantee; the new table has no metatable, so `lua_setfield` only
+    // stores.
+    unsafe {
+        ffi::lua_createtable(l, 0, 2);
+        ffi::lua_pushvalue(l, qr);
+        ffi::lua_setfield(l, -2, c"q".as_ptr());
+        ffi::lua_pushvalue(l, qr + 1);
+        ffi::lua_setfield(l, -2, c"r".as_ptr());
+    }
+}
+
 /// Appends `n` rows to `out` (a new list when `None`) and returns the list: slots `1..=kinds.len()`
 /// of `args` are the field keys, then come each row's values in field order (one per field,
 /// two for [`RowCell::Hex`]). A row table is presized for every field, as the presized Lua
@@ -547,9 +574,7 @@ pub(crate) fn rows(
     args: Vec<Value>,
     freeze: bool,
 ) -> mlua::Result<mlua::Table> {
-    let mut all = Vec::with_capacity(args.len() + 1);
-    all.push(out.map_or(Value::Boolean(false), |t| Value::Table(t.clone())));
-    all.extend(args);
+    let all = after_table(out, args);
     let nf = c_int::try_from(kinds.len()).unwrap_or(c_int::MAX);
     let presized = c_int::try_from(presized).unwrap_or(0);
     // SAFETY: `exec_raw` pushes `out` (slot 1), the keys (2..=nf + 1) and the values, runs the
@@ -583,11 +608,7 @@ pub(crate) fn rows(
                         RowCell::Hex => {
                             if ffi::lua_toboolean(l, j + 1) != 0 {
                                 ffi::lua_pushvalue(l, key);
-                                ffi::lua_createtable(l, 0, 2);
-                                ffi::lua_pushvalue(l, j);
-                                ffi::lua_setfield(l, -2, c"q".as_ptr());
-                                ffi::lua_pushvalue(l, j + 1);
-                                ffi::lua_setfield(l, -2, c"r".as_ptr());
+                                push_hex(l, j);
                                 ffi::lua_rawset(l, t);
                             } else if ffi::lua_toboolean(l, j) != 0 {
                                 ffi::lua_pushvalue(l, key);
@@ -647,9 +668,7 @@ pub(crate) fn template(
     args: Vec<Value>,
     freeze: bool,
 ) -> mlua::Result<mlua::Table> {
-    let mut all = Vec::with_capacity(args.len() + 1);
-    all.push(into.map_or(Value::Boolean(false), |t| Value::Table(t.clone())));
-    all.extend(args);
+    let all = after_table(into, args);
     let narr = c_int::try_from(narr).unwrap_or(0);
     let nhash = c_int::try_from(nhash).unwrap_or(0);
     // SAFETY: `exec_raw` pushes `into` (slot 1) and the fields (2 on), runs the closure in a
@@ -674,11 +693,7 @@ pub(crate) fn template(
             }
             for _ in 0..cells.hexes {
                 ffi::lua_pushvalue(l, j);
-                ffi::lua_createtable(l, 0, 2);
-                ffi::lua_pushvalue(l, j + 1);
-                ffi::lua_setfield(l, -2, c"q".as_ptr());
-                ffi::lua_pushvalue(l, j + 2);
-                ffi::lua_setfield(l, -2, c"r".as_ptr());
+                push_hex(l, j + 1);
                 ffi::lua_rawset(l, 1);
                 j += 3;
             }
