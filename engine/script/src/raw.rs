@@ -331,6 +331,26 @@ mod tests {
     ];
 
     #[test]
+    fn kept_keys_are_the_strings_they_name_and_are_made_once() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            let r = RawReader::new(lua)?;
+            let long: &'static str = "speedy";
+            // A literal that is a prefix of another may share its address: the length tells.
+            let short: &'static str = &long[..5];
+            let a = r.key(lua, long)?;
+            let b = r.key(lua, short)?;
+            assert_eq!(a.to_str()?, "speedy");
+            assert_eq!(b.to_str()?, "speed");
+            assert_eq!(r.keys.borrow().len(), 2);
+            assert_eq!(r.key(lua, long)?.to_str()?, "speedy");
+            assert_eq!(r.keys.borrow().len(), 2, "kept, not made again");
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
     fn reads_every_value_as_the_safe_walk_does() {
         let sb = Sandbox::new(Limits::default()).unwrap();
         sb.guarded(|lua| {
