@@ -2,8 +2,11 @@
 //!
 //! Every callback gets a fresh `ctx` table; its methods are plain functions shared by every call
 //! (`rules::build_methods`) and find their state through `self`. Opening a [`Session`] for a ctx
-//! records, in the VM's app data, the ctx table's address with a pointer to the state (and to the
-//! rules) it may see and whether it may write; dropping the session removes the record. A method
+//! records, in this thread's list of open sessions, the ctx table's address with a pointer to the
+//! state (and to the rules) it may see and whether it may write; dropping the session removes the
+//! record. The list is per thread, not per VM, so that the methods served straight off the Lua
+//! stack ([`crate::fast`]) find it without mlua; a live ctx table's address is unique in the
+//! process, whichever VM it belongs to. A method
 //! looks its `self` up among the open sessions: found, it borrows the state; not found, the ctx
 //! belongs to a callback that has returned (or `self` is not a ctx at all) and the method
 //! errors. Sessions nest (`ctx:legal` runs a check inside another callback; a test's `g:edit`).
@@ -29,7 +32,8 @@
 //!   the caller owns exclusively.
 //! - A ctx is found by its table's address. A table that is still referenced keeps its address,
 //!   so a kept ctx of a finished callback can never match a newer session's ctx; a collected
-//!   one no longer exists to be asked.
+//!   one no longer exists to be asked. An open session keeps its ctx referenced (the callback's
+//!   arguments), so no two open sessions, of one VM or of two, share an address.
 
 #![allow(unsafe_code)]
 
@@ -53,13 +57,13 @@ struct Record {
     borrow: Cell<isize>,
 }
 
-/// The open sessions of one VM, innermost last (kept in the VM's app data).
-#[derive(Default)]
-pub(crate) struct Sessions(RefCell<Vec<Rc<Record>>>);
+thread_local! {
+    /// The open sessions of this thread, innermost last.
+    static OPEN: RefCell<Vec<Rc<Record>>> = const { RefCell::new(Vec::new()) };
+}
 
 /// An open session: while it lives, `ctx`'s methods act on the state it was opened with.
 pub(crate) struct Session<'a> {
-    lua: &'a Lua,
     record: Rc<Record>,
     /// The borrows the record points into, held for the session's lifetime: the state (as the
     /// caller's `Access` lent it, possibly exclusively) and the rules. Why not the references
@@ -69,7 +73,7 @@ pub(crate) struct Session<'a> {
 
 impl<'a> Session<'a> {
     /// Opens a session for `ctx` over `access` (read-only or writable) and `rules`.
-    pub fn open(lua: &'a Lua, ctx: &Table, access: Access<'a>, rules: &'a LuaRules) -> Self {
+    pub fn open(ctx: &Table, access: Access<'a>, rules: &'a LuaRules) -> Self {
         // The writable pointer is made from the `&mut` itself, its last use: from here on the
         // state is reached only through the record.
         let (state, writable) = match access {
@@ -83,14 +87,8 @@ impl<'a> Session<'a> {
             writable,
             borrow: Cell::new(0),
         });
-        if lua.app_data_ref::<Sessions>().is_none() {
-            lua.set_app_data(Sessions::default());
-        }
-        if let Some(s) = lua.app_data_ref::<Sessions>() {
-            s.0.borrow_mut().push(Rc::clone(&record));
-        }
+        OPEN.with(|open| open.borrow_mut().push(Rc::clone(&record)));
         Session {
-            lua,
             record,
             _borrows: PhantomData,
         }
@@ -99,13 +97,15 @@ impl<'a> Session<'a> {
 
 impl Drop for Session<'_> {
     fn drop(&mut self) {
-        if let Some(s) = self.lua.app_data_ref::<Sessions>() {
-            let mut stack = s.0.borrow_mut();
-            // The innermost record is this one; searching keeps an out-of-order drop harmless.
-            if let Some(i) = stack.iter().rposition(|r| Rc::ptr_eq(r, &self.record)) {
-                stack.remove(i);
+        // The innermost record is this one; searching keeps an out-of-order drop harmless.
+        // (`try_with`: during thread teardown the list may already be gone, and with it the
+        // record.)
+        let _ = OPEN.try_with(|open| {
+            let mut open = open.borrow_mut();
+            if let Some(i) = open.iter().rposition(|r| Rc::ptr_eq(r, &self.record)) {
+                open.remove(i);
             }
-        }
+        });
     }
 }
 
@@ -114,10 +114,7 @@ fn find(lua: &Lua, this: &Args, name: &str) -> mlua::Result<Rc<Record>> {
     let Some(at) = this.this_address() else {
         return Err(colon(name));
     };
-    let found = lua
-        .app_data_ref::<Sessions>()
-        .and_then(|s| s.0.borrow().iter().rev().find(|r| r.ctx == at).cloned());
-    if let Some(r) = found {
+    if let Some(r) = record(at) {
         return Ok(r);
     }
     // A ctx has a metatable whose __index serves the methods; anything else was called wrongly.
@@ -147,18 +144,22 @@ fn busy(name: &str) -> mlua::Error {
     mlua::Error::runtime(format!("ctx:{name}: ctx is busy"))
 }
 
-/// Runs `f` with the rules and the state behind the ctx `this`, read-only, and whether that
-/// ctx may write (read methods give writable callbacks fresh copies, others shared tables).
-pub(crate) fn with_state<R>(
-    lua: &Lua,
-    this: &Args,
-    name: &str,
-    f: impl FnOnce(&LuaRules, &GameState, bool) -> R,
-) -> mlua::Result<R> {
-    let r = find(lua, this, name)?;
+/// The open session of the ctx table at address `ctx`, innermost first.
+fn record(ctx: usize) -> Option<Rc<Record>> {
+    OPEN.with(|open| open.borrow().iter().rev().find(|r| r.ctx == ctx).cloned())
+}
+
+/// Why a session refused a borrow.
+enum Refused {
+    ReadOnly,
+    Busy,
+}
+
+/// Runs `f` with the rules and the state of `r`, read-only (see [`with_state`]).
+fn read<R>(r: &Record, f: impl FnOnce(&LuaRules, &GameState, bool) -> R) -> Result<R, Refused> {
     let n = r.borrow.get();
     if n < 0 {
-        return Err(busy(name));
+        return Err(Refused::Busy);
     }
     r.borrow.set(n + 1);
     // Restores the flag however `f` ends (a panic unwinds through here).
@@ -175,22 +176,13 @@ pub(crate) fn with_state<R>(
     Ok(f(rules, state, r.writable))
 }
 
-/// Runs `f` with the rules and the state behind the writable ctx `this`.
-pub(crate) fn with_state_mut<R>(
-    lua: &Lua,
-    this: &Args,
-    name: &str,
-    f: impl FnOnce(&LuaRules, &mut GameState) -> R,
-) -> mlua::Result<R> {
-    let r = find(lua, this, name)?;
+/// Runs `f` with the rules and the state of `r`, writable (see [`with_state_mut`]).
+fn write<R>(r: &Record, f: impl FnOnce(&LuaRules, &mut GameState) -> R) -> Result<R, Refused> {
     if !r.writable {
-        return Err(mlua::Error::runtime(format!(
-            "ctx:{name} changes the game: only allowed in apply, setup and hooks (not in check, \
-             choices or victory)"
-        )));
+        return Err(Refused::ReadOnly);
     }
     if r.borrow.get() != 0 {
-        return Err(busy(name));
+        return Err(Refused::Busy);
     }
     r.borrow.set(-1);
     struct Release<'r>(&'r Cell<isize>);
@@ -205,4 +197,49 @@ pub(crate) fn with_state_mut<R>(
     // `&mut GameState`; the flag was 0, so no other borrow of it is alive (module header).
     let (rules, state) = unsafe { (r.rules.as_ref(), state.as_mut()) };
     Ok(f(rules, state))
+}
+
+/// Runs `f` with the rules and the state behind the ctx `this`, read-only, and whether that
+/// ctx may write (read methods give writable callbacks fresh copies, others shared tables).
+pub(crate) fn with_state<R>(
+    lua: &Lua,
+    this: &Args,
+    name: &str,
+    f: impl FnOnce(&LuaRules, &GameState, bool) -> R,
+) -> mlua::Result<R> {
+    read(&*find(lua, this, name)?, f).map_err(|_| busy(name))
+}
+
+/// Runs `f` with the rules and the state behind the writable ctx `this`.
+pub(crate) fn with_state_mut<R>(
+    lua: &Lua,
+    this: &Args,
+    name: &str,
+    f: impl FnOnce(&LuaRules, &mut GameState) -> R,
+) -> mlua::Result<R> {
+    write(&*find(lua, this, name)?, f).map_err(|e| match e {
+        Refused::ReadOnly => mlua::Error::runtime(format!(
+            "ctx:{name} changes the game: only allowed in apply, setup and hooks (not in check, \
+             choices or victory)"
+        )),
+        Refused::Busy => busy(name),
+    })
+}
+
+/// [`with_state`] for the ctx table at address `ctx`, or `None` where that would refuse (no
+/// open session, busy): the caller then takes the general way, which says why.
+pub(crate) fn try_with_state<R>(
+    ctx: usize,
+    f: impl FnOnce(&LuaRules, &GameState, bool) -> R,
+) -> Option<R> {
+    read(&*record(ctx)?, f).ok()
+}
+
+/// [`with_state_mut`] for the ctx table at address `ctx`, or `None` where that would refuse
+/// (no open session, read-only, busy).
+pub(crate) fn try_with_state_mut<R>(
+    ctx: usize,
+    f: impl FnOnce(&LuaRules, &mut GameState) -> R,
+) -> Option<R> {
+    write(&*record(ctx)?, f).ok()
 }

@@ -77,7 +77,7 @@ pub struct LuaRules {
     /// The last template of each side, with the side it was made from.
     sides: RefCell<BTreeMap<String, (hexforge_game::SideState, Frozen)>>,
     /// The reads of the running victory call (see [`crate::memo`]).
-    recorder: Recorder,
+    pub(crate) recorder: Recorder,
     /// Victory's last answer and what it read; reused while every read answers the same.
     victory_memo: RefCell<Option<Memo>>,
     /// Whether victory answers are remembered at all ([`LuaRules::remember_victory`]).
@@ -333,7 +333,6 @@ impl LuaRules {
                 .call(base.raw_get::<Value>("setmetatable")?)?;
             let mt = lua.create_table()?;
             mt.raw_set("__index", m)?;
-            lua.set_app_data(crate::live::Sessions::default());
             let functions = loaded
                 .callbacks
                 .iter()
@@ -1593,7 +1592,7 @@ fn open_ctx<'a>(
             .track_fields
             .call::<()>((ctx.clone(), read.clone(), methods))?;
     }
-    let session = Session::open(lua, &ctx, access, rules);
+    let session = Session::open(&ctx, access, rules);
     Ok((ctx, session))
 }
 
@@ -1691,6 +1690,19 @@ fn global_value(
     Ok(Value::Table(
         rules.templates.shared_or_copy(lua, &f, shared)?,
     ))
+}
+
+/// `ctx:set(id, key, v)` on the piece: `v` as `key`'s value, or no `key` when `v` is null.
+/// Setting what is already there changes nothing (and keeps the values shared with the state
+/// before the action, see `Piece::values`).
+pub(crate) fn set_value(p: &mut Piece, key: &str, v: Json) {
+    if v.is_null() {
+        if p.values.contains_key(key) {
+            Arc::make_mut(&mut p.values).remove(key);
+        }
+    } else if p.values.get(key) != Some(&v) {
+        Arc::make_mut(&mut p.values).insert(key.to_owned(), v);
+    }
 }
 
 /// One step of a path into a piece's values (`ctx:set(id, { "comps", 3, "charge" }, v)`).
@@ -2000,7 +2012,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         ($name:literal, |$lua:ident, $rules:ident, $s:ident, $args:ident $(, $shared:ident)?| $body:expr) => {
             methods.raw_set(
                 $name,
-                lua.create_function(move |$lua, $args: Args| {
+                crate::fast::wrap(lua, $name, lua.create_function(move |$lua, $args: Args| {
                     // Refusals (returned, busy, not a ctx) name the mod's line.
                     let r = crate::live::with_state($lua, &$args, $name, |$rules, $s, writable| {
                         // Read-only callbacks get shared read-only tables, writable ones fresh
@@ -2018,7 +2030,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
                         body_error($lua, $name, r)
                     });
                     refusal($lua, r)
-                })?,
+                })?)?,
             )?;
         };
     }
@@ -2026,17 +2038,21 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         ($name:literal, |$lua:ident, $rules:ident, $s:ident, $args:ident| $body:expr) => {
             methods.raw_set(
                 $name,
-                lua.create_function(move |$lua, $args: Args| {
-                    // Refusals (read-only ctx, busy, returned) name the mod's line.
-                    let r = crate::live::with_state_mut($lua, &$args, $name, |$rules, $s| {
-                        let _ = $rules; // not every method needs the rules
-                        // The closure lets a body use `?`.
-                        #[allow(clippy::redundant_closure_call)]
-                        let r: mlua::Result<Ret> = (|| $body)();
-                        body_error($lua, $name, r)
-                    });
-                    refusal($lua, r)
-                })?,
+                crate::fast::wrap(
+                    lua,
+                    $name,
+                    lua.create_function(move |$lua, $args: Args| {
+                        // Refusals (read-only ctx, busy, returned) name the mod's line.
+                        let r = crate::live::with_state_mut($lua, &$args, $name, |$rules, $s| {
+                            let _ = $rules; // not every method needs the rules
+                            // The closure lets a body use `?`.
+                            #[allow(clippy::redundant_closure_call)]
+                            let r: mlua::Result<Ret> = (|| $body)();
+                            body_error($lua, $name, r)
+                        });
+                        refusal($lua, r)
+                    })?,
+                )?,
             )?;
         };
     }
@@ -2450,15 +2466,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         let v = json(lua, &args, 2, "value")?;
         if let Some(p) = s.pieces.get_mut(&id) {
             if let [PathStep::Key(key)] = path.as_slice() {
-                // Setting what is already there changes nothing (and keeps the values shared
-                // with the state before the action, see `Piece::values`).
-                if v.is_null() {
-                    if p.values.contains_key(key) {
-                        Arc::make_mut(&mut p.values).remove(key);
-                    }
-                } else if p.values.get(key) != Some(&v) {
-                    Arc::make_mut(&mut p.values).insert(key.clone(), v);
-                }
+                set_value(p, key, v);
             } else {
                 set_path(&mut p.values, &path, v)?;
             }
@@ -3131,6 +3139,130 @@ ctx:set_side("blue", "score", 3)"#,
         assert!(
             e.contains("ctx:set: value: values must be plain data"),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn fast_methods_serve_the_usual_calls_as_the_general_way_does() {
+        let (_d, rules, mut state) = setup();
+        let served = || crate::fast::SERVED.with(std::cell::Cell::get);
+        let write = |code: &str, state: &mut GameState| {
+            rules.loaded.sandbox.guarded(|lua| {
+                rules.with_ctx(lua, Access::Write(state), |lua, ctx| {
+                    lua.load(format!("local ctx = ...\n{code}"))
+                        .set_name("@mods/t/main.lua")
+                        .call::<()>(ctx)
+                })
+            })
+        };
+        // The usual calls: served off the stack, one nil (or boolean) returned, also inside a
+        // mod's coroutine (another Lua thread).
+        let before = served();
+        write(
+            r#"assert(select('#', ctx:set(1, "hull", 7)) == 1 and ctx:set(1, "hull", 7) == nil)
+ctx:set(1, "rec", { guns = { 3 }, crew = { a = 2 } })
+ctx:set(1, "spot", nil)
+assert(select('#', ctx:log("hello")) == 1)
+ctx:log(nil)
+ctx:log(5)
+assert(ctx:on_board({ q = 0, r = 3 }) == true and ctx:on_board({ q = 9, r = 9 }) == false)
+coroutine.wrap(function()
+  ctx:set(2, "hull", 1)
+  ctx:log("from a coroutine")
+  assert(ctx:on_board({ q = 0, r = 0 }))
+end)()"#,
+            &mut state,
+        )
+        .unwrap();
+        assert_eq!(
+            served() - before,
+            12,
+            "every usual call served off the stack"
+        );
+        let p = &state.pieces[&PieceId(1)];
+        assert_eq!(p.values["hull"], serde_json::json!(7));
+        assert_eq!(
+            p.values["rec"],
+            serde_json::json!({ "guns": [3], "crew": { "a": 2 } })
+        );
+        assert!(!p.values.contains_key("spot"));
+        assert_eq!(
+            state.pieces[&PieceId(2)].values["hull"],
+            serde_json::json!(1)
+        );
+        let logged: Vec<&str> = state.events.iter().map(String::as_str).collect();
+        assert!(
+            logged.ends_with(&["hello", "", "", "from a coroutine"]),
+            "{logged:?}"
+        );
+        // Setting what is there keeps the values shared with the state before.
+        let kept = Arc::clone(&state.pieces[&PieceId(1)].values);
+        write(r#"ctx:set(1, "hull", 7)"#, &mut state).unwrap();
+        assert!(Arc::ptr_eq(&kept, &state.pieces[&PieceId(1)].values));
+        // The unusual ones go the general way: an integral float id, a path of keys, a value
+        // read through serde (a table with a metatable); and every refusal is the general way's, at the mod's line.
+        let before = served();
+        write(
+            r#"ctx:set(1.0, "hull", 6)
+ctx:set(1, { "rec", "crew", "b" }, 4)
+ctx:set(1, "f", setmetatable({ a = 1 }, {}))"#,
+            &mut state,
+        )
+        .unwrap();
+        assert_eq!(served(), before, "none of these is served off the stack");
+        let p = &state.pieces[&PieceId(1)];
+        assert_eq!(p.values["hull"], serde_json::json!(6));
+        assert_eq!(p.values["rec"]["crew"]["b"], serde_json::json!(4));
+        for (code, want) in [
+            ("ctx:set(99, 'x', 1)", "ctx:set: no piece with id 99"),
+            (
+                "ctx:set(1, 5, 1)",
+                "ctx:set: argument 2: expected a string, got number",
+            ),
+            (
+                "ctx:set(1, 'x', { f = print })",
+                "ctx:set: value: values must be plain data",
+            ),
+            (
+                "ctx.set(1, 'x', 1)",
+                "ctx:set: call it on a ctx with a colon",
+            ),
+            (
+                "ctx:on_board({ q = 1 << 30, r = 0 })",
+                "hex coordinate q = 1073741824 is out of range",
+            ),
+            (
+                "ctx:on_board(7)",
+                "argument 1: expected a hex {q=, r=}, got integer",
+            ),
+        ] {
+            let e = write(code, &mut state).unwrap_err();
+            assert!(e.message.contains(want), "{code}: {}", e.message);
+            assert_eq!((e.file.as_str(), e.line), ("mods/t/main.lua", 2), "{code}");
+        }
+        // Read-only and returned ctxs refuse as before.
+        let e = run(&rules, &state, "local ctx = ...\nctx:log('x')").unwrap_err();
+        assert!(
+            e.message.contains("only allowed in apply, setup and hooks"),
+            "{}",
+            e.message
+        );
+        write("KEPT = ctx", &mut state).unwrap();
+        for code in [
+            "KEPT:set(1, 'hull', 1)",
+            "KEPT:log('x')",
+            "KEPT:on_board({ q = 0, r = 0 })",
+        ] {
+            let e = write(code, &mut state).unwrap_err();
+            assert!(
+                e.message.contains("this ctx's callback has returned"),
+                "{code}: {}",
+                e.message
+            );
+        }
+        assert_eq!(
+            state.pieces[&PieceId(1)].values["hull"],
+            serde_json::json!(6)
         );
     }
 

@@ -165,55 +165,9 @@ impl Args {
     /// the rest of the call. The table is walked with `lua_next` (only keys it gave back, so it
     /// raises nothing; no string is made and no collection step can run).
     pub(crate) fn hex_coords(&self, i: usize) -> Option<(i64, i64)> {
-        /// More entries than this: not worth walking here (the general reading takes it).
-        const MAX_ENTRIES: usize = 8;
         let at = self.slot(i)?;
-        if self.kind_at(Some(at)) != ffi::LUA_TTABLE {
-            return None;
-        }
-        // SAFETY: a table in a live argument slot; `lua_next` only ever gets back the key it
-        // gave (`lua_tolstring` on a string key converts nothing); the stack height is restored
-        // on every path.
-        unsafe {
-            if ffi::lua_checkstack(self.l, 3) == 0 {
-                return None;
-            }
-            let top = ffi::lua_gettop(self.l);
-            if ffi::lua_getmetatable(self.l, at) != 0 {
-                ffi::lua_settop(self.l, top);
-                return None;
-            }
-            let (mut q, mut r, mut seen) = (None, None, 0);
-            ffi::lua_pushnil(self.l);
-            while ffi::lua_next(self.l, at) != 0 {
-                seen += 1;
-                if seen > MAX_ENTRIES {
-                    ffi::lua_settop(self.l, top);
-                    return None;
-                }
-                if ffi::lua_type(self.l, -2) == ffi::LUA_TSTRING {
-                    let mut len = 0usize;
-                    let p = ffi::lua_tolstring(self.l, -2, &mut len);
-                    let key = std::slice::from_raw_parts(p.cast::<u8>(), len);
-                    if key == b"q" || key == b"r" {
-                        if ffi::lua_isinteger(self.l, -1) == 0 {
-                            ffi::lua_settop(self.l, top);
-                            return None;
-                        }
-                        let v = ffi::lua_tointegerx(self.l, -1, std::ptr::null_mut());
-                        if key == b"q" {
-                            q = Some(v);
-                        } else {
-                            r = Some(v);
-                        }
-                    }
-                }
-                // Pop the value, keep the key for the next step.
-                ffi::lua_settop(self.l, -2);
-            }
-            ffi::lua_settop(self.l, top);
-            Some((q?, r?))
-        }
+        // SAFETY: a live argument slot of the running thread.
+        unsafe { hex_coords_at(self.l, at) }
     }
 
     /// The Lua type name of argument `i` (`"nil"` when not passed), for messages.
@@ -249,6 +203,59 @@ impl Args {
             out.push_back(self.get(lua, i)?);
         }
         Ok(out)
+    }
+}
+
+/// The hex coordinates `(q, r)` of the value at absolute index `at` when it is a small table
+/// without a metatable whose `q` and `r` are integers (see [`Args::hex_coords`]).
+///
+/// # Safety
+/// `at` must be a valid absolute index of `l`, the thread running now.
+pub(crate) unsafe fn hex_coords_at(l: *mut ffi::lua_State, at: c_int) -> Option<(i64, i64)> {
+    /// More entries than this: not worth walking here (the general reading takes it).
+    const MAX_ENTRIES: usize = 8;
+    // SAFETY: a valid index (the caller's guarantee); `lua_next` runs only on a table and only
+    // ever gets back the key it gave (`lua_tolstring` on a string key converts nothing); the
+    // stack height is restored on every path.
+    unsafe {
+        if ffi::lua_type(l, at) != ffi::LUA_TTABLE || ffi::lua_checkstack(l, 3) == 0 {
+            return None;
+        }
+        let top = ffi::lua_gettop(l);
+        if ffi::lua_getmetatable(l, at) != 0 {
+            ffi::lua_settop(l, top);
+            return None;
+        }
+        let (mut q, mut r, mut seen) = (None, None, 0);
+        ffi::lua_pushnil(l);
+        while ffi::lua_next(l, at) != 0 {
+            seen += 1;
+            if seen > MAX_ENTRIES {
+                ffi::lua_settop(l, top);
+                return None;
+            }
+            if ffi::lua_type(l, -2) == ffi::LUA_TSTRING {
+                let mut len = 0usize;
+                let p = ffi::lua_tolstring(l, -2, &mut len);
+                let key = std::slice::from_raw_parts(p.cast::<u8>(), len);
+                if key == b"q" || key == b"r" {
+                    if ffi::lua_isinteger(l, -1) == 0 {
+                        ffi::lua_settop(l, top);
+                        return None;
+                    }
+                    let v = ffi::lua_tointegerx(l, -1, std::ptr::null_mut());
+                    if key == b"q" {
+                        q = Some(v);
+                    } else {
+                        r = Some(v);
+                    }
+                }
+            }
+            // Pop the value, keep the key for the next step.
+            ffi::lua_settop(l, -2);
+        }
+        ffi::lua_settop(l, top);
+        Some((q?, r?))
     }
 }
 
