@@ -4,8 +4,9 @@
 //! Why it exists: every legal action a mod lists crosses into Rust as a small table (`{ piece =
 //! 3, to = { q = 1, r = 2 } }`), and a listing holds hundreds of them. Read through mlua's safe
 //! API each field costs a registry reference for every string and table (created, moved between
-//! threads, dropped), which made converting choices a tenth of a whole game. Here one protected
-//! call walks the whole value with `lua_next` / `lua_rawgeti`.
+//! threads, dropped), which made converting choices a tenth of a whole game. Here one call walks
+//! the whole value with `lua_next` / `lua_rawgeti`, on the stack mlua runs on and without a
+//! protected call, since nothing it does can raise.
 //!
 //! What it gives is exactly [`crate::api::plain::lua_to_json`]'s answer (the same rules as mlua's
 //! serde conversion for plain data), `None` where that leaves a value to serde: functions,
@@ -50,7 +51,7 @@ use std::os::raw::c_int;
 /// Deepest nesting walked (as [`crate::api::plain::lua_to_json`]).
 const MAX_DEPTH: usize = 64;
 
-/// Reads plain Lua values as JSON in one protected call (one per VM: it keeps the strings the
+/// Reads plain Lua values as JSON in one call (one per VM: it keeps the strings the
 /// walk compares against).
 #[derive(Debug, Clone)]
 pub struct RawReader {
@@ -102,15 +103,8 @@ impl RawReader {
     /// # Errors
     /// Only if the Lua stack cannot grow (out of memory).
     pub fn to_json(&self, lua: &Lua, v: &Value) -> mlua::Result<Option<Json>> {
-        let mut out = None;
-        // SAFETY: see the module header; slot 1 is `v`.
-        unsafe {
-            lua.exec_raw::<()>(self.args(v.clone()), |l| {
-                out = walk(l, 1, 0);
-                ffi::lua_settop(l, 0);
-            })?;
-        }
-        Ok(out)
+        // SAFETY: see the module header; `at` is `v`.
+        unsafe { read(lua, v, |l, at| walk(l, at, 0)) }
     }
 
     /// The items `t[1], t[2], ...` up to the first nil (as `sequence_values` visits them), each
@@ -119,29 +113,26 @@ impl RawReader {
     /// # Errors
     /// Only if the Lua stack cannot grow (out of memory).
     pub fn list_to_json(&self, lua: &Lua, t: &Table) -> mlua::Result<Vec<Option<Json>>> {
-        let mut out = Vec::new();
-        // SAFETY: see the module header; slot 1 is the list.
+        // SAFETY: see the module header; `at` is the list.
         unsafe {
-            lua.exec_raw::<()>(self.args(Value::Table(t.clone())), |l| {
+            read(lua, &Value::Table(t.clone()), |l, at| {
+                let mut out = Vec::new();
                 // A list with a foreign metatable is read raw, as `sequence_values` reads it.
-                let list = real_index(l, 1).unwrap_or(1);
-                {
-                    let mut i: ffi::lua_Integer = 1;
-                    loop {
-                        ffi::lua_rawgeti(l, list, i);
-                        let top = ffi::lua_gettop(l);
-                        if ffi::lua_type(l, top) == ffi::LUA_TNIL {
-                            break;
-                        }
-                        out.push(walk(l, top, 0));
-                        ffi::lua_settop(l, top - 1);
-                        i += 1;
+                let list = real_index(l, at).unwrap_or(at);
+                let mut i: ffi::lua_Integer = 1;
+                loop {
+                    ffi::lua_rawgeti(l, list, i);
+                    let top = ffi::lua_gettop(l);
+                    if ffi::lua_type(l, top) == ffi::LUA_TNIL {
+                        break;
                     }
+                    out.push(walk(l, top, 0));
+                    ffi::lua_settop(l, top - 1);
+                    i += 1;
                 }
-                ffi::lua_settop(l, 0);
-            })?;
+                out
+            })
         }
-        Ok(out)
     }
 
     /// How many items [`RawReader::list_to_json`] reads from `t` (`t[1], t[2], ...` up to the
@@ -152,12 +143,11 @@ impl RawReader {
     /// # Errors
     /// Only if the Lua stack cannot grow (out of memory).
     pub fn sequence_items(&self, lua: &Lua, t: &Table) -> mlua::Result<(usize, Vec<usize>)> {
-        let mut n = 0;
-        let mut userdata = Vec::new();
-        // SAFETY: see the module header; slot 1 is the list.
+        // SAFETY: see the module header; `at` is the list.
         unsafe {
-            lua.exec_raw::<()>(self.args(Value::Table(t.clone())), |l| {
-                let list = real_index(l, 1).unwrap_or(1);
+            read(lua, &Value::Table(t.clone()), |l, at| {
+                let (mut n, mut userdata) = (0, Vec::new());
+                let list = real_index(l, at).unwrap_or(at);
                 let top = ffi::lua_gettop(l);
                 loop {
                     let next = ffi::lua_Integer::try_from(n + 1).unwrap_or(ffi::lua_Integer::MAX);
@@ -171,14 +161,49 @@ impl RawReader {
                     }
                     n += 1;
                 }
-                ffi::lua_settop(l, 0);
-            })?;
+                (n, userdata)
+            })
         }
-        Ok((n, userdata))
     }
+}
 
-    fn args(&self, v: Value) -> mlua::MultiValue {
-        mlua::MultiValue::from_iter([v])
+/// Runs `f` on `v` pushed on the stack of the thread mlua runs (`f` gets its absolute index),
+/// then restores the stack height. No protected call: everything in this module raises
+/// nothing (module header), and pushing a value mlua holds only moves a reference. Why: a
+/// protected call through `exec_raw` cost about 1,000 instructions, more than reading a
+/// listing's result.
+///
+/// # Errors
+/// Only if the Lua stack cannot grow.
+///
+/// # Safety
+/// `f` must keep to this module's rules: raw reads only, nothing that raises, and it leaves
+/// the stack at or above the height it got.
+unsafe fn read<R>(
+    lua: &Lua,
+    v: &Value,
+    f: impl FnOnce(*mut ffi::lua_State, c_int) -> R,
+) -> mlua::Result<R> {
+    // SAFETY: `lua_checkstack` reports failure instead of raising; `push_value` then has the
+    // slot it needs (a reference is copied, nothing allocated); the height is restored.
+    unsafe {
+        lua.exec_raw_lua(|raw| {
+            let l = raw.state();
+            if ffi::lua_checkstack(l, 2) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            // Restores the height however `f` ends (a panic unwinds through here).
+            struct Height(*mut ffi::lua_State, c_int);
+            impl Drop for Height {
+                fn drop(&mut self) {
+                    // SAFETY: the height this thread had before the push.
+                    unsafe { ffi::lua_settop(self.0, self.1) };
+                }
+            }
+            let height = Height(l, ffi::lua_gettop(l));
+            raw.push_value(v)?;
+            Ok(f(l, height.1 + 1))
+        })
     }
 }
 
