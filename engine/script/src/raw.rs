@@ -285,6 +285,105 @@ unsafe fn string(l: *mut ffi::lua_State, idx: c_int) -> Option<String> {
     }
 }
 
+/// One field of a record read by [`record_at`]: its value when it is a string, a boolean or a
+/// list of strings, else `Other`. The strings are the Lua strings' own bytes (UTF-8 checked),
+/// valid during the visit.
+pub(crate) enum Field<'a> {
+    Str(&'a str),
+    Bool(bool),
+    /// A table without a metatable and with a border above 0, whose items `1..=border` are
+    /// all UTF-8 strings.
+    Strings(Vec<&'a str>),
+    Other,
+}
+
+/// Visits every field of the record at absolute index `at` (a table without a metatable, no
+/// items, string keys in UTF-8), in `lua_next` order, stopping at the first `None` from
+/// `visit`. `None` when `at` is no such record or `visit` said so. Why: a filter such as
+/// `{ owner = ctx.active, fields = { "id", "hex" }, shared = true }` read as JSON first made a
+/// map with a `String` per key and value; here nothing is copied that the caller does not keep.
+///
+/// # Safety
+/// `at` must be a valid absolute index of `l`, on the thread running now.
+pub(crate) unsafe fn record_at(
+    l: *mut ffi::lua_State,
+    at: c_int,
+    mut visit: impl FnMut(&str, Field<'_>) -> Option<()>,
+) -> Option<()> {
+    // SAFETY (whole function): see the module header; the strings read stay anchored (keys and
+    // values on the stack, list items in their list) and no collection can run.
+    unsafe {
+        if ffi::lua_type(l, at) != ffi::LUA_TTABLE || ffi::lua_checkstack(l, 4) == 0 {
+            return None;
+        }
+        let top = ffi::lua_gettop(l);
+        let out = (|| {
+            let t = real_index(l, at)?;
+            if ffi::lua_rawlen(l, t) > 0 {
+                return None;
+            }
+            ffi::lua_pushnil(l);
+            while ffi::lua_next(l, t) != 0 {
+                let v = ffi::lua_gettop(l);
+                if ffi::lua_type(l, v - 1) != ffi::LUA_TSTRING {
+                    return None;
+                }
+                let key = str_at(l, v - 1)?;
+                let field = match ffi::lua_type(l, v) {
+                    ffi::LUA_TSTRING => str_at(l, v).map_or(Field::Other, Field::Str),
+                    ffi::LUA_TBOOLEAN => Field::Bool(ffi::lua_toboolean(l, v) != 0),
+                    ffi::LUA_TTABLE => strings_at(l, v).map_or(Field::Other, Field::Strings),
+                    _ => Field::Other,
+                };
+                visit(key, field)?;
+                ffi::lua_settop(l, v - 1);
+            }
+            Some(())
+        })();
+        ffi::lua_settop(l, top);
+        out
+    }
+}
+
+/// The UTF-8 string at `idx` (a string: nothing is converted), borrowed from Lua.
+unsafe fn str_at<'a>(l: *mut ffi::lua_State, idx: c_int) -> Option<&'a str> {
+    // SAFETY: a string value; its bytes stay put while it is anchored (see `record_at`).
+    unsafe {
+        let mut len = 0usize;
+        let p = ffi::lua_tolstring(l, idx, &mut len);
+        if p.is_null() {
+            return None;
+        }
+        std::str::from_utf8(std::slice::from_raw_parts(p.cast::<u8>(), len)).ok()
+    }
+}
+
+/// The items `1..=border` of the list at `idx` when it has no metatable, a border above 0 and
+/// only UTF-8 strings there (see [`Field::Strings`]).
+unsafe fn strings_at<'a>(l: *mut ffi::lua_State, idx: c_int) -> Option<Vec<&'a str>> {
+    // SAFETY: `idx` is a table; the items stay anchored in it; the height is restored.
+    unsafe {
+        let top = ffi::lua_gettop(l);
+        let out = (|| {
+            let t = real_index(l, idx)?;
+            let len = ffi::lua_rawlen(l, t);
+            if len == 0 {
+                return None;
+            }
+            let mut out = Vec::with_capacity(len.min(16));
+            for i in 1..=len {
+                let kind = ffi::lua_rawgeti(l, t, ffi::lua_Integer::try_from(i).ok()?);
+                let item = (kind == ffi::LUA_TSTRING).then(|| str_at(l, -1)).flatten();
+                ffi::lua_settop(l, -2);
+                out.push(item?);
+            }
+            Some(out)
+        })();
+        ffi::lua_settop(l, top);
+        out
+    }
+}
+
 /// The absolute index of the table to read for the table at `idx`: itself when it has no
 /// metatable, `None` otherwise. May leave values pushed; callers restore the stack height.
 unsafe fn real_index(l: *mut ffi::lua_State, idx: c_int) -> Option<c_int> {

@@ -1948,55 +1948,44 @@ fn shared_option(v: Value) -> mlua::Result<bool> {
     }
 }
 
-/// The usual `ctx:pieces` filter, read straight off the Lua stack as JSON (`Args::json`): only
-/// `owner`, `type`, `location` (strings), `fields` (a list of known field names, each once) and
-/// `shared`. `None` for anything else (then [`piece_filter`] reads it, with its conversions and
-/// error messages). Why: reading five keys and a list through mlua was six protected calls per
-/// `ctx:pieces`.
-fn plain_filter(f: &Json) -> Option<ParsedFilter> {
-    let Json::Object(m) = f else {
-        return None;
-    };
-    let text = |k: &str| -> Option<Option<String>> {
-        match m.get(k) {
-            None => Some(None),
-            Some(Json::String(s)) => Some(Some(s.clone())),
-            Some(_) => None,
-        }
-    };
-    let fields = match m.get("fields") {
-        None => None,
-        Some(Json::Array(names)) => {
-            let mut out: Vec<(String, Light)> = Vec::with_capacity(names.len());
-            for n in names {
-                let (name, light) = LIGHT.iter().find(|(x, _)| Some(*x) == n.as_str())?;
-                if !out.iter().any(|(_, l)| l == light) {
-                    out.push(((*name).to_string(), *light));
+/// The usual `ctx:pieces` filter, read straight off the Lua stack (`Args::record`): a table
+/// without items whose only keys are `owner`, `type`, `location` (strings), `fields` (a list of
+/// known field names, each kept once) and `shared` (a boolean). `None` for anything else (then
+/// [`piece_filter`] reads it, with its conversions and error messages). Why: reading five keys
+/// and a list through mlua was six protected calls per `ctx:pieces`, and reading the table as
+/// JSON first made a map of owned strings to throw away.
+fn plain_filter(args: &Args) -> Option<ParsedFilter> {
+    let (mut owner, mut kind, mut location) = (None, None, None);
+    let (mut fields, mut shared) = (None, false);
+    args.record(0, |key, v| {
+        use crate::raw::Field;
+        match (key, v) {
+            ("owner", Field::Str(x)) => owner = Some(x.to_owned()),
+            ("type", Field::Str(x)) => kind = Some(x.to_owned()),
+            ("location", Field::Str(x)) => location = Some(x.to_owned()),
+            ("shared", Field::Bool(b)) => shared = b,
+            ("fields", Field::Strings(names)) => {
+                let mut out: Vec<(String, Light)> = Vec::with_capacity(names.len());
+                for n in names {
+                    let (name, light) = LIGHT.iter().find(|(x, _)| *x == n)?;
+                    if !out.iter().any(|(_, l)| l == light) {
+                        out.push(((*name).to_string(), *light));
+                    }
                 }
+                fields = Some(out);
             }
-            Some(out)
+            _ => return None,
         }
-        Some(_) => return None,
-    };
-    let shared = match m.get("shared") {
-        None => false,
-        Some(Json::Bool(b)) => *b,
-        Some(_) => return None,
-    };
-    if m.keys().any(|k| {
-        !matches!(
-            k.as_str(),
-            "owner" | "type" | "location" | "fields" | "shared"
-        )
-    }) {
-        return None;
-    }
+        Some(())
+    })?;
     let query = PieceQuery {
-        owner: text("owner")?,
-        kind: text("type")?,
-        location: text("location")?,
+        owner,
+        kind,
+        location,
         at: None,
-        fields: fields.as_ref().map(|f| f.iter().map(|(_, l)| *l).collect()),
+        fields: fields
+            .as_ref()
+            .map(|f: &LightFields| f.iter().map(|(_, l)| *l).collect()),
     };
     Some((query, fields, shared))
 }
@@ -2169,10 +2158,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     });
     read!("pieces", |lua, rules, s, args, shared| {
         // The usual filter is read off the stack; anything else as a table, with its errors.
-        let plain = (args.type_name(0) == "table")
-            .then(|| args.json(0))
-            .flatten()
-            .and_then(|f| plain_filter(&f));
+        let plain = plain_filter(&args);
         let (query, fields, asked_shared) = match plain {
             Some(q) => q,
             None => {
@@ -3140,6 +3126,113 @@ ctx:set_side("blue", "score", 3)"#,
             e.contains("ctx:set: value: values must be plain data"),
             "{e}"
         );
+    }
+
+    /// The usual filter as it was read before `Args::record`: from the table's JSON reading.
+    fn plain_filter_by_json(f: &Json) -> Option<ParsedFilter> {
+        let Json::Object(m) = f else {
+            return None;
+        };
+        let text = |k: &str| -> Option<Option<String>> {
+            match m.get(k) {
+                None => Some(None),
+                Some(Json::String(s)) => Some(Some(s.clone())),
+                Some(_) => None,
+            }
+        };
+        let fields = match m.get("fields") {
+            None => None,
+            Some(Json::Array(names)) => {
+                let mut out: Vec<(String, Light)> = Vec::new();
+                for n in names {
+                    let (name, light) = LIGHT.iter().find(|(x, _)| Some(*x) == n.as_str())?;
+                    if !out.iter().any(|(_, l)| l == light) {
+                        out.push(((*name).to_string(), *light));
+                    }
+                }
+                Some(out)
+            }
+            Some(_) => return None,
+        };
+        let shared = match m.get("shared") {
+            None => false,
+            Some(Json::Bool(b)) => *b,
+            Some(_) => return None,
+        };
+        if m.keys().any(|k| {
+            !matches!(
+                k.as_str(),
+                "owner" | "type" | "location" | "fields" | "shared"
+            )
+        }) {
+            return None;
+        }
+        let query = PieceQuery {
+            owner: text("owner")?,
+            kind: text("type")?,
+            location: text("location")?,
+            at: None,
+            fields: fields.as_ref().map(|f| f.iter().map(|(_, l)| *l).collect()),
+        };
+        Some((query, fields, shared))
+    }
+
+    #[test]
+    fn filters_read_off_the_stack_are_what_their_json_reading_gave() {
+        let (_d, rules, _state) = setup();
+        let cases = [
+            "{}",
+            "{ owner = 'blue' }",
+            "{ owner = 'blue', type = 'ship', location = 'board', shared = false }",
+            "{ fields = { 'id', 'hex', 'id' }, shared = true }",
+            "{ fields = { 'values', 'stats', 'owner', 'type', 'position', 'facing' } }",
+            "{ fields = { 'id', 'nope' } }",
+            "{ fields = {} }",
+            "{ fields = setmetatable({ 'id' }, {}) }",
+            "{ fields = { 'id', 5 } }",
+            "{ fields = { 'id', nil, 'hex' } }",
+            "{ fields = { [1] = 'id', x = 1 } }",
+            "{ fields = 'id' }",
+            "{ shared = 1 }",
+            "{ owner = 5 }",
+            "{ owner = { 'blue' } }",
+            "{ owner = '\\255' }",
+            "{ ['\\255'] = 1 }",
+            "{ at = { q = 1, r = 2 } }",
+            "{ 1, 2 }",
+            "{ owner = 'blue', [1] = 'x' }",
+            "{ [true] = 1 }",
+            "{ owner = 'blue', extra = function() end }",
+            "setmetatable({ owner = 'blue' }, {})",
+            "nil",
+            "'blue'",
+        ];
+        rules
+            .loaded
+            .sandbox
+            .guarded(|lua| {
+                let compare = lua.create_function(|_, args: Args| {
+                    let by_json = (args.type_name(0) == "table")
+                        .then(|| args.json(0))
+                        .flatten()
+                        .and_then(|f| plain_filter_by_json(&f));
+                    Ok(format!("{:?} / {:?}", plain_filter(&args), by_json))
+                })?;
+                for case in cases {
+                    let f: Value = lua.load(format!("return {case}")).eval()?;
+                    let both: String = compare.call((Value::Nil, f))?;
+                    let (new, old) = both.split_once(" / ").unwrap();
+                    assert_eq!(new, old, "{case}");
+                }
+                // Both ways read the usual filters, not only refuse them.
+                let f: Value = lua
+                    .load("return { owner = 'blue', fields = { 'id' } }")
+                    .eval()?;
+                let both: String = compare.call((Value::Nil, f))?;
+                assert!(both.starts_with("Some("), "{both}");
+                Ok(())
+            })
+            .unwrap();
     }
 
     #[test]

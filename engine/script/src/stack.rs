@@ -195,6 +195,19 @@ impl Args {
         }
     }
 
+    /// Visits the fields of argument `i` when it is a plain record (see
+    /// [`crate::raw::record_at`]); `None` when it is not one or `visit` said so.
+    pub(crate) fn record(
+        &self,
+        i: usize,
+        visit: impl FnMut(&str, crate::raw::Field<'_>) -> Option<()>,
+    ) -> Option<()> {
+        let at = self.slot(i)?;
+        // SAFETY: a live argument slot of the running thread; the reader raises nothing and
+        // restores the stack.
+        unsafe { crate::raw::record_at(self.l, at, visit) }
+    }
+
     /// The arguments after `self` as a list (for the few methods that take many).
     pub(crate) fn to_multi(&self, lua: &Lua) -> mlua::Result<MultiValue> {
         let count = usize::try_from(self.n.max(1) - 1).unwrap_or(0);
