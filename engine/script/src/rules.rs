@@ -87,6 +87,10 @@ pub struct LuaRules {
     /// The last ctx made, as a template, with what its fields were made from: every ctx of the
     /// same clock, options and scenario is a copy of it (see [`open_ctx`]).
     ctx_template: RefCell<Option<(CtxKey, Table)>>,
+    /// Earlier ctx templates by their clock position, for games that pass the same positions
+    /// again (every game of a scenario starts alike: bot runs, tests and replays play many
+    /// games with one rule set). Bounded; cleared when full.
+    ctx_templates: RefCell<rustc_hash::FxHashMap<ClockAt, Vec<(CtxKey, Table)>>>,
     /// The declared callbacks by [`CallbackId`], taken out of the registry once (a registry
     /// lookup per call cost about 400 instructions, and a listing makes several calls).
     functions: Vec<Function>,
@@ -95,9 +99,17 @@ pub struct LuaRules {
     scenario: RefCell<Option<(String, String, crate::scenario::Scenario)>>,
 }
 
+/// Where a clock is, as the earlier templates are filed (see [`LuaRules::ctx_templates`]):
+/// round, segment, phase index and whose turn it is.
+type ClockAt = (u32, u32, u32, Option<u32>);
+
+/// Earlier ctx templates are kept for at most this many clock positions (a duel passes about
+/// 60, a 40-round solar-flare game about 600).
+const KEPT_CTX_POSITIONS: usize = 1024;
+
 /// What a ctx's fields are made from (see [`LuaRules::ctx_template`]): the clock's fields that
 /// `make_ctx` reads, the turn limit, the scenario and the options.
-#[derive(PartialEq)]
+#[derive(Clone, PartialEq)]
 struct CtxKey {
     round: u32,
     segment: u32,
@@ -365,6 +377,7 @@ impl LuaRules {
             remember: std::cell::Cell::new(true),
             track_fields,
             ctx_template: RefCell::new(None),
+            ctx_templates: RefCell::default(),
             functions,
             scenario: RefCell::new(None),
         })
@@ -1605,6 +1618,23 @@ fn ctx_template(lua: &Lua, rules: &LuaRules, s: &GameState) -> mlua::Result<Tabl
     {
         return Ok(t.clone());
     }
+    // A position an earlier game passed: its template again.
+    let at: ClockAt = (
+        s.clock.round,
+        s.clock.segment,
+        s.clock.phase_index,
+        s.clock.turn_index,
+    );
+    let kept = rules
+        .ctx_templates
+        .borrow()
+        .get(&at)
+        .and_then(|ts| ts.iter().find(|(k, _)| k.matches(s, turn_limit)))
+        .map(|(_, t)| t.clone());
+    if let Some(t) = kept {
+        *rules.ctx_template.borrow_mut() = Some((CtxKey::of(s, turn_limit), t.clone()));
+        return Ok(t);
+    }
     let name = |x: Option<&str>| -> mlua::Result<Value> {
         // Kept strings: phase, side and scenario ids repeat in every callback.
         x.map_or(Ok(Value::Nil), |x| rules.templates.string(lua, x))
@@ -1628,7 +1658,13 @@ fn ctx_template(lua: &Lua, rules: &LuaRules, s: &GameState) -> mlua::Result<Tabl
         .templates
         .ctx_maker()
         .call(MultiValue::from_iter(args))?;
-    *rules.ctx_template.borrow_mut() = Some((CtxKey::of(s, turn_limit), t.clone()));
+    let key = CtxKey::of(s, turn_limit);
+    let mut kept = rules.ctx_templates.borrow_mut();
+    if kept.len() >= KEPT_CTX_POSITIONS {
+        kept.clear();
+    }
+    kept.entry(at).or_default().push((key.clone(), t.clone()));
+    *rules.ctx_template.borrow_mut() = Some((key, t.clone()));
     Ok(t)
 }
 
@@ -3233,6 +3269,59 @@ ctx:set_side("blue", "score", 3)"#,
                 Ok(())
             })
             .unwrap();
+    }
+
+    #[test]
+    fn ctx_templates_kept_from_earlier_games_serve_only_their_own_fields() {
+        let (_d, rules, state) = setup();
+        // Every field, the ids in `acting` and the order `pairs` visits them in.
+        let listing = |state: &GameState| -> String {
+            rules
+                .loaded
+                .sandbox
+                .guarded(|lua| {
+                    rules.with_ctx(lua, Access::Read(state), |lua, ctx| {
+                        lua.load(
+                            r#"local ctx = ...
+local out = {}
+for k, v in pairs(ctx) do
+  if type(v) == "table" then
+    local items = {}
+    for i, x in pairs(v) do items[#items + 1] = tostring(i) .. "=" .. tostring(x) end
+    v = "{" .. table.concat(items, ",") .. "}"
+  end
+  out[#out + 1] = k .. "=" .. tostring(v)
+end
+return table.concat(out, " ")"#,
+                        )
+                        .call::<String>(ctx)
+                    })
+                })
+                .unwrap()
+        };
+        let mut a = state.clone();
+        a.clock.round = 3;
+        a.clock.acting = vec![SideId::new("red")];
+        let mut b = a.clone();
+        b.options = serde_json::json!({ "hard": true });
+        b.clock.acting = vec![SideId::new("blue"), SideId::new("red")];
+        let mut c = a.clone();
+        c.clock.round = 4;
+        let first_a = listing(&a);
+        let first_b = listing(&b);
+        assert_ne!(first_a, first_b);
+        assert!(first_b.contains("acting={1=blue,2=red}"), "{first_b}");
+        listing(&c);
+        // Back at a position an earlier "game" passed: the template made for the very same
+        // fields, not another one of that position.
+        assert_eq!(listing(&b), first_b);
+        assert_eq!(listing(&a), first_a);
+        assert_eq!(rules.ctx_templates.borrow().len(), 2, "positions kept");
+        // And what is kept is what a ctx made from scratch shows.
+        rules.ctx_templates.borrow_mut().clear();
+        *rules.ctx_template.borrow_mut() = None;
+        assert_eq!(listing(&a), first_a);
+        assert_eq!(listing(&b), first_b);
     }
 
     #[test]
