@@ -1346,20 +1346,8 @@ fn light_tables(
     ids: impl IntoIterator<Item = PieceId>,
     shared: bool,
 ) -> mlua::Result<Table> {
-    let t = &rules.templates;
-    let spec = fields
-        .iter()
-        .map(|(n, f)| {
-            let cell = match f {
-                Light::Hex | Light::Position => RowCell::Hex,
-                Light::Values | Light::Stats if !shared => RowCell::Copy,
-                _ => RowCell::Plain,
-            };
-            Ok((t.string(lua, n)?, cell))
-        })
-        .collect::<mlua::Result<Vec<_>>>()?;
     if shared {
-        return shared_rows(lua, rules, state, fields, &spec, ids);
+        return shared_rows(lua, rules, state, fields, ids);
     }
     let mut rows = Vec::new();
     for id in ids {
@@ -1368,7 +1356,29 @@ fn light_tables(
         };
         rows.push(row_values(lua, rules, state, fields, p, shared)?);
     }
-    t.rows(lua, &spec, rows, false)
+    rules
+        .templates
+        .rows(lua, &row_spec(lua, rules, fields, shared)?, rows, false)
+}
+
+/// How [`Templates::rows`] builds each of `fields` (keys as kept strings).
+fn row_spec(
+    lua: &Lua,
+    rules: &LuaRules,
+    fields: &[(String, Light)],
+    shared: bool,
+) -> mlua::Result<Vec<(Value, RowCell)>> {
+    fields
+        .iter()
+        .map(|(n, f)| {
+            let cell = match f {
+                Light::Hex | Light::Position => RowCell::Hex,
+                Light::Values | Light::Stats if !shared => RowCell::Copy,
+                _ => RowCell::Plain,
+            };
+            Ok((rules.templates.string(lua, n)?, cell))
+        })
+        .collect()
 }
 
 /// Light rows in read-only callbacks: frozen and kept per piece and field list, so an unchanged
@@ -1380,7 +1390,6 @@ fn shared_rows(
     rules: &LuaRules,
     state: &GameState,
     fields: &[(String, Light)],
-    spec: &[(Value, RowCell)],
     ids: impl IntoIterator<Item = PieceId>,
 ) -> mlua::Result<Table> {
     let key: Vec<Light> = fields.iter().map(|(_, l)| *l).collect();
@@ -1405,7 +1414,8 @@ fn shared_rows(
     }
     if !rows.is_empty() {
         let t = &rules.templates;
-        let built = t.rows(lua, spec, rows, true)?;
+        // Only rows to build need their fields' keys.
+        let built = t.rows(lua, &row_spec(lua, rules, fields, true)?, rows, true)?;
         let mut cache = rules.light_rows.borrow_mut();
         if cache.len() > 2 * state.pieces.len() + 64 {
             cache.retain(|k, _| state.pieces.contains_key(k));
