@@ -272,17 +272,8 @@ unsafe fn walk(l: *mut ffi::lua_State, idx: c_int, depth: usize) -> Option<Json>
 
 /// The string at `idx` (which must be a string, so nothing is converted) if it is UTF-8.
 unsafe fn string(l: *mut ffi::lua_State, idx: c_int) -> Option<String> {
-    // SAFETY: a string value: `lua_tolstring` neither converts nor allocates, and the bytes stay
-    // put while copied (no collection can run, see the module header).
-    unsafe {
-        let mut len = 0usize;
-        let p = ffi::lua_tolstring(l, idx, &mut len);
-        if p.is_null() {
-            return None;
-        }
-        let bytes = std::slice::from_raw_parts(p.cast::<u8>(), len);
-        std::str::from_utf8(bytes).ok().map(str::to_owned)
-    }
+    // SAFETY: a string value, copied at once (see `str_at`).
+    unsafe { str_at(l, idx).map(str::to_owned) }
 }
 
 /// One field of a record read by [`record_at`]: its value when it is a string, a boolean or a
