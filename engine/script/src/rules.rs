@@ -103,8 +103,8 @@ pub struct LuaRules {
 /// round, segment, phase index and whose turn it is.
 type ClockAt = (u32, u32, u32, Option<u32>);
 
-/// Earlier ctx templates are kept for at most this many clock positions (a duel passes about
-/// 60, a 40-round solar-flare game about 600).
+/// Earlier ctx templates are kept for at most this many clock positions (a random-bot duel
+/// passes about 60).
 const KEPT_CTX_POSITIONS: usize = 1024;
 
 /// What a ctx's fields are made from (see [`LuaRules::ctx_template`]): the clock's fields that
