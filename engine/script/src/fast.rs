@@ -147,20 +147,13 @@ fn piece_id(l: *mut ffi::lua_State, at: c_int) -> Option<PieceId> {
     }
 }
 
-/// The bytes of the string at `at`, if it is a string (numbers are not converted).
+/// The bytes of the string at `at`, if it is a string (see [`crate::raw::bytes_at`]).
 ///
 /// The slice lives as long as the argument stays in its slot: for the served part's whole run.
 fn bytes<'a>(l: *mut ffi::lua_State, at: c_int) -> Option<&'a [u8]> {
-    // SAFETY: `lua_tolstring` on a string converts nothing and raises nothing; a string in an
-    // argument slot does not move or get collected while the function runs.
-    unsafe {
-        if ffi::lua_type(l, at) != ffi::LUA_TSTRING {
-            return None;
-        }
-        let mut len = 0usize;
-        let p = ffi::lua_tolstring(l, at, &mut len);
-        (!p.is_null()).then(|| std::slice::from_raw_parts(p.cast::<u8>(), len))
-    }
+    // SAFETY: an argument slot (or none); a string there does not move or get collected while
+    // the served part runs (it allocates nothing in Lua).
+    unsafe { crate::raw::bytes_at(l, at) }
 }
 
 /// Pushes nil as the one result (as the general way returns it).

@@ -1,5 +1,7 @@
 //! Plain Lua data read straight off the Lua stack into JSON. With [`crate::stack`] (a ctx
-//! method's arguments and results), the only place in Hexforge that calls the Lua C API itself.
+//! method's arguments and results, tables built in C), [`crate::fast`] (the most called ctx
+//! methods as C functions) and [`crate::live`], the only places in Hexforge that use the Lua C
+//! API or raw pointers themselves.
 //!
 //! Why it exists: every legal action a mod lists crosses into Rust as a small table (`{ piece =
 //! 3, to = { q = 1, r = 2 } }`), and a listing holds hundreds of them. Read through mlua's safe
@@ -336,17 +338,29 @@ pub(crate) unsafe fn record_at(
     }
 }
 
-/// The UTF-8 string at `idx` (a string: nothing is converted), borrowed from Lua.
-unsafe fn str_at<'a>(l: *mut ffi::lua_State, idx: c_int) -> Option<&'a str> {
-    // SAFETY: a string value; its bytes stay put while it is anchored (see `record_at`).
+/// The bytes of the string at `idx`, if it is a string (numbers are not converted), borrowed
+/// from Lua: the one place Hexforge reads a Lua string's bytes.
+///
+/// # Safety
+/// `idx` must be an acceptable index of `l`; the string must stay anchored (on the stack or in
+/// an anchored table) while the slice is used, and no collection may run meanwhile.
+pub(crate) unsafe fn bytes_at<'a>(l: *mut ffi::lua_State, idx: c_int) -> Option<&'a [u8]> {
+    // SAFETY: `lua_tolstring` on a string converts nothing and raises nothing; the caller keeps
+    // the string where it is.
     unsafe {
-        let mut len = 0usize;
-        let p = ffi::lua_tolstring(l, idx, &mut len);
-        if p.is_null() {
+        if ffi::lua_type(l, idx) != ffi::LUA_TSTRING {
             return None;
         }
-        std::str::from_utf8(std::slice::from_raw_parts(p.cast::<u8>(), len)).ok()
+        let mut len = 0usize;
+        let p = ffi::lua_tolstring(l, idx, &mut len);
+        (!p.is_null()).then(|| std::slice::from_raw_parts(p.cast::<u8>(), len))
     }
+}
+
+/// The string at `idx` if it is one in UTF-8, borrowed from Lua (see [`bytes_at`]).
+unsafe fn str_at<'a>(l: *mut ffi::lua_State, idx: c_int) -> Option<&'a str> {
+    // SAFETY: the caller's guarantees (its strings stay anchored, see `record_at`).
+    unsafe { std::str::from_utf8(bytes_at(l, idx)?).ok() }
 }
 
 /// The items `1..=border` of the list at `idx` when it has no metatable, a border above 0 and

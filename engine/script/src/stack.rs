@@ -143,20 +143,10 @@ impl Args {
     /// `to_string_lossy` gives it.
     pub(crate) fn string(&self, i: usize) -> Option<String> {
         let at = self.slot(i)?;
-        if self.kind_at(Some(at)) != ffi::LUA_TSTRING {
-            return None;
-        }
-        // SAFETY: a string in a live argument slot: nothing is converted, and the bytes are
-        // copied before any other Lua call.
-        unsafe {
-            let mut len = 0usize;
-            let p = ffi::lua_tolstring(self.l, at, &mut len);
-            if p.is_null() {
-                return None;
-            }
-            let bytes = std::slice::from_raw_parts(p.cast::<u8>(), len);
-            Some(String::from_utf8_lossy(bytes).into_owned())
-        }
+        // SAFETY: a live argument slot: nothing is converted, and the bytes are copied before
+        // any other Lua call.
+        let bytes = unsafe { crate::raw::bytes_at(self.l, at) }?;
+        Some(String::from_utf8_lossy(bytes).into_owned())
     }
 
     /// Argument `i` as hex coordinates `(q, r)` when it is a small table without a metatable whose
@@ -247,21 +237,18 @@ pub(crate) unsafe fn hex_coords_at(l: *mut ffi::lua_State, at: c_int) -> Option<
                 ffi::lua_settop(l, top);
                 return None;
             }
-            if ffi::lua_type(l, -2) == ffi::LUA_TSTRING {
-                let mut len = 0usize;
-                let p = ffi::lua_tolstring(l, -2, &mut len);
-                let key = std::slice::from_raw_parts(p.cast::<u8>(), len);
-                if key == b"q" || key == b"r" {
-                    if ffi::lua_isinteger(l, -1) == 0 {
-                        ffi::lua_settop(l, top);
-                        return None;
-                    }
-                    let v = ffi::lua_tointegerx(l, -1, std::ptr::null_mut());
-                    if key == b"q" {
-                        q = Some(v);
-                    } else {
-                        r = Some(v);
-                    }
+            if let Some(key) = crate::raw::bytes_at(l, -2)
+                && (key == b"q" || key == b"r")
+            {
+                if ffi::lua_isinteger(l, -1) == 0 {
+                    ffi::lua_settop(l, top);
+                    return None;
+                }
+                let v = ffi::lua_tointegerx(l, -1, std::ptr::null_mut());
+                if key == b"q" {
+                    q = Some(v);
+                } else {
+                    r = Some(v);
                 }
             }
             // Pop the value, keep the key for the next step.
