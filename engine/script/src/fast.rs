@@ -174,9 +174,9 @@ fn serve_set(l: *mut ffi::lua_State) -> Option<c_int> {
     } else {
         serde_json::Value::Null
     };
-    live::try_with_state_mut(ctx, |_, s| {
+    live::try_with_state_mut(ctx, |rules, s| {
         let p = s.pieces.get_mut(&id)?;
-        crate::rules::set_value(p, key, v);
+        crate::rules::set_value(rules, p, key, v);
         Some(())
     })??;
     nil(l)

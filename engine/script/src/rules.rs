@@ -178,6 +178,26 @@ struct Snapshot {
     values: Frozen,
     /// The templates of the nested tables in `values`, by key (reused while unchanged).
     parts: Parts,
+    /// What `ctx:set` changed since, when it changed everything that changed.
+    written: Option<Written>,
+}
+
+/// The keys `ctx:set` changed in a piece's values since its snapshot was made, and the values
+/// those sets left. Why: the snapshot is then patched at exactly those keys, without comparing
+/// the whole record (see [`snapshot`]).
+///
+/// Why it can be trusted: the snapshot keeps its piece's values (`Snapshot::piece`) and this
+/// keeps a weak reference to the values the last noted set left. While either reference
+/// exists, `Arc::make_mut` cannot change those values in place: it copies them (another strong
+/// reference) or moves them (a weak one) to a new allocation. So any change not noted here,
+/// whoever makes it (a path set, a failed action's sets, the engine), leaves the piece with
+/// values at another address, and the note no longer matches. The weak reference also keeps
+/// the allocation, so no later values can reuse its address.
+struct Written {
+    /// The values after the last noted set.
+    after: std::sync::Weak<BTreeMap<String, Json>>,
+    /// Every key a noted set changed (added, changed or removed), each once.
+    keys: Vec<String>,
 }
 
 /// The light rows kept for one piece: the piece they were made from, and each field list's row.
@@ -1151,6 +1171,32 @@ fn snapshot(
             && o.piece.pos == p.pos
             && o.piece.facing == p.facing
     });
+    // Only `ctx:set` changed the values since, all of it noted: patch the noted keys alone (and
+    // the whole snapshot with them when the piece is where it was).
+    if let Some(o) = old.as_ref()
+        && let Some(w) = o.written.as_ref()
+        && std::ptr::eq(w.after.as_ptr(), Arc::as_ptr(&p.values))
+    {
+        let whole = match in_place {
+            true => Some((&o.full, rules.templates.string(lua, "values")?)),
+            false => None,
+        };
+        if let Some((values, parts, full)) = rules.templates.patch_keys(
+            lua,
+            (&p.values, &o.piece.values),
+            &w.keys,
+            (&o.values, &o.parts),
+            whole,
+        )? {
+            let full = match full {
+                Some(f) => f,
+                None => full_snapshot(lua, rules, p, &values)?,
+            };
+            #[cfg(test)]
+            PATCHED_AT_KEYS.with(|c| c.set(c.get() + 1));
+            return Ok(Some(keep_snapshot(rules, state, p, full, values, parts)));
+        }
+    }
     let (values, parts, old_full) = match old {
         Some(o) if o.piece.values == p.values => (o.values, o.parts, Some((o.full, true))),
         o => {
@@ -1176,6 +1222,24 @@ fn snapshot(
         Some(f) => f,
         None => full_snapshot(lua, rules, p, &values)?,
     };
+    Ok(Some(keep_snapshot(rules, state, p, f, values, parts)))
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Snapshots patched at the keys `ctx:set` noted (see [`Written`]), for tests.
+    static PATCHED_AT_KEYS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Caches `p`'s new snapshot (see [`snapshot`]) and returns it with its `values`.
+fn keep_snapshot(
+    rules: &LuaRules,
+    state: &GameState,
+    p: &Piece,
+    full: Frozen,
+    values: Frozen,
+    parts: Parts,
+) -> (Frozen, Frozen) {
     let mut cache = rules.snapshots.borrow_mut();
     // Pieces come and go (and games change): drop entries for pieces this state does not have
     // once the cache is clearly larger than the state.
@@ -1183,15 +1247,16 @@ fn snapshot(
         cache.retain(|k, _| state.pieces.contains_key(k));
     }
     cache.insert(
-        id,
+        p.id,
         Snapshot {
             piece: p.clone(),
-            full: f.clone(),
+            full: full.clone(),
             values: values.clone(),
             parts,
+            written: None,
         },
     );
-    Ok(Some((f, values)))
+    (full, values)
 }
 
 /// The whole snapshot of `p` (`values` already frozen).
@@ -1740,14 +1805,47 @@ fn global_value(
 
 /// `ctx:set(id, key, v)` on the piece: `v` as `key`'s value, or no `key` when `v` is null.
 /// Setting what is already there changes nothing (and keeps the values shared with the state
-/// before the action, see `Piece::values`).
-pub(crate) fn set_value(p: &mut Piece, key: &str, v: Json) {
+/// before the action, see `Piece::values`). A change is noted for the piece's snapshot (see
+/// [`Written`]).
+pub(crate) fn set_value(rules: &LuaRules, p: &mut Piece, key: &str, v: Json) {
+    let before = Arc::as_ptr(&p.values);
     if v.is_null() {
-        if p.values.contains_key(key) {
-            Arc::make_mut(&mut p.values).remove(key);
+        if !p.values.contains_key(key) {
+            return;
         }
-    } else if p.values.get(key) != Some(&v) {
+        Arc::make_mut(&mut p.values).remove(key);
+    } else if p.values.get(key) == Some(&v) {
+        return;
+    } else {
         Arc::make_mut(&mut p.values).insert(key.to_owned(), v);
+    }
+    // Busy (never expected): nothing is noted, and an earlier note no longer matches.
+    let Ok(mut cache) = rules.snapshots.try_borrow_mut() else {
+        return;
+    };
+    let Some(snap) = cache.get_mut(&p.id) else {
+        return;
+    };
+    let after = Arc::downgrade(&p.values);
+    if std::ptr::eq(before, Arc::as_ptr(&snap.piece.values)) {
+        // The first change since the snapshot.
+        snap.written = Some(Written {
+            after,
+            keys: vec![key.to_owned()],
+        });
+    } else if let Some(w) = snap
+        .written
+        .as_mut()
+        .filter(|w| std::ptr::eq(w.after.as_ptr(), before))
+    {
+        // A further change, every earlier one noted.
+        w.after = after;
+        if !w.keys.iter().any(|k| k == key) {
+            w.keys.push(key.to_owned());
+        }
+    } else {
+        // A change after others that were not noted.
+        snap.written = None;
     }
 }
 
@@ -2498,7 +2596,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
         let v = json(lua, &args, 2, "value")?;
         if let Some(p) = s.pieces.get_mut(&id) {
             if let [PathStep::Key(key)] = path.as_slice() {
-                set_value(p, key, v);
+                set_value(rules, p, key, v);
             } else {
                 set_path(&mut p.values, &path, v)?;
             }
@@ -3484,6 +3582,89 @@ ctx:set(1, "f", setmetatable({ a = 1 }, {}))"#,
             serde_json::json!({"guns": [1, 7], "crew": {"a": 1}}),
         );
         check(&state, 4, 7, 1);
+    }
+
+    #[test]
+    fn snapshots_patched_at_the_keys_set_equal_fresh_builds() {
+        let (_d, rules, mut state) = setup();
+        // Every piece's snapshot as text, in `pairs` order (so a layout that differs from a
+        // fresh build's in the same VM shows), after checking that a patched snapshot still
+        // refuses writes.
+        let dump = r"local ctx = ...
+          local function dump(v)
+            if type(v) ~= 'table' then return tostring(v) .. ':' .. (math.type(v) or type(v)) end
+            local out = {}
+            for k, x in pairs(v) do out[#out + 1] = tostring(k) .. '=' .. dump(x) end
+            return '{' .. table.concat(out, ',') .. '}'
+          end
+          local out = {}
+          for _, p in ipairs(ctx:pieces {}) do
+            assert(not pcall(function() p.values.hull = 0 end), 'a snapshot took a write')
+            out[#out + 1] = dump(p)
+          end
+          return table.concat(out, '\n')";
+        let read = |r: &LuaRules, state: &GameState| -> String {
+            r.loaded
+                .sandbox
+                .guarded(|lua| {
+                    r.with_ctx(lua, Access::Read(state), |lua, ctx| {
+                        lua.load(dump).set_name("=dump").call::<String>(ctx)
+                    })
+                })
+                .unwrap()
+        };
+        let write = |state: &mut GameState, code: &str| -> Result<(), crate::ScriptError> {
+            rules.loaded.sandbox.guarded(|lua| {
+                rules.with_ctx(lua, Access::Write(state), |lua, ctx| {
+                    lua.load(code).set_name("=write").call::<()>(ctx)
+                })
+            })
+        };
+        read(&rules, &state);
+        let steps = [
+            // A number; a nested table of the same shape.
+            "local ctx = ...; ctx:set(1, 'hull', 4)",
+            "local ctx = ...; ctx:set(1, 'rec', { guns = { 1, 7 }, crew = { a = 1 } })",
+            // One key set three times, another changing length; the general way (a float id).
+            "local ctx = ...; ctx:set(1, 'hull', 4); ctx:set(1, 'hull', 9); ctx:set(1.0, 'hull', 8)
+             ctx:set(1, 'rec', { guns = { 1, 7, 8 }, crew = { a = 2 } })",
+            // Unchanged: nothing to note.
+            "local ctx = ...; ctx:set(1, 'hull', 8)",
+            // A path set before and after noted sets: the note cannot be trusted.
+            "local ctx = ...; ctx:set(1, { 'rec', 'crew', 'a' }, 5); ctx:set(1, 'hull', 1)",
+            "local ctx = ...; ctx:set(1, 'hull', 2); ctx:set(1, { 'rec', 'guns', 1 }, 3)",
+            // A key added, then removed; a value changing kind and back.
+            "local ctx = ...; ctx:set(1, 'extra', true)",
+            "local ctx = ...; ctx:set(1, 'extra', nil); ctx:set(1, 'hull', 6)",
+            "local ctx = ...; ctx:set(1, 'hull', { 1, 2 })",
+            "local ctx = ...; ctx:set(1, 'hull', 3)",
+            // Moved and changed; then a hex value changed.
+            "local ctx = ...; ctx:move(1, { q = 1, r = 2 }); ctx:set(1, 'hull', 5)",
+            "local ctx = ...; ctx:set(1, 'spot', { q = 2, r = 2 }); ctx:set(5, 'hull', 1)",
+            "local ctx = ...; ctx:set(1, 'spot', { q = 3, r = 2 }); ctx:set(1, 'name', 'Kestrel')",
+            "local ctx = ...; ctx:set(1, 'name', 'Osprey'); ctx:set(5, 'hull', 2)",
+        ];
+        let before = PATCHED_AT_KEYS.with(std::cell::Cell::get);
+        for (i, code) in steps.iter().enumerate() {
+            // A failed action first: its sets are noted, then its state is thrown away.
+            let mut failed = state.clone();
+            let _ = write(
+                &mut failed,
+                "local ctx = ...; ctx:set(1, 'hull', 50); ctx:set(5, 'x', 1)",
+            );
+            assert!(write(&mut failed, "error('refused')").is_err());
+            drop(failed);
+            write(&mut state, code).unwrap_or_else(|e| panic!("step {i}: {e}"));
+            let patched = read(&rules, &state);
+            // Built afresh in the same VM, then the cache as it was for the next step.
+            let kept = std::mem::take(&mut *rules.snapshots.borrow_mut());
+            assert_eq!(patched, read(&rules, &state), "step {i}: {code}");
+            *rules.snapshots.borrow_mut() = kept;
+        }
+        let patched = PATCHED_AT_KEYS.with(std::cell::Cell::get) - before;
+        // Steps 0-2, 10 (moved: the values alone) and 13 (both pieces). The others added or
+        // removed a key, changed a value's kind, set a hex (never patched) or had a path set.
+        assert_eq!(patched, 6, "snapshots patched at their keys");
     }
 
     #[test]

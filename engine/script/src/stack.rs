@@ -487,6 +487,54 @@ pub(crate) fn patched(lua: &Lua, args: MultiValue) -> mlua::Result<mlua::Table> 
     }
 }
 
+/// [`patched`] of `inner` with `pairs`, and `outer` patched with the copy set under `at`, in one
+/// protected call: the new inner table and the new outer one. `inner` is `outer[at]`'s old
+/// value (a snapshot's `values` in the snapshot), so both copies keep their layouts.
+///
+/// # Errors
+/// Out of memory (raised inside the protected call).
+pub(crate) fn patched_within(
+    lua: &Lua,
+    outer: &mlua::Table,
+    at: Value,
+    inner: &mlua::Table,
+    pairs: Vec<Value>,
+) -> mlua::Result<(mlua::Table, mlua::Table)> {
+    let mut args = Vec::with_capacity(pairs.len() + 3);
+    args.extend([Value::Table(outer.clone()), at, Value::Table(inner.clone())]);
+    args.extend(pairs);
+    // SAFETY: `exec_raw` pushes the arguments (slots 1..=n), runs the closure in a protected
+    // call and takes the two values left. The closure only calls the C API on those slots and
+    // the copies it pushed; `lua_hexforge_clone` may raise (out of memory) into that call past
+    // a frame that owns nothing. `lua_rawset` on the fresh copies (no metatable, not frozen)
+    // raises only for a nil or NaN key, which the callers never pass.
+    unsafe {
+        lua.exec_raw::<(mlua::Table, mlua::Table)>(MultiValue::from_vec(args), |l| {
+            let n = ffi::lua_gettop(l);
+            ffi::luaL_checkstack(l, 4, std::ptr::null());
+            lua_hexforge_clone(l, 3, 0);
+            let t = n + 1;
+            let mut i = 4;
+            while i < n {
+                ffi::lua_pushvalue(l, i);
+                ffi::lua_pushvalue(l, i + 1);
+                ffi::lua_rawset(l, t);
+                i += 2;
+            }
+            lua_hexforge_freeze(l, t);
+            lua_hexforge_clone(l, 1, 0);
+            let w = n + 2;
+            ffi::lua_pushvalue(l, 2);
+            ffi::lua_pushvalue(l, t);
+            ffi::lua_rawset(l, w);
+            lua_hexforge_freeze(l, w);
+            ffi::lua_copy(l, t, 1);
+            ffi::lua_copy(l, w, 2);
+            ffi::lua_settop(l, 2);
+        })
+    }
+}
+
 /// A deep writable copy of the frozen table `t` with the same layout (`lua_hexforge_clone`), in
 /// one protected call through the C API (a call of the C `clone` function through mlua cost a
 /// third more).
