@@ -172,7 +172,7 @@ return make_ctx
 ";
 
 /// Largest table (fields of one kind) built presized; larger ones grow as usual.
-const PRESIZED: usize = 24;
+pub(crate) const PRESIZED: usize = 24;
 
 /// A template: a Lua table the VM keeps read-only (and every table in it). Read-only callbacks
 /// get it as it is ([`Templates::share`]); writable ones a copy ([`Templates::thaw`]).
@@ -570,6 +570,14 @@ impl Templates {
                 return Ok(t);
             }
         }
+        if crate::stack::flat(j) {
+            // Nothing nested: no children to reuse or keep.
+            let frozen = Frozen(crate::stack::flat_template(lua, j)?);
+            return Ok(Rc::new(Tree {
+                frozen,
+                kids: Vec::new(),
+            }));
+        }
         let mut slots = Slots::default();
         let mut kids = Vec::new();
         // The old nested children with their templates (`kids` is in the value's order).
@@ -762,6 +770,9 @@ impl Templates {
 
     /// The template of an array or object (other values: an empty template).
     fn json_template(&self, lua: &Lua, j: &Json) -> mlua::Result<Table> {
+        if crate::stack::flat(j) {
+            return crate::stack::flat_template(lua, j);
+        }
         let mut slots = Slots::default();
         let mut arr = 0;
         match j {
@@ -935,7 +946,7 @@ impl Slots {
 }
 
 /// `{ q = <integer>, r = <integer> }` and nothing else.
-fn is_hex(m: &serde_json::Map<String, Json>) -> bool {
+pub(crate) fn is_hex(m: &serde_json::Map<String, Json>) -> bool {
     m.len() == 2
         && m.get("q").and_then(Json::as_i64).is_some()
         && m.get("r").and_then(Json::as_i64).is_some()
@@ -1330,12 +1341,63 @@ mod tests {
                     })
                     .collect(),
             ));
+            // Flat values (built in one call, see `stack::flat_template`): hexes and plain
+            // items mixed, holes, floats, long strings, more fields than are presized.
+            let flat = [
+                json!([{"q": 1, "r": 2}, 5, null, {"q": -3, "r": 0}, "x", 2.5, true]),
+                json!({"b": {"q": 0, "r": 0}, "a": 1, "long": "s".repeat(100), "n": null}),
+                json!([]),
+                json!({}),
+                json!([null, null, 3]),
+                json!([18_446_744_073_709_551_615_u64, -7, 0.1]),
+                Json::Array(
+                    (0..60)
+                        .map(|i| match i % 3 {
+                            0 => json!({"q": i, "r": 1}),
+                            1 => Json::Null,
+                            _ => json!(i),
+                        })
+                        .collect(),
+                ),
+                Json::Object(
+                    (0..40)
+                        .map(|i| {
+                            let x = if i % 2 == 0 {
+                                json!({"q": i, "r": 0})
+                            } else {
+                                json!(i)
+                            };
+                            (format!("f{i}"), x)
+                        })
+                        .collect(),
+                ),
+            ];
+            assert!(flat.iter().all(crate::stack::flat));
+            vs.extend(flat);
+            let same = lua
+                .load(
+                    r"local function same(a, b)
+                        if type(a) ~= type(b) or math.type(a) ~= math.type(b) then return false end
+                        if type(a) ~= 'table' then return a == b end
+                        for k, v in pairs(a) do if not same(v, b[k]) then return false end end
+                        for k in pairs(b) do if a[k] == nil then return false end end
+                        return true
+                      end
+                      return same",
+                )
+                .eval::<Function>()
+                .unwrap();
             for v in vs {
                 let built = tpl.freeze_json(lua, &v).unwrap();
                 let reference: Table = lua
                     .load(format!("return {}", constructor(&v)))
                     .eval()
                     .unwrap();
+                assert!(
+                    same.call::<bool>((built.as_value(), reference.clone()))
+                        .unwrap(),
+                    "{v}"
+                );
                 let a: String = order.call(built.as_value()).unwrap();
                 let b: String = order.call(reference).unwrap();
                 assert_eq!(a, b, "{v}");
