@@ -1171,6 +1171,25 @@ fn snapshot(
             && o.piece.pos == p.pos
             && o.piece.facing == p.facing
     });
+    // Moved or turned on the map, nothing else changed but values: the whole snapshot is the
+    // old one with `hex`, `position`, `facing` and `values` set (the same keys, so the same
+    // layout), not a build.
+    let moved = old
+        .as_ref()
+        .filter(|o| !in_place && moved_on_map(&o.piece, p))
+        .map(|o| o.full.clone());
+    let whole_after_move = |values: &Frozen| -> mlua::Result<Frozen> {
+        match (&moved, &p.pos) {
+            (Some(old_full), Position::Hex(h)) => Ok(Frozen::from_table(crate::stack::moved(
+                lua,
+                old_full.table(),
+                values.table(),
+                (h.q, h.r),
+                p.facing.map(|f| f.index()),
+            )?)),
+            _ => full_snapshot(lua, rules, p, values),
+        }
+    };
     // Only `ctx:set` changed the values since, all of it noted: patch the noted keys alone (and
     // the whole snapshot with them when the piece is where it was).
     if let Some(o) = old.as_ref()
@@ -1190,7 +1209,7 @@ fn snapshot(
         )? {
             let full = match full {
                 Some(f) => f,
-                None => full_snapshot(lua, rules, p, &values)?,
+                None => whole_after_move(&values)?,
             };
             #[cfg(test)]
             PATCHED_AT_KEYS.with(|c| c.set(c.get() + 1));
@@ -1220,9 +1239,18 @@ fn snapshot(
     };
     let f = match full {
         Some(f) => f,
-        None => full_snapshot(lua, rules, p, &values)?,
+        None => whole_after_move(&values)?,
     };
     Ok(Some(keep_snapshot(rules, state, p, f, values, parts)))
+}
+
+/// Whether `p` is `old` moved or turned on the map: the same type and owner, both on a hex, and
+/// a facing in both or in neither (so its snapshot has the same keys).
+fn moved_on_map(old: &Piece, p: &Piece) -> bool {
+    old.kind == p.kind
+        && old.owner == p.owner
+        && matches!((&old.pos, &p.pos), (Position::Hex(_), Position::Hex(_)))
+        && old.facing.is_some() == p.facing.is_some()
 }
 
 #[cfg(test)]
@@ -3643,6 +3671,10 @@ ctx:set(1, "f", setmetatable({ a = 1 }, {}))"#,
             "local ctx = ...; ctx:set(1, 'spot', { q = 2, r = 2 }); ctx:set(5, 'hull', 1)",
             "local ctx = ...; ctx:set(1, 'spot', { q = 3, r = 2 }); ctx:set(1, 'name', 'Kestrel')",
             "local ctx = ...; ctx:set(1, 'name', 'Osprey'); ctx:set(5, 'hull', 2)",
+            // Moved and turned alone, a facing-less piece moved; off the map and back.
+            "local ctx = ...; ctx:move(1, { q = 2, r = 1 }, 'S'); ctx:move(5, { q = 0, r = 0 })",
+            "local ctx = ...; ctx:place(1, { box = 'reserve' }); ctx:set(1, 'hull', 7)",
+            "local ctx = ...; ctx:move(1, { q = -1, r = 2 }); ctx:set(1, 'hull', 8)",
         ];
         let before = PATCHED_AT_KEYS.with(std::cell::Cell::get);
         for (i, code) in steps.iter().enumerate() {
@@ -3662,9 +3694,10 @@ ctx:set(1, "f", setmetatable({ a = 1 }, {}))"#,
             *rules.snapshots.borrow_mut() = kept;
         }
         let patched = PATCHED_AT_KEYS.with(std::cell::Cell::get) - before;
-        // Steps 0-2, 10 (moved: the values alone) and 13 (both pieces). The others added or
-        // removed a key, changed a value's kind, set a hex (never patched) or had a path set.
-        assert_eq!(patched, 6, "snapshots patched at their keys");
+        // Steps 0-2, 10 (moved: the values alone), 13 (both pieces), 15 and 16. The others
+        // added or removed a key, changed a value's kind, set a hex (never patched), had a path
+        // set or changed no value.
+        assert_eq!(patched, 8, "snapshots patched at their keys");
     }
 
     #[test]

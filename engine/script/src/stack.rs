@@ -535,6 +535,52 @@ pub(crate) fn patched_within(
     }
 }
 
+/// A piece's snapshot after it moved or turned on the map: a shallow copy of `old` (the frozen
+/// snapshot of the piece where it was) with `hex` and `position` set to new `{ q =, r = }`
+/// tables, `facing` to `facing` (when the piece has one) and `values` to `values`, frozen, in
+/// one protected call. The keys are those `old` has (the caller checks: on a hex before and
+/// after, a facing in both or neither), so the copy keeps the layout of a fresh build.
+///
+/// # Errors
+/// Out of memory (raised inside the protected call).
+pub(crate) fn moved(
+    lua: &Lua,
+    old: &mlua::Table,
+    values: &mlua::Table,
+    (q, r): (i32, i32),
+    facing: Option<u8>,
+) -> mlua::Result<mlua::Table> {
+    // SAFETY: `exec_raw` pushes `old` (1) and `values` (2), runs the closure in a protected call
+    // and takes the one value left. The closure calls the C API on those slots and what it
+    // pushed (at most three values above the copy, checked first); `lua_hexforge_clone` and
+    // `lua_createtable` may raise (out of memory) into that call past a frame that owns
+    // nothing. `lua_setfield` on the fresh copy and the fresh hexes (no metatables) only
+    // stores.
+    unsafe {
+        lua.exec_raw::<mlua::Table>((old, values), |l| {
+            ffi::luaL_checkstack(l, 4, std::ptr::null());
+            lua_hexforge_clone(l, 1, 0); // 3
+            for key in [c"hex", c"position"] {
+                ffi::lua_createtable(l, 0, 2);
+                ffi::lua_pushinteger(l, i64::from(q));
+                ffi::lua_setfield(l, -2, c"q".as_ptr());
+                ffi::lua_pushinteger(l, i64::from(r));
+                ffi::lua_setfield(l, -2, c"r".as_ptr());
+                ffi::lua_setfield(l, 3, key.as_ptr());
+            }
+            if let Some(f) = facing {
+                ffi::lua_pushinteger(l, i64::from(f));
+                ffi::lua_setfield(l, 3, c"facing".as_ptr());
+            }
+            ffi::lua_pushvalue(l, 2);
+            ffi::lua_setfield(l, 3, c"values".as_ptr());
+            lua_hexforge_freeze(l, 3);
+            ffi::lua_copy(l, 3, 1);
+            ffi::lua_settop(l, 1);
+        })
+    }
+}
+
 /// Whether `j` is an array or an object whose items are all plain (null, booleans, numbers,
 /// strings) or hexes: a template [`flat_template`] builds in one call (a path, a map of
 /// counts).

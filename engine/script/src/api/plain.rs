@@ -185,6 +185,16 @@ impl Frozen {
     pub fn as_value(&self) -> Value {
         Value::Table(self.0.clone())
     }
+
+    /// The template's table.
+    pub(crate) fn table(&self) -> &Table {
+        &self.0
+    }
+
+    /// A table the caller froze (every table in it).
+    pub(crate) fn from_table(t: Table) -> Frozen {
+        Frozen(t)
+    }
 }
 
 /// One entry of a template under construction: key, then the value or the nested template.
