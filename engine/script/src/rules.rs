@@ -67,7 +67,9 @@ pub struct LuaRules {
     /// converting it again. Never iterated, so its order cannot leak into results.
     snapshots: RefCell<BTreeMap<PieceId, Snapshot>>,
     /// Light rows of read-only reads (frozen, shared like whole snapshots), per piece: the piece
-    /// they were made from and one row per field list. Never iterated.
+    /// they were made from and one row per field list. A row without `values` serves while the
+    /// piece stays where and what it is; one with `values` only while the values are the same.
+    /// Never iterated.
     light_rows: RefCell<BTreeMap<PieceId, KeptRows>>,
     /// The last game options converted, as a template (every ctx has `options`).
     options: RefCell<Option<(Json, Frozen)>>,
@@ -1319,12 +1321,17 @@ fn full_snapshot(lua: &Lua, rules: &LuaRules, p: &Piece, values: &Frozen) -> mlu
 
 /// Whether `a` and `b` have the same fields and share one `values` (see [`snapshot`]).
 fn same_shared(a: &Piece, b: &Piece) -> bool {
-    a.id == b.id
-        && a.kind == b.kind
-        && a.owner == b.owner
-        && a.pos == b.pos
-        && a.facing == b.facing
-        && Arc::ptr_eq(&a.values, &b.values)
+    same_place(a, b) && same_values(a, b)
+}
+
+/// Whether `a` and `b` are the same piece of the same type and owner, where and as it was.
+fn same_place(a: &Piece, b: &Piece) -> bool {
+    a.id == b.id && a.kind == b.kind && a.owner == b.owner && a.pos == b.pos && a.facing == b.facing
+}
+
+/// Whether `a` and `b` share one `values` (values are shared until changed).
+fn same_values(a: &Piece, b: &Piece) -> bool {
+    Arc::ptr_eq(&a.values, &b.values)
 }
 
 /// A fresh snapshot table of a piece (nil if there is no such piece).
@@ -1486,6 +1493,9 @@ fn shared_rows(
     ids: impl IntoIterator<Item = PieceId>,
 ) -> mlua::Result<Table> {
     let key: Vec<Light> = fields.iter().map(|(_, l)| *l).collect();
+    // Rows without `values` stay valid while the piece stays where and what it is, whatever
+    // its values do (victory's `owner`, `type`, `hex` after a shot).
+    let with_values = key.contains(&Light::Values);
     let mut out: Vec<Option<Table>> = Vec::new();
     let mut missing = Vec::new();
     let mut rows = Vec::new();
@@ -1497,7 +1507,7 @@ fn shared_rows(
             .light_rows
             .borrow()
             .get(&id)
-            .filter(|(made, _)| same_shared(made, p))
+            .filter(|(made, _)| same_place(made, p) && (!with_values || same_values(made, p)))
             .and_then(|(_, rs)| rs.iter().find(|(k, _)| *k == key).map(|(_, t)| t.clone()));
         if kept.is_none() {
             missing.push((out.len(), p));
@@ -1516,8 +1526,12 @@ fn shared_rows(
         for (n, (at, p)) in missing.into_iter().enumerate() {
             let row: Table = built.raw_get(n + 1)?;
             let entry = cache.entry(p.id).or_insert_with(|| (p.clone(), Vec::new()));
-            if !same_shared(&entry.0, p) {
+            if !same_place(&entry.0, p) {
                 *entry = (p.clone(), Vec::new());
+            } else if !same_values(&entry.0, p) {
+                // Every kept row with `values` was made from the entry's piece.
+                entry.1.retain(|(k, _)| !k.contains(&Light::Values));
+                entry.0 = p.clone();
             }
             entry.1.retain(|(k, _)| *k != key);
             entry.1.push((key.clone(), row.clone()));
@@ -3698,6 +3712,62 @@ ctx:set(1, "f", setmetatable({ a = 1 }, {}))"#,
         // added or removed a key, changed a value's kind, set a hex (never patched), had a path
         // set or changed no value.
         assert_eq!(patched, 8, "snapshots patched at their keys");
+    }
+
+    #[test]
+    fn light_rows_without_values_outlive_changes_of_values_only() {
+        let (_d, rules, mut state) = setup();
+        // Keeps the rows read in a global table, then tells whether each read is the same table
+        // as the last one of its kind and what it holds.
+        let read = r"local ctx = ...
+          local a = ctx:pieces { fields = { 'id', 'hex' } }[1]
+          local b = ctx:pieces { fields = { 'id', 'values' } }[1]
+          local same_a, same_b = LAST_A == a, LAST_B == b
+          LAST_A, LAST_B = a, b
+          return same_a, same_b, a.hex.q, b.values.hull";
+        let look = |state: &GameState| -> (bool, bool, i64, i64) {
+            rules
+                .loaded
+                .sandbox
+                .guarded(|lua| {
+                    rules.with_ctx(lua, Access::Read(state), |lua, ctx| {
+                        lua.load(read).set_name("=look").call(ctx)
+                    })
+                })
+                .unwrap()
+        };
+        let write = |state: &mut GameState, code: &str| {
+            rules
+                .loaded
+                .sandbox
+                .guarded(|lua| {
+                    rules.with_ctx(lua, Access::Write(state), |lua, ctx| {
+                        lua.load(code).set_name("=write").call::<()>(ctx)
+                    })
+                })
+                .unwrap();
+        };
+        assert_eq!(look(&state), (false, false, 0, 5));
+        assert_eq!(look(&state), (true, true, 0, 5));
+        // A value changed: the row without values is kept, the other is new.
+        write(&mut state, "local ctx = ...; ctx:set(1, 'hull', 4)");
+        assert_eq!(look(&state), (true, false, 0, 4));
+        assert_eq!(look(&state), (true, true, 0, 4));
+        // Moved: both are new.
+        write(&mut state, "local ctx = ...; ctx:move(1, { q = 1, r = 2 })");
+        assert_eq!(look(&state), (false, false, 1, 4));
+        // Moved and changed at once, then turned: both new each time.
+        write(
+            &mut state,
+            "local ctx = ...; ctx:move(1, { q = 2, r = 1 }); ctx:set(1, 'hull', 3)",
+        );
+        assert_eq!(look(&state), (false, false, 2, 3));
+        write(
+            &mut state,
+            "local ctx = ...; ctx:move(1, { q = 2, r = 1 }, 'S')",
+        );
+        assert_eq!(look(&state), (false, false, 2, 3));
+        assert_eq!(look(&state), (true, true, 2, 3));
     }
 
     #[test]
