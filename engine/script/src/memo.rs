@@ -14,8 +14,9 @@
 //! untracked and nothing is remembered.
 //!
 //! Fields of the ctx (`ctx.round`, `ctx.phase`, `ctx.options`, ...) are plain table fields in
-//! other callbacks; the victory ctx serves them through `__index` once each ([`TRACK_FIELDS`]),
-//! so that reading `ctx.options` alone does not make every phase change a reason to call again.
+//! other callbacks; the victory ctx serves them through `__index` once each (a C function, see
+//! [`crate::stack::ctx_from_template`]), which notes the names read ([`note_field`]), so that
+//! reading `ctx.options` alone does not make every phase change a reason to call again.
 //!
 //! Deliberately narrow: only victory is remembered (it runs after every action, returns plain
 //! data and cannot write). Listings and checks return values Lua code goes on using.
@@ -39,35 +40,35 @@ pub(crate) const CTX_FIELDS: [&str; 9] = [
     "options",
 ];
 
-/// `track(ctx, read, methods)`: moves the ctx fields out of `ctx` and gives it a metatable of
-/// its own whose `__index` notes each field name read in `read` (once: a read field is then
-/// stored in the ctx, so later reads cost nothing) and serves the methods as before. The chunk
-/// gets the original `setmetatable` as its argument (not a mod's). Plain indexing is raw here:
-/// the shared ctx metatable has no `__newindex`, and fields are not methods.
-pub(crate) const TRACK_FIELDS: &str = r"
-local setmetatable = ...
-local NAMES = { 'round', 'segment', 'phase', 'label', 'turn_limit', 'active', 'acting',
-                'scenario', 'options' }
-local IS = {}
-for i = 1, #NAMES do IS[NAMES[i]] = true end
-return function(ctx, read, methods)
-  local fields = {}
-  for i = 1, #NAMES do
-    local k = NAMES[i]
-    fields[k] = ctx[k]
-    ctx[k] = nil
-  end
-  setmetatable(ctx, { __index = function(t, k)
-    if IS[k] then
-      read[k] = true
-      local v = fields[k]
-      if v ~= nil then t[k] = v end
-      return v
-    end
-    return methods[k]
-  end })
-end
-";
+thread_local! {
+    /// The ctx fields read by tracked ctxs since [`reset_fields`], one bit each (see
+    /// [`crate::stack::ctx_from_template`]). Per thread, not per call: a victory ctx kept by a
+    /// mod and read later marks its field in whatever victory call runs then, which only makes
+    /// that call's memo check one more field.
+    static FIELDS_READ: std::cell::Cell<u16> = const { std::cell::Cell::new(0) };
+}
+
+/// Notes that field `i` of [`CTX_FIELDS`] was read through a tracked ctx.
+pub(crate) fn note_field(i: usize) {
+    let _ = FIELDS_READ.try_with(|f| f.set(f.get() | (1 << i)));
+}
+
+/// Forgets the fields read (before a victory call).
+pub(crate) fn reset_fields() {
+    let _ = FIELDS_READ.try_with(|f| f.set(0));
+}
+
+/// The fields of [`CTX_FIELDS`] read through tracked ctxs since [`reset_fields`].
+pub(crate) fn fields_read() -> impl Iterator<Item = &'static str> {
+    let bits = FIELDS_READ
+        .try_with(std::cell::Cell::get)
+        .unwrap_or(u16::MAX);
+    CTX_FIELDS
+        .into_iter()
+        .enumerate()
+        .filter(move |(i, _)| bits & (1 << i) != 0)
+        .map(|(_, n)| n)
+}
 
 /// The `ctx:pieces` filter, as Rust can ask it again.
 #[derive(Clone, Debug, PartialEq)]

@@ -57,6 +57,8 @@ pub struct LuaRules {
     /// The metatable every ctx shares: `{ __index = methods }`, the methods built once (see
     /// `build_methods`).
     ctx_mt: Table,
+    /// The methods table (`ctx_mt.__index`), which victory's tracked ctxs serve too.
+    methods: Table,
     /// Builds fresh Lua tables from cached templates (see [`crate::api::plain`]).
     templates: Templates,
     /// Each piece type's `stats` as a template, built once; snapshots get copies.
@@ -84,8 +86,6 @@ pub struct LuaRules {
     victory_memo: RefCell<Option<Memo>>,
     /// Whether victory answers are remembered at all ([`LuaRules::remember_victory`]).
     remember: std::cell::Cell<bool>,
-    /// Moves a victory ctx's fields behind a recording `__index` ([`crate::memo::TRACK_FIELDS`]).
-    track_fields: Function,
     /// The last ctx made, as a template, with what its fields were made from: every ctx of the
     /// same clock, options and scenario is a copy of it (see [`open_ctx`]).
     ctx_template: RefCell<Option<(CtxKey, Table)>>,
@@ -355,26 +355,16 @@ impl LuaRules {
             let m = build_methods(lua)?;
             let templates = Templates::new(lua)?;
             let stats = stats_templates(lua, &templates, &loaded.decls)?;
-            // The original setmetatable, whatever a mod did to its globals.
-            let base = match lua.named_registry_value::<Value>(crate::sandbox::PRISTINE_KEY)? {
-                Value::Table(t) => t,
-                _ => lua.globals(),
-            };
-            let track: Function = lua
-                .load(crate::memo::TRACK_FIELDS)
-                .set_name("=hexforge memo")
-                .set_environment(lua.create_table()?)
-                .call(base.raw_get::<Value>("setmetatable")?)?;
             let mt = lua.create_table()?;
-            mt.raw_set("__index", m)?;
+            mt.raw_set("__index", &m)?;
             let functions = loaded
                 .callbacks
                 .iter()
                 .map(|k| lua.registry_value::<Function>(k))
                 .collect::<mlua::Result<Vec<_>>>()?;
-            Ok((mt, templates, stats, track, functions))
+            Ok((mt, m, templates, stats, functions))
         });
-        let (ctx_mt, templates, stats, track_fields, functions) = built.map_err(|e| {
+        let (ctx_mt, methods, templates, stats, functions) = built.map_err(|e| {
             vec![ModError::at(
                 String::new(),
                 0,
@@ -387,6 +377,7 @@ impl LuaRules {
             turns,
             dice,
             ctx_mt,
+            methods,
             templates,
             stats,
             snapshots: RefCell::new(BTreeMap::new()),
@@ -397,7 +388,6 @@ impl LuaRules {
             recorder: Recorder::default(),
             victory_memo: RefCell::new(None),
             remember: std::cell::Cell::new(true),
-            track_fields,
             ctx_template: RefCell::new(None),
             ctx_templates: RefCell::default(),
             functions,
@@ -465,7 +455,7 @@ impl LuaRules {
         access: Access<'_>,
         f: impl FnOnce(&Lua, Table) -> mlua::Result<R>,
     ) -> mlua::Result<R> {
-        let (ctx, _session) = open_ctx(lua, access, self, None)?;
+        let (ctx, _session) = open_ctx(lua, access, self, false)?;
         f(lua, ctx)
     }
 
@@ -506,7 +496,7 @@ impl LuaRules {
         self.loaded
             .sandbox
             .guarded(|lua| {
-                let (ctx, _session) = open_ctx(lua, access, self, None)?;
+                let (ctx, _session) = open_ctx(lua, access, self, false)?;
                 let mut args = extra(lua)?;
                 args.push_front(Value::Table(ctx));
                 let out: MultiValue = f.call(args)?;
@@ -617,7 +607,7 @@ impl LuaRules {
         sandbox
             .guarded(|lua| {
                 {
-                    let (ctx, _session) = open_ctx(lua, Access::Read(state), self, None)?;
+                    let (ctx, _session) = open_ctx(lua, Access::Read(state), self, false)?;
                     // A kept string: side ids repeat in every listing.
                     let who = self.templates.string(lua, side.as_str())?;
                     // Picking: each action's choices table and its items, unconverted.
@@ -1036,16 +1026,10 @@ impl Rules for LuaRules {
             .loaded
             .sandbox
             .guarded(|lua| {
-                let read = lua.create_table()?;
-                let (ctx, _session) = open_ctx(lua, Access::Read(state), self, Some(&read))?;
+                crate::memo::reset_fields();
+                let (ctx, _session) = open_ctx(lua, Access::Read(state), self, true)?;
                 let out: Value = f.call(ctx)?;
-                let read = crate::stack::flags(lua, &read, &crate::memo::CTX_FIELDS)?;
-                fields.extend(
-                    crate::memo::CTX_FIELDS
-                        .into_iter()
-                        .zip(read)
-                        .filter_map(|(name, read)| read.then_some(name)),
-                );
+                fields.extend(crate::memo::fields_read());
                 match out {
                     v @ Value::Table(_) => parse_outcome(lua, v).map(Some),
                     _ => Ok(None),
@@ -1704,24 +1688,24 @@ pub(crate) fn located(lua: &Lua, msg: String) -> mlua::Error {
 /// Builds the `ctx` table for one callback call and opens its session (see [`crate::live`]):
 /// the fields, and the metatable every ctx shares, whose `__index` is the methods table built
 /// once per [`LuaRules`] by [`build_methods`]. When the session is dropped the ctx's methods
-/// error. With `read`, the fields are served through a recording `__index` instead (the names
-/// read end up as its keys; see [`crate::memo`]).
+/// error. With `tracked`, the fields are served through a recording `__index` instead (the
+/// names read are noted; see [`crate::memo`]).
 fn open_ctx<'a>(
     lua: &'a Lua,
     access: Access<'a>,
     rules: &'a LuaRules,
-    read: Option<&Table>,
+    tracked: bool,
 ) -> mlua::Result<(Table, Session<'a>)> {
     let s = access.get();
     let writable = matches!(access, Access::Write(_));
     let template = ctx_template(lua, rules, s)?;
-    let ctx = crate::stack::ctx_from_template(lua, &template, &rules.ctx_mt, writable)?;
-    if let Some(read) = read {
-        let methods: Value = rules.ctx_mt.raw_get("__index")?;
-        rules
-            .track_fields
-            .call::<()>((ctx.clone(), read.clone(), methods))?;
-    }
+    let ctx = crate::stack::ctx_from_template(
+        lua,
+        &template,
+        &rules.ctx_mt,
+        writable,
+        tracked.then_some(&rules.methods),
+    )?;
     let session = Session::open(&ctx, access, rules);
     Ok((ctx, session))
 }

@@ -390,6 +390,11 @@ unsafe extern "C-unwind" {
 /// the fields only change when the clock does, so they are set once in the template
 /// (`rules::open_ctx`).
 ///
+/// With `tracked` (the methods table), the ctx is victory's (see [`crate::memo`]): its fields
+/// are moved into a table of their own and served by a metatable of its own whose `__index`
+/// ([`tracked_index`]) notes each field read, stores it in the ctx (a second read costs
+/// nothing) and serves the methods otherwise.
+///
 /// # Errors
 /// Out of memory (raised inside the protected call).
 pub(crate) fn ctx_from_template(
@@ -397,59 +402,98 @@ pub(crate) fn ctx_from_template(
     template: &mlua::Table,
     mt: &mlua::Table,
     writable: bool,
+    tracked: Option<&mlua::Table>,
 ) -> mlua::Result<mlua::Table> {
-    // SAFETY: `exec_raw` pushes the template (1) and the metatable (2), runs the closure in a
-    // protected call and takes the one value left on the stack. The closure only calls the C
-    // API on those absolute slots and what it pushed itself; an error raised inside
-    // (`lua_hexforge_clone` allocates) unwinds to that call past a frame that owns nothing.
+    let methods = tracked.map_or(Value::Nil, |t| Value::Table(t.clone()));
+    // SAFETY: `exec_raw` pushes the template (1), the metatable (2) and the methods or nil (3),
+    // runs the closure in a protected call and takes the one value left on the stack. The
+    // closure only calls the C API on those absolute slots and what it pushed itself (at most
+    // four values above the ctx, checked first); an error raised inside (`lua_hexforge_clone`
+    // and the table and closure makers allocate) unwinds to that call past a frame that owns
+    // nothing. The ctx and the fields table have no metatable while fields are set.
     unsafe {
-        lua.exec_raw::<mlua::Table>((template, mt), |l| {
-            ffi::luaL_checkstack(l, 3, std::ptr::null());
-            lua_hexforge_clone(l, 1, 0); // 3: the ctx
-            if ffi::lua_getfield(l, 3, c"acting".as_ptr()) == ffi::LUA_TTABLE {
-                lua_hexforge_clone(l, 4, 0);
-                ffi::lua_setfield(l, 3, c"acting".as_ptr());
+        lua.exec_raw::<mlua::Table>((template, mt, methods), |l| {
+            ffi::luaL_checkstack(l, 5, std::ptr::null());
+            lua_hexforge_clone(l, 1, 0); // 4: the ctx
+            if ffi::lua_getfield(l, 4, c"acting".as_ptr()) == ffi::LUA_TTABLE {
+                lua_hexforge_clone(l, 5, 0);
+                ffi::lua_setfield(l, 4, c"acting".as_ptr());
             }
-            ffi::lua_settop(l, 3);
-            if writable && ffi::lua_getfield(l, 3, c"options".as_ptr()) == ffi::LUA_TTABLE {
-                lua_hexforge_clone(l, 4, 1);
-                ffi::lua_setfield(l, 3, c"options".as_ptr());
+            ffi::lua_settop(l, 4);
+            if writable && ffi::lua_getfield(l, 4, c"options".as_ptr()) == ffi::LUA_TTABLE {
+                lua_hexforge_clone(l, 5, 1);
+                ffi::lua_setfield(l, 4, c"options".as_ptr());
             }
-            ffi::lua_settop(l, 3);
-            ffi::lua_pushvalue(l, 2);
-            ffi::lua_setmetatable(l, 3);
-            ffi::lua_copy(l, 3, 1);
+            ffi::lua_settop(l, 4);
+            if ffi::lua_type(l, 3) == ffi::LUA_TTABLE {
+                ffi::lua_createtable(l, 0, CTX_FIELD_NAMES.len() as c_int); // 5: the fields
+                for name in CTX_FIELD_NAMES {
+                    ffi::lua_getfield(l, 4, name.as_ptr());
+                    ffi::lua_setfield(l, 5, name.as_ptr());
+                    ffi::lua_pushnil(l);
+                    ffi::lua_setfield(l, 4, name.as_ptr());
+                }
+                ffi::lua_pushvalue(l, 3);
+                ffi::lua_pushcclosure(l, tracked_index, 2); // 5: __index
+                ffi::lua_createtable(l, 0, 1);
+                ffi::lua_pushvalue(l, 5);
+                ffi::lua_setfield(l, -2, c"__index".as_ptr());
+            } else {
+                ffi::lua_pushvalue(l, 2);
+            }
+            ffi::lua_setmetatable(l, 4);
+            ffi::lua_copy(l, 4, 1);
             ffi::lua_settop(l, 1);
         })
     }
 }
 
-/// Which of `names` are set to a true value in `t` (raw reads), in one protected call through
-/// the C API. Why: each `raw_get` by name through mlua makes the key string in a protected call
-/// of its own (about 1,500 instructions); the victory memo asks for nine after every victory call.
+/// [`crate::memo::CTX_FIELDS`] as C strings, in the same order.
+const CTX_FIELD_NAMES: [&std::ffi::CStr; 9] = [
+    c"round",
+    c"segment",
+    c"phase",
+    c"label",
+    c"turn_limit",
+    c"active",
+    c"acting",
+    c"scenario",
+    c"options",
+];
+
+/// The `__index` of a tracked ctx (see [`ctx_from_template`]): upvalue 1 holds the ctx's
+/// fields, upvalue 2 the methods. A key naming a ctx field is noted as read
+/// ([`crate::memo::note_field`]), and its value (unless nil) stored in the ctx; any other key is
+/// looked up in the methods.
 ///
-/// # Errors
-/// Out of memory (making a key string raises inside the protected call).
-pub(crate) fn flags(lua: &Lua, t: &mlua::Table, names: &[&str]) -> mlua::Result<Vec<bool>> {
-    let out = std::cell::RefCell::new(Vec::with_capacity(names.len()));
-    // SAFETY: `exec_raw` pushes `t` (slot 1), runs the closure in a protected call and takes
-    // no value. The closure reads slot 1 with `lua_rawget` (no metamethods) and pops what it
-    // pushed; `lua_pushlstring` may raise (out of memory) into that call past a frame that owns
-    // nothing but borrows (the `RefCell` is released at once after each push).
+/// # Safety
+/// Called by Lua as a metamethod, `(t, k)` on the stack and those two upvalues.
+unsafe extern "C-unwind" fn tracked_index(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY (whole function): reads and raw sets on the stack slots Lua passed and the
+    // upvalues; `lua_rawset` and `lua_gettable` may raise (out of memory, a methods
+    // metamethod) past this frame, which owns nothing (`field` is a plain index).
     unsafe {
-        lua.exec_raw::<()>(t, |l| {
-            ffi::luaL_checkstack(l, 2, std::ptr::null());
-            for name in names {
-                ffi::lua_pushlstring(l, name.as_ptr().cast(), name.len());
-                ffi::lua_rawget(l, 1);
-                let set = ffi::lua_toboolean(l, -1) != 0;
-                ffi::lua_settop(l, 1);
-                out.borrow_mut().push(set);
+        ffi::luaL_checkstack(l, 3, std::ptr::null());
+        let field = crate::raw::bytes_at(l, 2)
+            .and_then(|k| CTX_FIELD_NAMES.iter().position(|n| n.to_bytes() == k));
+        ffi::lua_settop(l, 2);
+        ffi::lua_pushvalue(l, 2);
+        match field {
+            Some(i) => {
+                crate::memo::note_field(i);
+                ffi::lua_rawget(l, ffi::lua_upvalueindex(1)); // 3
+                if ffi::lua_type(l, 3) != ffi::LUA_TNIL && ffi::lua_type(l, 1) == ffi::LUA_TTABLE {
+                    ffi::lua_pushvalue(l, 2);
+                    ffi::lua_pushvalue(l, 3);
+                    ffi::lua_rawset(l, 1);
+                }
             }
-            ffi::lua_settop(l, 0);
-        })?;
+            None => {
+                ffi::lua_gettable(l, ffi::lua_upvalueindex(2));
+            }
+        }
+        1
     }
-    Ok(out.into_inner())
 }
 
 /// A changed template: a shallow copy of `args[0]` (a frozen table) with the pairs

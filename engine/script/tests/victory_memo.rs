@@ -132,6 +132,34 @@ fn ctx_fields_globals_and_whole_snapshots_are_tracked_as_read() {
 }
 
 #[test]
+fn victory_s_ctx_serves_its_fields_once_each_notes_nil_ones_and_keeps_its_methods() {
+    let (_d, rules, mut state) = rules(
+        r#"
+  -- Read twice: the second read is the field stored in the ctx.
+  assert(ctx.phase == ctx.phase and rawget(ctx, "phase") == ctx.phase)
+  -- Not read yet: nothing stored.
+  assert(rawget(ctx, "round") == nil)
+  -- A fresh acting list; methods still there.
+  assert(type(ctx.acting) == "table" and ctx:piece(1).values.hull == 3)
+  ctx.acting[1] = "changed"
+  if ctx.label == nil then return nil end
+  return { winners = { "blue" }, reason = "label" }
+"#,
+    );
+    state.clock.round = 1;
+    assert_eq!(ask(&rules, &state), (None, 1));
+    // Unread: the round.
+    state.clock.round += 1;
+    assert_eq!(ask(&rules, &state), (None, 1));
+    // A field read while nil is read all the same.
+    state.clock.label = Some("x".into());
+    assert_eq!(ask(&rules, &state), (Some(vec!["blue".into()]), 2));
+    // The acting list the last call changed was its own.
+    state.clock.label = None;
+    assert_eq!(ask(&rules, &state), (None, 3));
+}
+
+#[test]
 fn a_read_that_cannot_be_asked_again_calls_victory_every_time() {
     let (_d, rules, state) = rules(
         r#"
