@@ -1845,6 +1845,12 @@ pub(crate) fn set_value(rules: &LuaRules, p: &mut Piece, key: &str, v: Json) {
     } else {
         Arc::make_mut(&mut p.values).insert(key.to_owned(), v);
     }
+    note_write(rules, p, before, key);
+}
+
+/// Notes for `p`'s snapshot that a set changed `key` of its values, which were at `before`
+/// (see [`Written`]).
+fn note_write(rules: &LuaRules, p: &Piece, before: *const BTreeMap<String, Json>, key: &str) {
     // Busy (never expected): nothing is noted, and an earlier note no longer matches.
     let Ok(mut cache) = rules.snapshots.try_borrow_mut() else {
         return;
@@ -2624,7 +2630,14 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             if let [PathStep::Key(key)] = path.as_slice() {
                 set_value(rules, p, key, v);
             } else {
+                let before = Arc::as_ptr(&p.values);
                 set_path(&mut p.values, &path, v)?;
+                // Changed (the values moved: see `Written`): the first key's value did.
+                if let (false, Some(PathStep::Key(first))) =
+                    (std::ptr::eq(before, Arc::as_ptr(&p.values)), path.first())
+                {
+                    note_write(rules, p, before, first);
+                }
             }
         }
         one(lua, Value::Nil)
@@ -3656,9 +3669,12 @@ ctx:set(1, "f", setmetatable({ a = 1 }, {}))"#,
              ctx:set(1, 'rec', { guns = { 1, 7, 8 }, crew = { a = 2 } })",
             // Unchanged: nothing to note.
             "local ctx = ...; ctx:set(1, 'hull', 8)",
-            // A path set before and after noted sets: the note cannot be trusted.
+            // Path sets (noted as their first key) before and after plain sets.
             "local ctx = ...; ctx:set(1, { 'rec', 'crew', 'a' }, 5); ctx:set(1, 'hull', 1)",
             "local ctx = ...; ctx:set(1, 'hull', 2); ctx:set(1, { 'rec', 'guns', 1 }, 3)",
+            // An unchanged path set, then a path that fails half way: not trusted.
+            "local ctx = ...; ctx:set(1, { 'rec', 'guns', 1 }, 3)",
+            "local ctx = ...; ctx:set(1, 'hull', 4); pcall(ctx.set, ctx, 1, { 'rec', 'crew', 'a', 'b' }, 1)",
             // A key added, then removed; a value changing kind and back.
             "local ctx = ...; ctx:set(1, 'extra', true)",
             "local ctx = ...; ctx:set(1, 'extra', nil); ctx:set(1, 'hull', 6)",
@@ -3692,10 +3708,10 @@ ctx:set(1, "f", setmetatable({ a = 1 }, {}))"#,
             *rules.snapshots.borrow_mut() = kept;
         }
         let patched = PATCHED_AT_KEYS.with(std::cell::Cell::get) - before;
-        // Steps 0-2, 10 (moved: the values alone), 13 (both pieces), 15 and 16. The others
-        // added or removed a key, changed a value's kind, set a hex (never patched), had a path
-        // set or changed no value.
-        assert_eq!(patched, 8, "snapshots patched at their keys");
+        // Steps 0-2, 4, 5, 12 (moved: the values alone), 15 (both pieces), 17 and 18. The
+        // others added or removed a key, changed a value's kind, set a hex (never patched),
+        // changed no value or had a set that failed.
+        assert_eq!(patched, 10, "snapshots patched at their keys");
     }
 
     #[test]
