@@ -2807,7 +2807,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::loader::{LoadOptions, load_mods};
 
@@ -2878,7 +2878,7 @@ hex = { q = -1, r = 1 }
         })
     }
 
-    const SAME: &str = r"
+    pub(crate) const SAME: &str = r"
 local function same(a, b)
   if type(a) ~= type(b) or math.type(a) ~= math.type(b) then return false end
   if type(a) ~= 'table' then return a == b end

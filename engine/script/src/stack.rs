@@ -517,17 +517,30 @@ pub(crate) fn patched(lua: &Lua, args: MultiValue) -> mlua::Result<mlua::Table> 
             ffi::luaL_checkstack(l, 3, std::ptr::null());
             lua_hexforge_clone(l, 1, 0);
             let t = n + 1;
-            let mut i = 2;
-            while i < n {
-                ffi::lua_pushvalue(l, i);
-                ffi::lua_pushvalue(l, i + 1);
-                ffi::lua_rawset(l, t);
-                i += 2;
-            }
+            set_pairs(l, t, 2, n);
             lua_hexforge_freeze(l, t);
             ffi::lua_copy(l, t, 1);
             ffi::lua_settop(l, 1);
         })
+    }
+}
+
+/// Sets on the table at `t` the pairs `key, value` in slots `from..=last` (`from`, `from + 2`,
+/// ... are keys).
+///
+/// # Safety
+/// `t` is a fresh table without a metatable and not frozen; the slots hold no nil or NaN key.
+/// `lua_rawset` may raise out of memory: the caller's frame must own nothing.
+unsafe fn set_pairs(l: *mut ffi::lua_State, t: c_int, from: c_int, last: c_int) {
+    let mut i = from;
+    while i < last {
+        // SAFETY: the caller's guarantee; two slots free (the callers checked the stack).
+        unsafe {
+            ffi::lua_pushvalue(l, i);
+            ffi::lua_pushvalue(l, i + 1);
+            ffi::lua_rawset(l, t);
+        }
+        i += 2;
     }
 }
 
@@ -558,13 +571,7 @@ pub(crate) fn patched_within(
             ffi::luaL_checkstack(l, 4, std::ptr::null());
             lua_hexforge_clone(l, 3, 0);
             let t = n + 1;
-            let mut i = 4;
-            while i < n {
-                ffi::lua_pushvalue(l, i);
-                ffi::lua_pushvalue(l, i + 1);
-                ffi::lua_rawset(l, t);
-                i += 2;
-            }
+            set_pairs(l, t, 4, n);
             lua_hexforge_freeze(l, t);
             lua_hexforge_clone(l, 1, 0);
             let w = n + 2;

@@ -1385,16 +1385,7 @@ mod tests {
             assert!(flat.iter().all(crate::stack::flat));
             vs.extend(flat);
             let same = lua
-                .load(
-                    r"local function same(a, b)
-                        if type(a) ~= type(b) or math.type(a) ~= math.type(b) then return false end
-                        if type(a) ~= 'table' then return a == b end
-                        for k, v in pairs(a) do if not same(v, b[k]) then return false end end
-                        for k in pairs(b) do if a[k] == nil then return false end end
-                        return true
-                      end
-                      return same",
-                )
+                .load(format!("{}\nreturn same", crate::rules::tests::SAME))
                 .eval::<Function>()
                 .unwrap();
             for v in vs {
