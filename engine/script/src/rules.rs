@@ -184,17 +184,17 @@ struct Snapshot {
     written: Option<Written>,
 }
 
-/// The keys `ctx:set` changed in a piece's values since its snapshot was made, and the values
-/// those sets left. Why: the snapshot is then patched at exactly those keys, without comparing
-/// the whole record (see [`snapshot`]).
+/// The keys `ctx:set` changed in a piece's values since its snapshot was made (a path set as
+/// its first key), and the values those sets left. Why: the snapshot is then patched at
+/// exactly those keys, without comparing the whole record (see [`snapshot`]).
 ///
 /// Why it can be trusted: the snapshot keeps its piece's values (`Snapshot::piece`) and this
 /// keeps a weak reference to the values the last noted set left. While either reference
 /// exists, `Arc::make_mut` cannot change those values in place: it copies them (another strong
 /// reference) or moves them (a weak one) to a new allocation. So any change not noted here,
-/// whoever makes it (a path set, a failed action's sets, the engine), leaves the piece with
-/// values at another address, and the note no longer matches. The weak reference also keeps
-/// the allocation, so no later values can reuse its address.
+/// whoever makes it (a path set that failed half way, a failed action's sets, the engine),
+/// leaves the piece with values at another address, and the note no longer matches. The weak
+/// reference also keeps the allocation, so no later values can reuse its address.
 struct Written {
     /// The values after the last noted set.
     after: std::sync::Weak<BTreeMap<String, Json>>,

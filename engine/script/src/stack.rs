@@ -448,7 +448,7 @@ pub(crate) fn ctx_from_template(
     }
 }
 
-/// [`crate::memo::CTX_FIELDS`] as C strings, in the same order.
+/// [`crate::memo::CTX_FIELDS`] as C strings, in the same order (a test holds them equal).
 const CTX_FIELD_NAMES: [&std::ffi::CStr; 9] = [
     c"round",
     c"segment",
@@ -994,5 +994,21 @@ pub(crate) fn action_table(
             ffi::lua_pushlstring(l, side.as_ptr().cast(), side.len());
             ffi::lua_setfield(l, -2, c"side".as_ptr());
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tracked_field_names_are_the_memo_s_ctx_fields() {
+        let names: Vec<&[u8]> = super::CTX_FIELD_NAMES
+            .iter()
+            .map(|n| n.to_bytes())
+            .collect();
+        let fields: Vec<&[u8]> = crate::memo::CTX_FIELDS
+            .iter()
+            .map(|n| n.as_bytes())
+            .collect();
+        assert_eq!(names, fields);
     }
 }

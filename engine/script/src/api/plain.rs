@@ -370,9 +370,8 @@ impl Templates {
     /// `om`) changed only at `keys`, patched with one call: `old` copied with those keys set,
     /// and, when given, `whole` (the table holding it under `at`) copied with the new object
     /// set. Returns the new object, its parts and the new whole (when given), or `None` when a
-    /// key was added or removed
-    /// or a value changed kind (then a patch would not keep the layout of a fresh build, and
-    /// the caller compares the whole object instead).
+    /// key was added or removed or a value changed kind (then a patch would not keep the layout
+    /// of a fresh build, and the caller compares the whole object instead).
     ///
     /// Why: `ctx:set` notes which keys it changed (see the rules module's `Written`), so the
     /// other keys need no comparing, and the object and the whole snapshot are copied in one
