@@ -24,7 +24,7 @@ fn problems_of(dir: &Path) -> Vec<String> {
             }
             // Every waiting side (some phases let several act), and one that cannot act now.
             let mut sides = game.waiting();
-            for s in &game.state().sides {
+            for s in game.state().sides.iter() {
                 if !sides.contains(&s.id) {
                     sides.push(s.id.clone());
                 }

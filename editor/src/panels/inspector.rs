@@ -405,7 +405,7 @@ fn clock(ui: &mut egui::Ui, state: &GameState, decls: &ModDecls) {
 
 fn sides(ui: &mut egui::Ui, st: &mut InspectorState, state: &GameState) {
     ui.strong("Sides");
-    for side in &state.sides {
+    for side in state.sides.iter() {
         let mut title = format!("{} ({})", side.name, side.id);
         if let Some(t) = &side.team {
             title.push_str(&format!(", team {t}"));

@@ -50,8 +50,8 @@ impl Rules for Race {
         &self.turns
     }
     fn setup(&self, state: &mut GameState) -> Result<(), RulesError> {
-        state.sides.push(SideState::new("blue", "Blue"));
-        state.sides.push(SideState::new("red", "Red"));
+        state.sides_mut().push(SideState::new("blue", "Blue"));
+        state.sides_mut().push(SideState::new("red", "Red"));
         Ok(())
     }
     fn legal_actions(&self, state: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError> {

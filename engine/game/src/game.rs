@@ -303,9 +303,9 @@ impl<R: Rules> Game<R> {
     pub fn record(&self) -> GameRecord {
         GameRecord {
             format_version: FORMAT_VERSION,
-            mods: self.state.mods.clone(),
+            mods: self.state.mods.to_vec(),
             scenario: self.state.scenario.clone(),
-            options: self.state.options.clone(),
+            options: (*self.state.options).clone(),
             seed: self.state.seed,
             actions: self
                 .state

@@ -9,7 +9,7 @@
 //! use hexforge_core::hex::Hex;
 //! use hexforge_game::{GameState, Position, SideState};
 //! let mut s = GameState::new(vec![], "duel", serde_json::Value::Null, 1);
-//! s.sides.push(SideState::new("blue", "Blue fleet"));
+//! s.sides_mut().push(SideState::new("blue", "Blue fleet"));
 //! let id = s.add_piece("frigate", "blue".into(), Position::Hex(Hex::new(0, 0)), None);
 //! assert_eq!(s.pieces[&id].kind, "frigate");
 //! assert_eq!(s.pieces_at(Hex::new(0, 0)), vec![id]);
@@ -107,13 +107,14 @@ pub struct LogEntry {
 /// Everything about a game in progress.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameState {
-    /// The mods the game runs on.
-    pub mods: Vec<ModLock>,
+    /// The mods the game runs on. Shared between clones (every action works on a clone of the
+    /// whole state; this never changes in one).
+    pub mods: Arc<Vec<ModLock>>,
     /// The scenario id.
     pub scenario: String,
-    /// Scenario options chosen at the start.
+    /// Scenario options chosen at the start. Shared between clones, as `mods`.
     #[serde(default)]
-    pub options: Value,
+    pub options: Arc<Value>,
     /// The seed.
     pub seed: u64,
     /// The dice (all randomness goes through it).
@@ -126,8 +127,9 @@ pub struct GameState {
     pub pieces: BTreeMap<PieceId, Piece>,
     /// The id the next new piece gets.
     pub next_piece_id: u32,
-    /// Sides in seating order.
-    pub sides: Vec<SideState>,
+    /// Sides in seating order. Shared between clones until one of them changes them
+    /// (`Arc::make_mut`), as the board is.
+    pub sides: Arc<Vec<SideState>>,
     /// Where the game is in its turn structure.
     pub clock: Clock,
     /// This game's last round when it differs from the turn structure's (a scenario's
@@ -157,15 +159,15 @@ impl GameState {
     #[must_use]
     pub fn new(mods: Vec<ModLock>, scenario: &str, options: Value, seed: u64) -> Self {
         GameState {
-            mods,
+            mods: mods.into(),
             scenario: scenario.to_owned(),
-            options,
+            options: options.into(),
             seed,
             dice: DiceRoller::new(seed),
             board: Arc::default(),
             pieces: BTreeMap::new(),
             next_piece_id: 1,
-            sides: Vec::new(),
+            sides: Arc::default(),
             clock: Clock::default(),
             turn_limit: None,
             globals: Arc::default(),
@@ -222,7 +224,12 @@ impl GameState {
 
     /// A side by id, mutably.
     pub fn side_mut(&mut self, id: &SideId) -> Option<&mut SideState> {
-        self.sides.iter_mut().find(|s| &s.id == id)
+        self.sides_mut().iter_mut().find(|s| &s.id == id)
+    }
+
+    /// The sides, to change (a copy of the list first when another state shares it).
+    pub fn sides_mut(&mut self) -> &mut Vec<SideState> {
+        Arc::make_mut(&mut self.sides)
     }
 
     /// Records a text line for the current action's log entry.

@@ -433,7 +433,7 @@ pub fn schedule_step(
 #[must_use]
 pub fn seating_takers(state: &GameState, turns: &TurnStructure) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for s in &state.sides {
+    for s in state.sides.iter() {
         let t = taker_of(s, turns);
         if !out.iter().any(|o| o == t) {
             out.push(t.to_owned());

@@ -34,7 +34,7 @@ impl Rules for Resign {
     }
     fn setup(&self, state: &mut GameState) -> Result<(), RulesError> {
         for s in ["blue", "red", "green"] {
-            state.sides.push(SideState::new(s, s));
+            state.sides_mut().push(SideState::new(s, s));
         }
         std::sync::Arc::make_mut(&mut state.globals).insert("ready".into(), json!(true));
         Ok(())

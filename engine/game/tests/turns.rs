@@ -8,7 +8,7 @@ fn state(sides: &[(&str, Option<&str>)]) -> GameState {
     for (id, team) in sides {
         let mut side = SideState::new(id, id);
         side.team = team.map(str::to_owned);
-        s.sides.push(side);
+        s.sides_mut().push(side);
     }
     s
 }
@@ -378,7 +378,7 @@ fn doc_004_fleet_action_teams_complete_each_phase_together() {
 fn eliminated_sides_are_skipped() {
     let t = TurnStructure::fixed(&[], vec![PhaseSpec::turn("go", Actor::Active)]);
     let mut s = state(&[("a", None), ("b", None), ("c", None)]);
-    s.sides[1].eliminated = true;
+    s.sides_mut()[1].eliminated = true;
     let (seen, _) = play(&mut s, &t, 3);
     assert_eq!(
         seen,
@@ -388,7 +388,7 @@ fn eliminated_sides_are_skipped() {
             step(2, 1, "go", &["a"])
         ]
     );
-    s.sides.iter_mut().for_each(|x| x.eliminated = true);
+    s.sides_mut().iter_mut().for_each(|x| x.eliminated = true);
     assert_eq!(turn::advance(&mut s, &t), Err(turn::TurnError::NoActors));
 }
 

@@ -116,7 +116,7 @@ pub(crate) enum Read {
     /// `ctx.<name>` and its value.
     Field(&'static str, Json),
     /// `ctx:sides()`.
-    Sides(Vec<SideState>),
+    Sides(std::sync::Arc<Vec<SideState>>),
     /// `ctx:side(id)`.
     Side(String, Option<SideState>),
     /// `ctx:piece(id)`.
@@ -134,7 +134,7 @@ impl Read {
     fn holds(&self, rules: &LuaRules, s: &GameState) -> bool {
         match self {
             Read::Field(name, v) => field_json(rules, s, name) == *v,
-            Read::Sides(v) => s.sides == *v,
+            Read::Sides(v) => std::sync::Arc::ptr_eq(&s.sides, v) || s.sides == *v,
             Read::Side(id, v) => s.sides.iter().find(|x| x.id.as_str() == id) == v.as_ref(),
             Read::Piece(id, v) => s.pieces.get(id) == v.as_ref(),
             Read::Exists(id, v) => s.pieces.contains_key(id) == *v,
@@ -176,7 +176,7 @@ pub(crate) fn field_json(rules: &LuaRules, s: &GameState, name: &str) -> Json {
                 .collect::<Vec<_>>(),
         ),
         "scenario" => Json::String(s.scenario.clone()),
-        "options" => s.options.clone(),
+        "options" => (*s.options).clone(),
         _ => Json::Null,
     }
 }

@@ -99,7 +99,13 @@ pub struct LuaRules {
     /// The last scenario file parsed: its path, its text and what it gave (see
     /// [`crate::scenario::find_scenario`]).
     scenario: RefCell<Option<(String, String, crate::scenario::Scenario)>>,
+    /// Hook events as templates (see [`LuaRules::event_table`]). Bounded; cleared when full.
+    events: RefCell<Vec<(HookEvent, Frozen)>>,
 }
+
+/// Hook events kept as templates at most (a random-bot duel fires about 20 different ones:
+/// phase starts and ends by phase, actions by id and side, rounds).
+const KEPT_EVENTS: usize = 256;
 
 /// Where a clock is, as the earlier templates are filed (see [`LuaRules::ctx_templates`]):
 /// round, segment, phase index and whose turn it is.
@@ -121,7 +127,7 @@ struct CtxKey {
     acting: Vec<SideId>,
     turn_limit: Option<u32>,
     scenario: String,
-    options: Json,
+    options: Arc<Json>,
 }
 
 impl CtxKey {
@@ -136,7 +142,7 @@ impl CtxKey {
             && self.acting == s.clock.acting
             && self.turn_limit == turn_limit
             && self.scenario == s.scenario
-            && self.options == s.options
+            && (Arc::ptr_eq(&self.options, &s.options) || self.options == s.options)
     }
 
     fn of(s: &GameState, turn_limit: Option<u32>) -> CtxKey {
@@ -390,6 +396,7 @@ impl LuaRules {
             remember: std::cell::Cell::new(true),
             ctx_template: RefCell::new(None),
             ctx_templates: RefCell::default(),
+            events: RefCell::default(),
             functions,
             scenario: RefCell::new(None),
         })
@@ -503,6 +510,34 @@ impl LuaRules {
                 result(lua, out)
             })
             .map_err(rerr)
+    }
+
+    /// `event` as a fresh table for a hook: a copy of its template, made the first time the
+    /// event fires. Why: the same few events (a phase starting, an action of one side) fire
+    /// after almost every action, and converting each through serde and JSON cost about 3,500
+    /// instructions; a copy costs a third of that. A copy, not the template: a hook may change
+    /// its event table, as it always could.
+    fn event_table(&self, lua: &Lua, event: &HookEvent) -> mlua::Result<Table> {
+        let kept = self
+            .events
+            .borrow()
+            .iter()
+            .find(|(e, _)| e == event)
+            .map(|(_, f)| f.clone());
+        let f = match kept {
+            Some(f) => f,
+            None => {
+                let ev = serde_json::to_value(event).map_err(mlua::Error::external)?;
+                let f = self.templates.freeze_json(lua, &ev)?;
+                let mut events = self.events.borrow_mut();
+                if events.len() >= KEPT_EVENTS {
+                    events.clear();
+                }
+                events.push((event.clone(), f.clone()));
+                f
+            }
+        };
+        self.templates.thaw(lua, &f)
     }
 
     fn action_table(&self, lua: &Lua, action: &Action) -> mlua::Result<Table> {
@@ -992,12 +1027,15 @@ impl Rules for LuaRules {
         if hooks.peek().is_none() {
             return Ok(());
         }
-        let ev = serde_json::to_value(event).map_err(rerr)?;
         for h in hooks {
             self.call(
                 Access::Write(&mut *state),
                 h.callback,
-                |lua| Ok(MultiValue::from_iter([json_to_lua(lua, &ev)?])),
+                |lua| {
+                    Ok(MultiValue::from_iter([Value::Table(
+                        self.event_table(lua, event)?,
+                    )]))
+                },
                 |_, _| Ok(None),
             )?;
         }
@@ -3450,7 +3488,7 @@ return table.concat(out, " ")"#,
         a.clock.round = 3;
         a.clock.acting = vec![SideId::new("red")];
         let mut b = a.clone();
-        b.options = serde_json::json!({ "hard": true });
+        b.options = serde_json::json!({ "hard": true }).into();
         b.clock.acting = vec![SideId::new("blue"), SideId::new("red")];
         let mut c = a.clone();
         c.clock.round = 4;

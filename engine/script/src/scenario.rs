@@ -249,7 +249,7 @@ pub fn apply_scenario(rules: &LuaRules, state: &mut GameState) -> Result<(), Str
         let mut side = SideState::new(&s.id, s.name.as_deref().unwrap_or(&s.id));
         side.team = s.team.clone();
         side.values = s.values.clone();
-        state.sides.push(side);
+        state.sides_mut().push(side);
     }
     for (i, p) in sc.pieces.iter().enumerate() {
         let Some(decl) = rules.decls().piece_types.get(&p.kind) else {
@@ -300,10 +300,10 @@ pub fn apply_scenario(rules: &LuaRules, state: &mut GameState) -> Result<(), Str
         }
     }
     let mut options: serde_json::Map<String, Json> = sc.options.clone().into_iter().collect();
-    if let Json::Object(given) = &state.options {
+    if let Json::Object(given) = &*state.options {
         options.extend(given.clone());
     }
-    state.options = Json::Object(options);
+    state.options = Json::Object(options).into();
     Ok(())
 }
 

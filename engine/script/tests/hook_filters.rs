@@ -118,3 +118,33 @@ fn a_variant_sees_filtered_hooks_as_tables_and_may_edit_them() {
         "{seen}"
     );
 }
+
+/// Events repeat (every phase start, every action of a side): the engine keeps them as
+/// templates. A hook may still change its event table, and that change reaches no other hook
+/// and no later event.
+#[test]
+fn a_hook_that_changes_its_event_changes_no_other_hooks_event() {
+    let main = r#"game.turns { order = "fixed", phases = { { id = "move" }, { id = "fire" } } }
+game.action { id = "a", apply = function() end }
+local function note(ctx, word)
+  local seen = ctx:global("seen") or {}
+  seen[#seen + 1] = word
+  ctx:set_global("seen", seen)
+end
+game.on("after_action", function(ctx, ev)
+  note(ctx, ev.action .. "/" .. tostring(ev.side) .. "/" .. tostring(ev.extra))
+  ev.action, ev.side, ev.extra = "changed", nil, "x"
+end)
+game.on("after_action", function(ctx, ev) note(ctx, "second saw " .. ev.action) end)
+"#;
+    let (_d, rules) = load(main);
+    let rules = rules.unwrap();
+    let state = GameState::new(rules.mod_locks(), "hooks", Value::Null, 1);
+    let mut game = Game::new(rules, state).unwrap();
+    act(&mut game, "a");
+    act(&mut game, "a");
+    assert_eq!(
+        game.state().globals["seen"],
+        json!(["a/blue/nil", "second saw a", "a/blue/nil", "second saw a"])
+    );
+}

@@ -95,7 +95,7 @@ fn light_reads_are_asked_again_only_when_a_listed_field_changes() {
     // A destroyed piece, a new side value: asked again.
     state.pieces.remove(&PieceId(2));
     assert_eq!(ask(&rules, &state), (None, 4));
-    state.sides[0].values.insert("score".into(), json!(1));
+    state.sides_mut()[0].values.insert("score".into(), json!(1));
     assert_eq!(ask(&rules, &state), (None, 5));
 }
 
@@ -127,7 +127,7 @@ fn ctx_fields_globals_and_whole_snapshots_are_tracked_as_read() {
     assert_eq!(ask(&rules, &state), (Some(vec!["red".into()]), 3));
     state.clock.phase_index = 0;
     assert_eq!(ask(&rules, &state), (None, 4));
-    state.options = json!({ "goal": 2 });
+    state.options = json!({ "goal": 2 }).into();
     assert_eq!(ask(&rules, &state), (Some(vec!["blue".into()]), 5));
 }
 

@@ -110,8 +110,8 @@ impl Rules for Fake {
     }
 
     fn setup(&self, state: &mut GameState) -> Result<(), RulesError> {
-        state.sides.push(SideState::new("blue", "Blue"));
-        state.sides.push(SideState::new("red", "Red"));
+        state.sides_mut().push(SideState::new("blue", "Blue"));
+        state.sides_mut().push(SideState::new("red", "Red"));
         for q in -1..=1 {
             state.add_piece(
                 "counter",
