@@ -500,9 +500,9 @@ function game.expand_choices(result) end
 ---@field label string|nil
 ---@field turn_limit integer|nil  -- last round of this game (the scenario may override the declared one)
 ---@field active string|nil
----@field acting string[]
+---@field acting string[]  -- read-only (shared by every ctx)
 ---@field scenario string
----@field options table
+---@field options table  -- read-only (shared by every ctx)
 local Ctx = {}
 
 ---@return table[]

@@ -1735,13 +1735,11 @@ fn open_ctx<'a>(
     tracked: bool,
 ) -> mlua::Result<(Table, Session<'a>)> {
     let s = access.get();
-    let writable = matches!(access, Access::Write(_));
     let template = ctx_template(lua, rules, s)?;
     let ctx = crate::stack::ctx_from_template(
         lua,
         &template,
         &rules.ctx_mt,
-        writable,
         tracked.then_some(&rules.methods),
     )?;
     let session = Session::open(&ctx, access, rules);
@@ -1797,6 +1795,10 @@ fn ctx_template(lua: &Lua, rules: &LuaRules, s: &GameState) -> mlua::Result<Tabl
         .templates
         .ctx_maker()
         .call(MultiValue::from_iter(args))?;
+    // Shared by every ctx made from this template (as the options are): read-only.
+    rules
+        .templates
+        .freeze_table(&t.raw_get::<Table>("acting")?)?;
     let key = CtxKey::of(s, turn_limit);
     let mut kept = rules.ctx_templates.borrow_mut();
     if kept.len() >= KEPT_CTX_POSITIONS {
@@ -1808,7 +1810,7 @@ fn ctx_template(lua: &Lua, rules: &LuaRules, s: &GameState) -> mlua::Result<Tabl
 }
 
 /// The game options for a ctx template: a table is the shared (frozen) table of a template
-/// cached while the options stay the same (a writable ctx copies it, see
+/// cached while the options stay the same (every ctx shares it, see
 /// [`crate::stack::ctx_from_template`]); anything else is the plain value.
 fn options_value(lua: &Lua, rules: &LuaRules, options: &Json) -> mlua::Result<Value> {
     if !(options.is_object() || options.is_array()) {
@@ -3750,6 +3752,39 @@ ctx:set(1, "f", setmetatable({ a = 1 }, {}))"#,
         // others added or removed a key, changed a value's kind, set a hex (never patched),
         // changed no value or had a set that failed.
         assert_eq!(patched, 10, "snapshots patched at their keys");
+    }
+
+    #[test]
+    fn ctx_options_and_acting_are_shared_and_read_only_in_writable_ctxs_too() {
+        let (_d, rules, mut state) = setup();
+        state.options = serde_json::json!({ "level": 2, "sides": ["blue"] }).into();
+        let code = r"local ctx = ...
+          LAST = LAST or {}
+          local same = LAST.options == ctx.options and LAST.acting == ctx.acting
+          LAST.options, LAST.acting = ctx.options, ctx.acting
+          local ok1, e1 = pcall(function() ctx.options.level = 3 end)
+          local ok2, e2 = pcall(function() ctx.options.sides[1] = 'red' end)
+          local ok3, e3 = pcall(function() ctx.acting[1] = 'red' end)
+          assert(not ok1 and not ok2 and not ok3, 'a write went through')
+          for _, e in ipairs { e1, e2, e3 } do
+            assert(tostring(e):find('read%-only'), tostring(e))
+          end
+          assert(ctx.options.level == 2 and ctx.options.sides[1] == 'blue')
+          return same";
+        let mut run_writable = || -> bool {
+            rules
+                .loaded
+                .sandbox
+                .guarded(|lua| {
+                    rules.with_ctx(lua, Access::Write(&mut state), |lua, ctx| {
+                        lua.load(code).set_name("=w").call(ctx)
+                    })
+                })
+                .unwrap()
+        };
+        assert!(!run_writable());
+        // The next ctx of the same clock shares the very same tables.
+        assert!(run_writable());
     }
 
     #[test]

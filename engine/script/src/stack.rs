@@ -383,9 +383,9 @@ unsafe extern "C-unwind" {
 }
 
 /// A new ctx table: a shallow copy of `template` (every field in place, from one `memcpy` of its
-/// slots) with its own `acting` list, `options` copied deeply when `writable` (a read-only ctx
-/// shares the frozen options, as before), and `mt` as its metatable. One protected call through
-/// the C API. Why: built by a Lua function called through mlua, a ctx cost about 9,000
+/// slots) and `mt` as its metatable. Its `acting` and `options` are the template's, frozen and
+/// shared by every ctx (no callback changes them: an own copy of each for every ctx cost about
+/// 1,000 instructions). One protected call through the C API. Why: built by a Lua function called through mlua, a ctx cost about 9,000
 /// instructions, most of them passing its nine fields as arguments (and strings made for them);
 /// the fields only change when the clock does, so they are set once in the template
 /// (`rules::open_ctx`).
@@ -401,7 +401,6 @@ pub(crate) fn ctx_from_template(
     lua: &Lua,
     template: &mlua::Table,
     mt: &mlua::Table,
-    writable: bool,
     tracked: Option<&mlua::Table>,
 ) -> mlua::Result<mlua::Table> {
     let methods = tracked.map_or(Value::Nil, |t| Value::Table(t.clone()));
@@ -415,16 +414,6 @@ pub(crate) fn ctx_from_template(
         lua.exec_raw::<mlua::Table>((template, mt, methods), |l| {
             ffi::luaL_checkstack(l, 5, std::ptr::null());
             lua_hexforge_clone(l, 1, 0); // 4: the ctx
-            if ffi::lua_getfield(l, 4, c"acting".as_ptr()) == ffi::LUA_TTABLE {
-                lua_hexforge_clone(l, 5, 0);
-                ffi::lua_setfield(l, 4, c"acting".as_ptr());
-            }
-            ffi::lua_settop(l, 4);
-            if writable && ffi::lua_getfield(l, 4, c"options".as_ptr()) == ffi::LUA_TTABLE {
-                lua_hexforge_clone(l, 5, 1);
-                ffi::lua_setfield(l, 4, c"options".as_ptr());
-            }
-            ffi::lua_settop(l, 4);
             if ffi::lua_type(l, 3) == ffi::LUA_TTABLE {
                 ffi::lua_createtable(l, 0, CTX_FIELD_NAMES.len() as c_int); // 5: the fields
                 for name in CTX_FIELD_NAMES {
