@@ -586,6 +586,13 @@ end)
 -- Fire
 ---------------------------------------------------------------------------------------------
 
+-- Which fire phase this is: `fired` maps a weapon slot to the phase it last fired in, so a
+-- weapon fires once per fire phase without a sweep clearing every ship's record as each fire
+-- phase starts (a hook call, a read and two writes per ship, twice a turn).
+local function fire_phase(ctx)
+  return ("%d/%s/%s"):format(ctx.round, ctx.active or "", ctx.phase or "")
+end
+
 -- Why `a` (piece, weapon slot, target) cannot fire whatever hex it aims at, or nil and the
 -- weapon, slot and target. `t` is the target's snapshot when the caller has it already.
 local function fire_base(ctx, a, p, t)
@@ -593,7 +600,7 @@ local function fire_base(ctx, a, p, t)
   local wid = slot and p.stats.weapons[slot]
   if not wid then return ("ship %d has no weapon %s"):format(p.id, tostring(a.weapon)) end
   local w = weapon(ctx, wid)
-  if (p.values.fired or {})[tostring(slot)] then
+  if (p.values.fired or {})[tostring(slot)] == fire_phase(ctx) then
     return ("weapon %d (%s) has already fired this phase"):format(slot, wid)
   end
   if w.fire == "offensive" and ctx.phase ~= "offensive_fire" then
@@ -701,7 +708,7 @@ game.action {
     local _, shot = fire_reason(ctx, a, p, move_env(ctx))
     local w, t = shot.weapon, shot.target
     local fired = p.values.fired or {}
-    fired[tostring(shot.slot)] = true
+    fired[tostring(shot.slot)] = fire_phase(ctx)
     ctx:set(p.id, "fired", fired)
     if w.limited == "yes" then
       local ammo = p.values.ammo
@@ -757,18 +764,13 @@ game.setup(function(ctx)
   end
 end)
 
--- The hooks read only the fields they need (light reads, in id order like ships_of), shared.
-game.on("phase_start", function(ctx, ev)
-  if ev.phase == "move" then
-    ctx:set_global("mover", ctx.active)
-    for _, p in ipairs(ctx:pieces { owner = ctx.active, fields = { "id", "hex" }, shared = true }) do
-      if p.hex then reset_move(ctx, p) end
-    end
-  else
-    -- Setting an unchanged `fired` is free (the engine keeps the record as it was).
-    for _, p in ipairs(ctx:pieces { fields = { "id", "hex" }, shared = true }) do
-      if p.hex then ctx:set(p.id, "fired", {}) end
-    end
+-- A movement phase starts: the mover's ships get a fresh turn. The hook reads only the fields
+-- it needs (a light read, in id order like ships_of), shared. Fire phases need no hook (see
+-- fire_phase).
+game.on("phase_start", { phases = { "move" } }, function(ctx)
+  ctx:set_global("mover", ctx.active)
+  for _, p in ipairs(ctx:pieces { owner = ctx.active, fields = { "id", "hex" }, shared = true }) do
+    if p.hex then reset_move(ctx, p) end
   end
 end)
 

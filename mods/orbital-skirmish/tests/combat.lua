@@ -95,6 +95,14 @@ test("each weapon fires once per fire phase", function(t)
   g:act { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 }
   local ok, why = g:try { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 }
   t:falsy(ok); t:matches(why, "already fired this phase")
+  -- Red's turn; in Red's offensive fire Blue's defensive fire is a new fire phase.
+  g:end_phase("blue")
+  g:edit(function(ctx) ctx:set(2, "moved", true); ctx:set(2, "path", { ctx:piece(2).hex }) end)
+  g:end_phase("red")
+  t:eq(g:clock().phase, "defensive_fire")
+  g:act { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 }
+  ok, why = g:try { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 }
+  t:falsy(ok); t:matches(why, "already fired this phase")
 end)
 
 test("to hit: d100 at most the chance; lasers lose 5 points per hex of range", function(t)
