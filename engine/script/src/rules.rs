@@ -647,10 +647,34 @@ impl LuaRules {
                     let who = self.templates.string(lua, side.as_str())?;
                     // Picking: each action's choices table and its items, unconverted.
                     let mut kept = Vec::new();
-                    for (id, f) in &listed {
-                        sandbox.refill()?;
-                        let mv: MultiValue = f.call((ctx.clone(), who.clone()))?;
-                        let result = match mv.into_iter().next() {
+                    // Every choices in one call (each with the whole budget), the first result
+                    // of each, in order.
+                    let mut results = Vec::with_capacity(listed.len());
+                    while results.len() < listed.len() {
+                        if !results.is_empty() {
+                            // `each` stopped early (see there): mlua installs the hook again
+                            // before the rest.
+                            sandbox.refill()?;
+                        }
+                        let mut args = MultiValue::with_capacity(2 + listed.len());
+                        args.push_back(Value::Table(ctx.clone()));
+                        args.push_back(who.clone());
+                        args.extend(
+                            listed[results.len()..]
+                                .iter()
+                                .map(|(_, f)| Value::Function(f.clone())),
+                        );
+                        let got: MultiValue = sandbox.each_refilled().call(args)?;
+                        if got.is_empty() {
+                            // Never: a refill leaves nothing re-armed, so the first runs.
+                            return Err(mlua::Error::runtime(
+                                "internal: the choices were not called (a bug in Hexforge)",
+                            ));
+                        }
+                        results.extend(got);
+                    }
+                    for ((id, _), first) in listed.iter().zip(results) {
+                        let result = match Some(first) {
                             // A choice list alone stands for a list of its choices.
                             Some(v @ Value::UserData(_)) if choice_list(&v).is_some() => {
                                 Some(Value::Table(lua.create_sequence_from([v])?))

@@ -106,6 +106,10 @@ house_rule = true
 "#;
 
 fn rules(instructions: u64) -> (tempfile::TempDir, LuaRules) {
+    rules_of(MAIN, instructions)
+}
+
+fn rules_of(main: &str, instructions: u64) -> (tempfile::TempDir, LuaRules) {
     let dir = tempfile::tempdir().unwrap();
     let mods = dir.path().join("mods");
     write(
@@ -115,7 +119,7 @@ fn rules(instructions: u64) -> (tempfile::TempDir, LuaRules) {
                 "duel/mod.toml",
                 "id = \"duel\"\nname = \"Duel\"\nversion = \"0.1.0\"\nengine = \"*\"\n",
             ),
-            ("duel/main.lua", MAIN),
+            ("duel/main.lua", main),
             ("duel/scenarios/duel.toml", DUEL),
         ],
     );
@@ -353,4 +357,46 @@ fn fire_rolls_are_logged_and_looked_up() {
         "{:?}",
         s.events
     );
+}
+
+/// A listing calls every action's `choices` in one engine call, and each still gets the whole
+/// instruction budget: three that each run about 60% of it list fine, one that runs past it
+/// alone is stopped at its line, and the stop leaves the VM usable.
+#[test]
+fn each_choices_of_a_listing_gets_the_whole_budget() {
+    let main = |third: &str| {
+        format!(
+            r#"game.turns {{ order = "fixed", phases = {{ {{ id = "move" }} }} }}
+game.piece_type {{ id = "frigate" }}
+local function work(turns) local n = 0 for i = 1, turns do n = n + 1 end return n end
+game.action {{ id = "a", choices = function() work(20000) return {{ {{}} }} end, apply = function() end }}
+game.action {{ id = "b", choices = function() work(20000) return {{ {{}} }} end, apply = function() end }}
+game.action {{ id = "c", choices = function() work({third}) return {{ {{}} }} end, apply = function() end }}
+"#
+        )
+    };
+    // About three counted instructions per loop turn: 20,000 turns are ~60% of 100,000.
+    let (_d, r) = rules_of(&main("20000"), 100_000);
+    let state = GameState::new(r.mod_locks(), "duel", json!({}), 7);
+    let g = Game::new(r, state).unwrap();
+    let listed = g.legal_actions(&SideId::new("blue")).unwrap();
+    let ids: Vec<&str> = listed.iter().map(|a| a.id.as_str()).collect();
+    assert_eq!(ids, ["a", "b", "c", "end_phase"]);
+    let (_d, r) = rules_of(&main("40000"), 100_000);
+    let state = GameState::new(r.mod_locks(), "duel", json!({}), 7);
+    let g = Game::new(r, state).unwrap();
+    let e = g
+        .legal_actions(&SideId::new("blue"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("mods/duel/main.lua:3: instruction budget exhausted"),
+        "{e}"
+    );
+    // Stopped again the same way: the VM still runs every call with its whole budget.
+    let again = g
+        .legal_actions(&SideId::new("blue"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(again, e);
 }
