@@ -589,8 +589,15 @@ end)
 -- Which fire phase this is: `fired` maps a weapon slot to the phase it last fired in, so a
 -- weapon fires once per fire phase without a sweep clearing every ship's record as each fire
 -- phase starts (a hook call, a read and two writes per ship, twice a turn).
+-- Made once per ctx (a listing asks for every weapon and target).
+local FIRE_PHASE = setmetatable({}, { __mode = "k" })
 local function fire_phase(ctx)
-  return ("%d/%s/%s"):format(ctx.round, ctx.active or "", ctx.phase or "")
+  local s = FIRE_PHASE[ctx]
+  if s == nil then
+    s = ("%d/%s/%s"):format(ctx.round, ctx.active or "", ctx.phase or "")
+    FIRE_PHASE[ctx] = s
+  end
+  return s
 end
 
 -- Why `a` (piece, weapon slot, target) cannot fire whatever hex it aims at, or nil and the
