@@ -133,6 +133,8 @@ impl Read {
     /// Whether asking again of `s` gives the same answer.
     fn holds(&self, rules: &LuaRules, s: &GameState) -> bool {
         match self {
+            // The options compared in place (a copy of them per check was most of its cost).
+            Read::Field("options", v) => *s.options == *v,
             Read::Field(name, v) => field_json(rules, s, name) == *v,
             Read::Sides(v) => std::sync::Arc::ptr_eq(&s.sides, v) || s.sides == *v,
             Read::Side(id, v) => s.sides.iter().find(|x| x.id.as_str() == id) == v.as_ref(),
