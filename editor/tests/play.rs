@@ -655,7 +655,7 @@ fn long_game_then_a_rule_change() -> (Harness<'static, EditorApp>, tempfile::Tem
     assert!(round >= 3, "round {round}");
     let main = dir.join("main.lua");
     let text = std::fs::read_to_string(&main).unwrap();
-    let hook = "game.on(\"phase_start\", function(ctx, ev)\n";
+    let hook = "game.on(\"phase_start\", { phases = { \"move\" } }, function(ctx)\n";
     let changed = text.replacen(
         hook,
         &format!("{hook}  if ctx.round == {round} then ctx:log(\"the last round\") end\n"),

@@ -674,14 +674,14 @@ impl LuaRules {
                         results.extend(got);
                     }
                     for ((id, _), first) in listed.iter().zip(results) {
-                        let result = match Some(first) {
+                        let result = match first {
                             // A choice list alone stands for a list of its choices.
-                            Some(v @ Value::UserData(_)) if choice_list(&v).is_some() => {
-                                Some(Value::Table(lua.create_sequence_from([v])?))
+                            v @ Value::UserData(_) if choice_list(&v).is_some() => {
+                                Value::Table(lua.create_sequence_from([v])?)
                             }
                             other => other,
                         };
-                        if let Some(Value::Table(t)) = result {
+                        if let Value::Table(t) = result {
                             if picking {
                                 let items = ChoiceItems::read(lua, &t)?;
                                 kept.push((*id, t, items));

@@ -399,4 +399,19 @@ game.action {{ id = "c", choices = function() work({third}) return {{ {{}} }} en
         .unwrap_err()
         .to_string();
     assert_eq!(again, e);
+    // A choices that swallows the budget error (a tail-called pcall returns before the re-armed
+    // hook can stop it) lists nothing, and the next choices still gets the whole budget.
+    let main = r#"game.turns { order = "fixed", phases = { { id = "move" } } }
+game.piece_type { id = "frigate" }
+local function work(turns) local n = 0 for i = 1, turns do n = n + 1 end return n end
+game.action { id = "a", choices = function() return pcall(function() while true do end end) end, apply = function() end }
+game.action { id = "b", choices = function() work(20000) return { {} } end, apply = function() end }
+game.action { id = "c", choices = function() work(20000) return { {} } end, apply = function() end }
+"#;
+    let (_d, r) = rules_of(main, 100_000);
+    let state = GameState::new(r.mod_locks(), "duel", json!({}), 7);
+    let g = Game::new(r, state).unwrap();
+    let listed = g.legal_actions(&SideId::new("blue")).unwrap();
+    let ids: Vec<&str> = listed.iter().map(|a| a.id.as_str()).collect();
+    assert_eq!(ids, ["b", "c", "end_phase"]);
 }
