@@ -16,20 +16,31 @@ radius = 2
 id = "blue"
 "#;
 
-/// Each hook appends a word to the global `seen` (hooks may write).
-const MAIN: &str = r#"game.turns { order = "fixed", phases = { { id = "move" }, { id = "fire" } } }
+/// Two phases, an action `a`, and `note(ctx, word)`, which appends a word to the global `seen`
+/// (hooks may write).
+macro_rules! noting {
+    () => {
+        r#"game.turns { order = "fixed", phases = { { id = "move" }, { id = "fire" } } }
 game.action { id = "a", apply = function() end }
-game.action { id = "b", apply = function() end }
 local function note(ctx, word)
   local seen = ctx:global("seen") or {}
   seen[#seen + 1] = word
   ctx:set_global("seen", seen)
 end
+"#
+    };
+}
+
+/// Each hook notes a word.
+const MAIN: &str = concat!(
+    noting!(),
+    r#"game.action { id = "b", apply = function() end }
 game.on("phase_end", { phases = { "move" } }, function(ctx, ev) note(ctx, "end-" .. ev.phase) end)
 game.on("phase_start", function(ctx, ev) note(ctx, "start-" .. ev.phase) end)
 game.on("phase_start", { phases = { "fire" } }, function(ctx, ev) note(ctx, "fire!") end)
 game.on("after_action", { actions = { "a", "end_phase" } }, function(ctx, ev) note(ctx, "after-" .. ev.action) end)
-"#;
+"#
+);
 
 fn load(main: &str) -> (tempfile::TempDir, Result<LuaRules, Vec<String>>) {
     common::load("hooks", main, SCENARIO)
@@ -124,19 +135,15 @@ fn a_variant_sees_filtered_hooks_as_tables_and_may_edit_them() {
 /// and no later event.
 #[test]
 fn a_hook_that_changes_its_event_changes_no_other_hooks_event() {
-    let main = r#"game.turns { order = "fixed", phases = { { id = "move" }, { id = "fire" } } }
-game.action { id = "a", apply = function() end }
-local function note(ctx, word)
-  local seen = ctx:global("seen") or {}
-  seen[#seen + 1] = word
-  ctx:set_global("seen", seen)
-end
-game.on("after_action", function(ctx, ev)
+    let main = concat!(
+        noting!(),
+        r#"game.on("after_action", function(ctx, ev)
   note(ctx, ev.action .. "/" .. tostring(ev.side) .. "/" .. tostring(ev.extra))
   ev.action, ev.side, ev.extra = "changed", nil, "x"
 end)
 game.on("after_action", function(ctx, ev) note(ctx, "second saw " .. ev.action) end)
-"#;
+"#
+    );
     let (_d, rules) = load(main);
     let rules = rules.unwrap();
     let state = GameState::new(rules.mod_locks(), "hooks", Value::Null, 1);
