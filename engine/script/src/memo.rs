@@ -133,9 +133,7 @@ impl Read {
     /// Whether asking again of `s` gives the same answer.
     fn holds(&self, rules: &LuaRules, s: &GameState) -> bool {
         match self {
-            // The options compared in place (a copy of them per check was most of its cost).
-            Read::Field("options", v) => *s.options == *v,
-            Read::Field(name, v) => field_json(rules, s, name) == *v,
+            Read::Field(name, v) => *field_json(rules, s, name) == *v,
             Read::Sides(v) => std::sync::Arc::ptr_eq(&s.sides, v) || s.sides == *v,
             Read::Side(id, v) => s.sides.iter().find(|x| x.id.as_str() == id) == v.as_ref(),
             Read::Piece(id, v) => s.pieces.get(id) == v.as_ref(),
@@ -154,11 +152,17 @@ impl Read {
     }
 }
 
-/// The value of ctx field `name` for state `s` (as `make_ctx` sets it, as JSON).
-pub(crate) fn field_json(rules: &LuaRules, s: &GameState, name: &str) -> Json {
+/// The value of ctx field `name` for state `s` (as `make_ctx` sets it, as JSON). The options
+/// are lent, not copied: victory's memo compares them after every action.
+pub(crate) fn field_json<'s>(
+    rules: &LuaRules,
+    s: &'s GameState,
+    name: &str,
+) -> std::borrow::Cow<'s, Json> {
+    use std::borrow::Cow;
     let turns = hexforge_game::Rules::turn_structure(rules);
     let text = |x: Option<&str>| x.map_or(Json::Null, |x| Json::String(x.to_owned()));
-    match name {
+    Cow::Owned(match name {
         "round" => Json::from(s.clock.round),
         "segment" => Json::from(s.clock.segment),
         "phase" => text(s.phase_id(turns)),
@@ -178,9 +182,9 @@ pub(crate) fn field_json(rules: &LuaRules, s: &GameState, name: &str) -> Json {
                 .collect::<Vec<_>>(),
         ),
         "scenario" => Json::String(s.scenario.clone()),
-        "options" => (*s.options).clone(),
+        "options" => return Cow::Borrowed(&*s.options),
         _ => Json::Null,
-    }
+    })
 }
 
 /// The reads of the running tracked call (none outside one).

@@ -1104,7 +1104,7 @@ impl Rules for LuaRules {
             reads.extend(
                 fields
                     .into_iter()
-                    .map(|n| Read::Field(n, crate::memo::field_json(self, state, n))),
+                    .map(|n| Read::Field(n, crate::memo::field_json(self, state, n).into_owned())),
             );
             Memo {
                 reads,
