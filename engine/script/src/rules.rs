@@ -251,7 +251,7 @@ fn declared_for(phases: &[String], phase: Option<&str>) -> bool {
     phases.is_empty() || phase.is_some_and(|p| phases.iter().any(|x| x == p))
 }
 
-fn from_lua(lua: &Lua, v: Value, what: &str) -> mlua::Result<Json> {
+fn from_lua(lua: &Lua, v: Value, what: &dyn std::fmt::Display) -> mlua::Result<Json> {
     // The direct walks give the same JSON as serde for plain data; anything unusual (and every
     // error) still goes through serde, so messages stay the same. Tables are read off the stack
     // in one call (`raw`) once the rules have set up their reader.
@@ -726,7 +726,7 @@ impl LuaRules {
                                 Located::Item(k) => {
                                     // Lua lists count from 1.
                                     let v: Value = t.raw_get(k + 1)?;
-                                    from_lua(lua, v, &format!("action {id}: choices"))?
+                                    from_lua(lua, v, &format_args!("action {id}: choices"))?
                                 }
                                 Located::InList(list, k) => list.params(k).unwrap_or(Json::Null),
                             };
@@ -887,7 +887,7 @@ fn choices_to_json(lua: &Lua, id: &str, t: &Table) -> mlua::Result<Vec<Json>> {
     let slow = |out: &mut Vec<Json>, v: Value| -> mlua::Result<()> {
         match choice_list(&v) {
             Some(list) => out.extend(list.all_params()),
-            None => out.push(from_lua(lua, v, &format!("action {id}: choices"))?),
+            None => out.push(from_lua(lua, v, &format_args!("action {id}: choices"))?),
         }
         Ok(())
     };
@@ -1116,7 +1116,7 @@ impl Rules for LuaRules {
 }
 
 fn parse_outcome(lua: &Lua, v: Value) -> mlua::Result<Outcome> {
-    let j = from_lua(lua, v, "victory")?;
+    let j = from_lua(lua, v, &"victory")?;
     let winners = j
         .get("winners")
         .and_then(Json::as_array)
@@ -2333,7 +2333,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     fn json(lua: &Lua, args: &Args, i: usize, what: &str) -> mlua::Result<Json> {
         match args.json(i) {
             Some(j) => Ok(j),
-            None => from_lua(lua, args.get(lua, i)?, what),
+            None => from_lua(lua, args.get(lua, i)?, &what),
         }
     }
     fn shown(v: &Value) -> String {
@@ -2628,7 +2628,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
                 "argument 1: expected an action table { id =, side =, ... }",
             ));
         };
-        let mut params = from_lua(lua, Value::Table(t), "action")?;
+        let mut params = from_lua(lua, Value::Table(t), &"action")?;
         let id = params
             .get("id")
             .and_then(Json::as_str)
@@ -2761,7 +2761,7 @@ fn build_methods(lua: &Lua) -> mlua::Result<Table> {
             Value::Nil => None,
             v => Some(dir_from_value(&v).map_err(mlua::Error::runtime)?),
         };
-        let extra = from_lua(lua, t.raw_get("values")?, "values")?;
+        let extra = from_lua(lua, t.raw_get("values")?, &"values")?;
         let id = s.add_piece(&kind, SideId::new(owner), pos, facing);
         if let Some(p) = s.pieces.get_mut(&id) {
             let mut values = decl.values.clone();
@@ -3898,7 +3898,7 @@ assert(ctx:exists(1.5) == false and ctx:exists('1') == false and ctx:exists() ==
                 for v in samples {
                     let serde: Json = lua.from_value(v.clone()).unwrap();
                     assert_eq!(lua_to_json(&v), Some(serde.clone()), "{serde}");
-                    assert_eq!(from_lua(lua, v, "x").unwrap(), serde);
+                    assert_eq!(from_lua(lua, v, &"x").unwrap(), serde);
                 }
                 let odd: Vec<Value> = lua
                     .load(
@@ -3912,7 +3912,7 @@ assert(ctx:exists(1.5) == false and ctx:exists('1') == false and ctx:exists() ==
                 for v in odd {
                     assert_eq!(lua_to_json(&v), None);
                     let serde = lua.from_value::<Json>(v.clone()).map_err(|e| e.to_string());
-                    let ours = from_lua(lua, v, "x").map_err(|e| e.to_string());
+                    let ours = from_lua(lua, v, &"x").map_err(|e| e.to_string());
                     match (serde, ours) {
                         (Ok(a), Ok(b)) => assert_eq!(a, b),
                         (Err(a), Err(b)) => assert!(b.contains(&a), "{b} / {a}"),
