@@ -238,9 +238,13 @@ impl<R: Rules> Game<R> {
             rolls,
             events,
         });
-        self.undo.push_back(prev);
-        if self.undo.len() > self.undo_limit {
-            self.undo.pop_front();
+        // Without undo (bots), the old state is dropped here rather than moved through the
+        // deque: a state is 704 bytes, and every move of it is a copy.
+        if self.undo_limit > 0 {
+            self.undo.push_back(prev);
+            if self.undo.len() > self.undo_limit {
+                self.undo.pop_front();
+            }
         }
         self.redo.clear();
         Ok(self.state.outcome.clone())
