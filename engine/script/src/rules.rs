@@ -3,7 +3,7 @@
 //!
 //! Every callback gets a fresh `ctx` table: its fields, and methods shared by every call (built
 //! once per rule set) that find the state through the ctx's identity among the open sessions
-//! ([`crate::live`]), valid for that one call: Lua can keep the table, but once the call
+//! (`crate::live`), valid for that one call: Lua can keep the table, but once the call
 //! returns its methods error. Read methods work everywhere; write methods only when the engine
 //! handed a `&mut GameState` (apply, setup, hooks) and raise an error in check, choices and
 //! victory. The engine's transaction (clone, apply, swap on success) makes every change
@@ -403,7 +403,7 @@ impl LuaRules {
     }
 
     /// Whether the victory callback's answer is reused while nothing it read has changed (on by
-    /// default; see [`crate::memo`]). Off, victory is called after every action, as a mod that
+    /// default; see `crate::memo`). Off, victory is called after every action, as a mod that
     /// breaks the read-only contract (state kept in Lua between calls) would need; the
     /// workspace tests play every mod both ways and compare.
     pub fn remember_victory(&self, on: bool) {

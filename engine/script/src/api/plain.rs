@@ -6,7 +6,7 @@
 //!   sequences, integers stay integers, floats stay floats).
 //! - [`Templates`]: a value converted once into a *template*: the Lua table itself, frozen by the
 //!   VM (Hexforge's Lua patch, `vendor/lua-src/PATCHES.md`), so read-only callbacks share it as
-//!   it is and writable ones get a deep copy made in C ([`crate::stack::clone`]: the same layout, so the copy
+//!   it is and writable ones get a deep copy made in C (`crate::stack::clone`: the same layout, so the copy
 //!   iterates in the same order). Why: with a memory limit every mlua table operation is a
 //!   protected call (~1 µs per field), so a snapshot built field by field from Rust cost ~140k
 //!   instructions; a cached template costs nothing to share and a `memcpy` per table to copy.
@@ -14,7 +14,7 @@
 //!   lives in the VM), and nobody can change a template.
 //!
 //! A template is built once from its slots, in one protected call through the C API
-//! ([`crate::stack::template`]): one table sized as Lua's own constructor `{ k1 = .., k2 = { q =
+//! (`crate::stack::template`): one table sized as Lua's own constructor `{ k1 = .., k2 = { q =
 //! .., r = .. }, k3 = .. }` would size it, its fields set in the same order (plain values, then
 //! hexes, then nested templates, which are shared, not copied), so it has the layout templates
 //! always had and `pairs` visits its keys in the same order. A changed value is *patched* where
@@ -340,7 +340,7 @@ impl Templates {
 
     /// An action's table as callbacks get it: its params (an object; anything else gives no
     /// fields) with `id` and `side`, fresh, in one call through the C API
-    /// ([`crate::stack::action_table`]).
+    /// (`crate::stack::action_table`).
     ///
     /// # Errors
     /// Out of memory.
@@ -727,7 +727,7 @@ impl Templates {
     }
 
     /// A fresh list of small tables built from flat values (light piece reads) through the C API
-    /// ([`crate::stack::rows`]): every row has the fields `spec` names, and `values` holds each
+    /// (`crate::stack::rows`): every row has the fields `spec` names, and `values` holds each
     /// row's values in `spec` order ([`RowCell::Plain`] one value, [`RowCell::Hex`] two,
     /// [`RowCell::Copy`] one template). With `freeze`, the list and its rows are frozen. Why:
     /// setting fields from Rust is one protected call each; this is one call per few hundred
