@@ -89,6 +89,9 @@ pub struct LuaRules {
     /// The last ctx made, as a template, with what its fields were made from: every ctx of the
     /// same clock, options and scenario is a copy of it (see [`open_ctx`]).
     ctx_template: RefCell<Option<(CtxKey, Table)>>,
+    /// The metatable of victory's tracked ctxs for the last template victory ran with, with
+    /// that template (see [`tracked_mt`]).
+    tracked_mt: RefCell<Option<(Table, Table)>>,
     /// Earlier ctx templates by their clock position, for games that pass the same positions
     /// again (every game of a scenario starts alike: bot runs, tests and replays play many
     /// games with one rule set). Bounded; cleared when full.
@@ -395,6 +398,7 @@ impl LuaRules {
             victory_memo: RefCell::new(None),
             remember: std::cell::Cell::new(true),
             ctx_template: RefCell::new(None),
+            tracked_mt: RefCell::new(None),
             ctx_templates: RefCell::default(),
             events: RefCell::default(),
             functions,
@@ -1760,14 +1764,28 @@ fn open_ctx<'a>(
 ) -> mlua::Result<(Table, Session<'a>)> {
     let s = access.get();
     let template = ctx_template(lua, rules, s)?;
-    let ctx = crate::stack::ctx_from_template(
-        lua,
-        &template,
-        &rules.ctx_mt,
-        tracked.then_some(&rules.methods),
-    )?;
+    let ctx = match tracked {
+        false => crate::stack::ctx_from_template(lua, &template, &rules.ctx_mt)?,
+        true => crate::stack::tracked_ctx(lua, &tracked_mt(lua, rules, &template)?)?,
+    };
     let session = Session::open(&ctx, access, rules);
     Ok((ctx, session))
+}
+
+/// The metatable of victory's tracked ctxs made from `template` (see
+/// [`crate::stack::tracked_mt`]): the one kept for the last template asked about, else made now
+/// and kept. Victory asks once per action, and the template changes only with the clock.
+fn tracked_mt(lua: &Lua, rules: &LuaRules, template: &Table) -> mlua::Result<Table> {
+    // Kept with its template: holding the template keeps its address from being reused, so the
+    // pointers compare safely.
+    if let Some((t, mt)) = &*rules.tracked_mt.borrow()
+        && t.to_pointer() == template.to_pointer()
+    {
+        return Ok(mt.clone());
+    }
+    let mt = crate::stack::tracked_mt(lua, template, &rules.methods)?;
+    *rules.tracked_mt.borrow_mut() = Some((template.clone(), mt.clone()));
+    Ok(mt)
 }
 
 /// The template of every ctx for `s` (see [`crate::stack::ctx_from_template`]): the last one

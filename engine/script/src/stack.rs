@@ -385,15 +385,10 @@ unsafe extern "C-unwind" {
 /// A new ctx table: a shallow copy of `template` (every field in place, from one `memcpy` of its
 /// slots) and `mt` as its metatable. Its `acting` and `options` are the template's, frozen and
 /// shared by every ctx (no callback changes them: an own copy of each for every ctx cost about
-/// 1,000 instructions). One protected call through the C API. Why: built by a Lua function called through mlua, a ctx cost about 9,000
-/// instructions, most of them passing its nine fields as arguments (and strings made for them);
-/// the fields only change when the clock does, so they are set once in the template
-/// (`rules::open_ctx`).
-///
-/// With `tracked` (the methods table), the ctx is victory's (see [`crate::memo`]): its fields
-/// are moved into a table of their own and served by a metatable of its own whose `__index`
-/// ([`tracked_index`]) notes each field read, stores it in the ctx (a second read costs
-/// nothing) and serves the methods otherwise.
+/// 1,000 instructions). One protected call through the C API. Why: built by a Lua function
+/// called through mlua, a ctx cost about 9,000 instructions, most of them passing its nine
+/// fields as arguments (and strings made for them); the fields only change when the clock
+/// does, so they are set once in the template (`rules::open_ctx`).
 ///
 /// # Errors
 /// Out of memory (raised inside the protected call).
@@ -401,37 +396,78 @@ pub(crate) fn ctx_from_template(
     lua: &Lua,
     template: &mlua::Table,
     mt: &mlua::Table,
-    tracked: Option<&mlua::Table>,
 ) -> mlua::Result<mlua::Table> {
-    let methods = tracked.map_or(Value::Nil, |t| Value::Table(t.clone()));
-    // SAFETY: `exec_raw` pushes the template (1), the metatable (2) and the methods or nil (3),
-    // runs the closure in a protected call and takes the one value left on the stack. The
-    // closure only calls the C API on those absolute slots and what it pushed itself (at most
-    // four values above the ctx, checked first); an error raised inside (`lua_hexforge_clone`
-    // and the table and closure makers allocate) unwinds to that call past a frame that owns
-    // nothing. The ctx and the fields table have no metatable while fields are set.
+    // SAFETY: `exec_raw` pushes the template (1) and the metatable (2), runs the closure in a
+    // protected call and takes the one value left on the stack. The closure only calls the C
+    // API on those absolute slots and the copy it pushed (checked first); an error raised
+    // inside (`lua_hexforge_clone` allocates) unwinds to that call past a frame that owns
+    // nothing. The copy has no metatable while it gets one.
     unsafe {
-        lua.exec_raw::<mlua::Table>((template, mt, methods), |l| {
-            ffi::luaL_checkstack(l, 5, std::ptr::null());
-            lua_hexforge_clone(l, 1, 0); // 4: the ctx
-            if ffi::lua_type(l, 3) == ffi::LUA_TTABLE {
-                ffi::lua_createtable(l, 0, CTX_FIELD_NAMES.len() as c_int); // 5: the fields
-                for name in CTX_FIELD_NAMES {
-                    ffi::lua_getfield(l, 4, name.as_ptr());
-                    ffi::lua_setfield(l, 5, name.as_ptr());
-                    ffi::lua_pushnil(l);
-                    ffi::lua_setfield(l, 4, name.as_ptr());
-                }
-                ffi::lua_pushvalue(l, 3);
-                ffi::lua_pushcclosure(l, tracked_index, 2); // 5: __index
-                ffi::lua_createtable(l, 0, 1);
-                ffi::lua_pushvalue(l, 5);
-                ffi::lua_setfield(l, -2, c"__index".as_ptr());
-            } else {
-                ffi::lua_pushvalue(l, 2);
+        lua.exec_raw::<mlua::Table>((template, mt), |l| {
+            ffi::luaL_checkstack(l, 2, std::ptr::null());
+            lua_hexforge_clone(l, 1, 0); // 3: the ctx
+            ffi::lua_pushvalue(l, 2);
+            ffi::lua_setmetatable(l, 3);
+            ffi::lua_copy(l, 3, 1);
+            ffi::lua_settop(l, 1);
+        })
+    }
+}
+
+/// The metatable of victory's tracked ctxs made from `template` (see [`crate::memo`]): its
+/// `__index` ([`tracked_index`]) serves the template's fields from a table of their own, noting
+/// each field read and storing it in the ctx (a second read costs nothing), and serves
+/// `methods` otherwise. Made once per template (`rules::open_ctx` keeps it): the fields
+/// table is only read, so every tracked ctx of the template shares it.
+///
+/// # Errors
+/// Out of memory (raised inside the protected call).
+pub(crate) fn tracked_mt(
+    lua: &Lua,
+    template: &mlua::Table,
+    methods: &mlua::Table,
+) -> mlua::Result<mlua::Table> {
+    // SAFETY: `exec_raw` pushes the template (1) and the methods (2), runs the closure in a
+    // protected call and takes the one value left. The closure calls the C API on those slots
+    // and what it pushed (at most three values, checked first); the table and closure makers
+    // may raise (out of memory) into that call past a frame that owns nothing. `lua_getfield`
+    // on the template (frozen, no metatable) and `lua_setfield` on the fresh tables only read
+    // and store.
+    unsafe {
+        lua.exec_raw::<mlua::Table>((template, methods), |l| {
+            ffi::luaL_checkstack(l, 3, std::ptr::null());
+            ffi::lua_createtable(l, 0, CTX_FIELD_NAMES.len() as c_int); // 3: the fields
+            for name in CTX_FIELD_NAMES {
+                ffi::lua_getfield(l, 1, name.as_ptr());
+                ffi::lua_setfield(l, 3, name.as_ptr());
             }
-            ffi::lua_setmetatable(l, 4);
+            ffi::lua_pushvalue(l, 2);
+            ffi::lua_pushcclosure(l, tracked_index, 2); // 3: __index
+            ffi::lua_createtable(l, 0, 1); // 4: the metatable
+            ffi::lua_pushvalue(l, 3);
+            ffi::lua_setfield(l, 4, c"__index".as_ptr());
             ffi::lua_copy(l, 4, 1);
+            ffi::lua_settop(l, 1);
+        })
+    }
+}
+
+/// A new tracked ctx (victory's): an empty table with room for every field it may come to
+/// hold (a field read is stored in it), and `mt` (from [`tracked_mt`]) as its metatable.
+///
+/// # Errors
+/// Out of memory (raised inside the protected call).
+pub(crate) fn tracked_ctx(lua: &Lua, mt: &mlua::Table) -> mlua::Result<mlua::Table> {
+    // SAFETY: `exec_raw` pushes the metatable (1), runs the closure in a protected call and
+    // takes the one value left. `lua_createtable` may raise (out of memory) into that call past
+    // a frame that owns nothing; the new table has no metatable while it gets one.
+    unsafe {
+        lua.exec_raw::<mlua::Table>(mt, |l| {
+            ffi::luaL_checkstack(l, 2, std::ptr::null());
+            ffi::lua_createtable(l, 0, CTX_FIELD_NAMES.len() as c_int); // 2
+            ffi::lua_pushvalue(l, 1);
+            ffi::lua_setmetatable(l, 2);
+            ffi::lua_copy(l, 2, 1);
             ffi::lua_settop(l, 1);
         })
     }
@@ -450,7 +486,7 @@ const CTX_FIELD_NAMES: [&std::ffi::CStr; 9] = [
     c"options",
 ];
 
-/// The `__index` of a tracked ctx (see [`ctx_from_template`]): upvalue 1 holds the ctx's
+/// The `__index` of a tracked ctx (see [`tracked_mt`]): upvalue 1 holds the ctx's
 /// fields, upvalue 2 the methods. A key naming a ctx field is noted as read
 /// ([`crate::memo::note_field`]), and its value (unless nil) stored in the ctx; any other key is
 /// looked up in the methods.
