@@ -1765,8 +1765,8 @@ fn open_ctx<'a>(
     let s = access.get();
     let template = ctx_template(lua, rules, s)?;
     let ctx = match tracked {
-        false => crate::stack::ctx_from_template(lua, &template, &rules.ctx_mt)?,
-        true => crate::stack::tracked_ctx(lua, &tracked_mt(lua, rules, &template)?)?,
+        false => crate::stack::ctx_from_template(lua, Some(&template), &rules.ctx_mt)?,
+        true => crate::stack::ctx_from_template(lua, None, &tracked_mt(lua, rules, &template)?)?,
     };
     let session = Session::open(&ctx, access, rules);
     Ok((ctx, session))

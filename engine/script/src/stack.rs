@@ -390,22 +390,29 @@ unsafe extern "C-unwind" {
 /// fields as arguments (and strings made for them); the fields only change when the clock
 /// does, so they are set once in the template (`rules::open_ctx`).
 ///
+/// Without a template, the ctx is victory's (tracked, see [`tracked_mt`], which gives its
+/// `mt`): an empty table with room for every field, since a field read is stored in it.
+///
 /// # Errors
 /// Out of memory (raised inside the protected call).
 pub(crate) fn ctx_from_template(
     lua: &Lua,
-    template: &mlua::Table,
+    template: Option<&mlua::Table>,
     mt: &mlua::Table,
 ) -> mlua::Result<mlua::Table> {
-    // SAFETY: `exec_raw` pushes the template (1) and the metatable (2), runs the closure in a
-    // protected call and takes the one value left on the stack. The closure only calls the C
-    // API on those absolute slots and the copy it pushed (checked first); an error raised
-    // inside (`lua_hexforge_clone` allocates) unwinds to that call past a frame that owns
-    // nothing. The copy has no metatable while it gets one.
+    // SAFETY: `exec_raw` pushes the template or nil (1) and the metatable (2), runs the closure
+    // in a protected call and takes the one value left on the stack. The closure only calls the
+    // C API on those absolute slots and the table it pushed (checked first); an error raised
+    // inside (`lua_hexforge_clone` and `lua_createtable` allocate) unwinds to that call past a
+    // frame that owns nothing. The new table has no metatable while it gets one.
     unsafe {
         lua.exec_raw::<mlua::Table>((template, mt), |l| {
             ffi::luaL_checkstack(l, 2, std::ptr::null());
-            lua_hexforge_clone(l, 1, 0); // 3: the ctx
+            if ffi::lua_type(l, 1) == ffi::LUA_TTABLE {
+                lua_hexforge_clone(l, 1, 0); // 3: the ctx
+            } else {
+                ffi::lua_createtable(l, 0, CTX_FIELD_NAMES.len() as c_int); // 3
+            }
             ffi::lua_pushvalue(l, 2);
             ffi::lua_setmetatable(l, 3);
             ffi::lua_copy(l, 3, 1);
@@ -447,27 +454,6 @@ pub(crate) fn tracked_mt(
             ffi::lua_pushvalue(l, 3);
             ffi::lua_setfield(l, 4, c"__index".as_ptr());
             ffi::lua_copy(l, 4, 1);
-            ffi::lua_settop(l, 1);
-        })
-    }
-}
-
-/// A new tracked ctx (victory's): an empty table with room for every field it may come to
-/// hold (a field read is stored in it), and `mt` (from [`tracked_mt`]) as its metatable.
-///
-/// # Errors
-/// Out of memory (raised inside the protected call).
-pub(crate) fn tracked_ctx(lua: &Lua, mt: &mlua::Table) -> mlua::Result<mlua::Table> {
-    // SAFETY: `exec_raw` pushes the metatable (1), runs the closure in a protected call and
-    // takes the one value left. `lua_createtable` may raise (out of memory) into that call past
-    // a frame that owns nothing; the new table has no metatable while it gets one.
-    unsafe {
-        lua.exec_raw::<mlua::Table>(mt, |l| {
-            ffi::luaL_checkstack(l, 2, std::ptr::null());
-            ffi::lua_createtable(l, 0, CTX_FIELD_NAMES.len() as c_int); // 2
-            ffi::lua_pushvalue(l, 1);
-            ffi::lua_setmetatable(l, 2);
-            ffi::lua_copy(l, 2, 1);
             ffi::lua_settop(l, 1);
         })
     }
