@@ -15,6 +15,14 @@
 //! the run ends (at a jump, a call or a return), plus one per call, and calls the hook once per
 //! step counted as before. Same total, same determinism, no per-instruction tracing.
 //!
+//! **The budget counts work, not only instructions:** one instruction or one library call can
+//! do far more than one step (`string.rep("", 1e15)`, a backtracking pattern, comparing two
+//! 10 MB strings). Another patch of the VM charges such work to the same count, in the C
+//! libraries at once (the hook fires inside the call) and in the VM's internals at the next
+//! function start or loop jump; `load` and `print` charge theirs here ([`charge`]). A stop
+//! inside a C function names the line of the Lua code that called it. `print` keeps lines of
+//! at most [`MAX_LINE_BYTES`]: its output lives in the host, outside the memory limit.
+//!
 //! **Why the budget re-arms:** a count hook that raises an error can be caught by `pcall` and
 //! the script goes on looping. Once the budget is spent the hook is re-armed to fire on *every*
 //! instruction counted, so every call or jump after the `pcall` errors again until control is
@@ -38,7 +46,7 @@ use mlua::chunk::ChunkMode;
 use mlua::debug::Debug;
 use mlua::{FromLuaMulti, HookTriggers, Lua, LuaOptions, StdLib, Table, Value, VmState};
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -50,6 +58,8 @@ pub const HOST_MEMORY_CAP: usize = 512 << 20;
 pub const DEFAULT_INSTRUCTIONS: u64 = 20_000_000;
 /// Most lines of `print` output kept (older lines are dropped).
 const MAX_OUTPUT_LINES: usize = 10_000;
+/// Longest line of `print` output kept (bytes; the rest is counted, not kept).
+const MAX_LINE_BYTES: usize = 4096;
 /// Hook granularity while budget remains (instructions between hook calls).
 const HOOK_STEP: u64 = 1000;
 /// Registry key of the base functions as they were before any mod ran (see [`PRISTINE`]).
@@ -111,7 +121,7 @@ pub struct Sandbox {
     /// See [`Sandbox::each_refilled`].
     each: mlua::Function,
     limits: Limits,
-    output: Rc<RefCell<Vec<String>>>,
+    output: Rc<RefCell<VecDeque<String>>>,
     require: Rc<RefCell<RequireState>>,
 }
 
@@ -237,17 +247,14 @@ impl Sandbox {
         let out = self.output.clone();
         g.raw_set(
             "print",
-            lua.create_function(move |_, args: mlua::Variadic<Value>| {
-                let line = args
-                    .iter()
-                    .map(display_value)
-                    .collect::<Vec<_>>()
-                    .join("\t");
+            lua.create_function(move |lua, args: mlua::Variadic<Value>| {
+                let line = print_line(&args);
+                charge(lua, line.len() as u64 / 64)?;
                 let mut out = out.borrow_mut();
                 if out.len() >= MAX_OUTPUT_LINES {
-                    out.remove(0);
+                    out.pop_front();
                 }
-                out.push(line);
+                out.push_back(line);
                 Ok(())
             })?,
         )?;
@@ -280,7 +287,7 @@ impl Sandbox {
 
     /// Lines printed by Lua since the last call, oldest first.
     pub fn take_output(&self) -> Vec<String> {
-        std::mem::take(&mut *self.output.borrow_mut())
+        std::mem::take(&mut *self.output.borrow_mut()).into()
     }
 
     /// Changes the instruction budget of each outermost call (the test runner gives a test,
@@ -478,17 +485,56 @@ fn budget_hook(lua: &Lua, debug: &Debug<'_>) -> mlua::Result<VmState> {
         }
         b.exhausted.set(true);
     }
+    Err(budget_error(lua, &b, Some(debug))?)
+}
+
+/// The budget error, raised again at every step from now on (see the module docs: `pcall`
+/// cannot swallow it), at the line of the nearest Lua function: `debug`'s when the hook fired
+/// in Lua code, the caller's when the budget ran out inside a C or Rust function.
+fn budget_error(lua: &Lua, b: &Budget, debug: Option<&Debug<'_>>) -> mlua::Result<mlua::Error> {
     if !b.rearmed.get() {
         b.rearmed.set(true);
         lua.set_global_hook(HookTriggers::new().every_nth_instruction(1), budget_hook)?;
     }
-    let src = debug.source();
-    let file = src.short_src.as_deref().unwrap_or("?").to_string();
-    let line = debug.current_line().unwrap_or(0);
-    Err(mlua::Error::runtime(format!(
+    let lua_line = |d: &Debug<'_>| {
+        let src = d.source();
+        (src.what != "C").then(|| {
+            let file = src.short_src.as_deref().unwrap_or("?").to_string();
+            (file, d.current_line().unwrap_or(0))
+        })
+    };
+    // Work a C or Rust function does for a mod (a pattern match, `string.rep`, `load`) is
+    // charged as it goes (vendor/lua-src/PATCHES.md, `charge` below), so the budget can run
+    // out inside one.
+    let (file, line) = debug
+        .and_then(lua_line)
+        .or_else(|| (0..64).find_map(|level| lua.inspect_stack(level, lua_line).flatten()))
+        .unwrap_or_else(|| ("?".to_string(), 0));
+    Ok(mlua::Error::runtime(format!(
         "{file}:{line}: {BUDGET_MARKER}: more than {} Lua instructions in one engine call (an endless loop?)",
         b.limit.get()
     )))
+}
+
+/// Charges `steps` of work a Rust function did for a mod to the running call's budget, as the
+/// VM charges the work of its C functions (vendor/lua-src/PATCHES.md). When that uses the
+/// budget up: the budget error.
+fn charge(lua: &Lua, steps: u64) -> mlua::Result<()> {
+    let Some(b) = lua.app_data_ref::<Rc<Budget>>().map(|b| Rc::clone(&b)) else {
+        return Ok(());
+    };
+    if !b.exhausted.get() {
+        let left = b
+            .remaining
+            .get()
+            .saturating_sub(i64::try_from(steps).unwrap_or(i64::MAX));
+        b.remaining.set(left);
+        if left > 0 {
+            return Ok(());
+        }
+        b.exhausted.set(true);
+    }
+    Err(budget_error(lua, &b, None)?)
 }
 
 /// `load` for mods: text chunks given as strings only, never binary, never a reader function.
@@ -503,6 +549,8 @@ fn safe_load(
         ));
     };
     let bytes = s.as_bytes();
+    // Checking and compiling a chunk is work in proportion to its length.
+    charge(lua, bytes.len() as u64 / 16)?;
     if bytes.first() == Some(&0x1b) {
         return Ok((
             Value::Nil,
@@ -567,6 +615,47 @@ pub(crate) fn load_text(lua: &Lua, src: &[u8], name: &str) -> mlua::Result<mlua:
         .set_name(name)
         .set_mode(ChunkMode::Text)
         .into_function()
+}
+
+/// One line of `print` output: the values separated by tabs, cut at [`MAX_LINE_BYTES`] with
+/// a note of how much was left out. Why cut: the output is kept in the host, outside the
+/// mod's memory limit, and a long string is only read as far as it is kept.
+fn print_line(args: &[Value]) -> String {
+    let mut line = String::new();
+    let mut left_out = 0usize;
+    for (i, v) in args.iter().enumerate() {
+        let room = MAX_LINE_BYTES.saturating_sub(line.len());
+        if i > 0 {
+            if room == 0 {
+                left_out += 1;
+            } else {
+                line.push('\t');
+            }
+        }
+        let room = MAX_LINE_BYTES.saturating_sub(line.len());
+        match v {
+            Value::String(s) => {
+                let bytes = s.as_bytes();
+                let kept = bytes.len().min(room);
+                line.push_str(&String::from_utf8_lossy(&bytes[..kept]));
+                left_out += bytes.len() - kept;
+            }
+            other => {
+                let text = display_value(other);
+                let kept = text.len().min(room);
+                let kept = (0..=kept)
+                    .rev()
+                    .find(|&k| text.is_char_boundary(k))
+                    .unwrap_or(0);
+                line.push_str(&text[..kept]);
+                left_out += text.len() - kept;
+            }
+        }
+    }
+    if left_out > 0 {
+        line.push_str(&format!(" ... ({left_out} more bytes not shown)"));
+    }
+    line
 }
 
 fn display_value(v: &Value) -> String {

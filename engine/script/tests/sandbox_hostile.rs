@@ -269,6 +269,98 @@ const CASES: &[(&str, &str, Expect)] = &[
         "setmetatable(_G, {__newindex = function() error('no') end}) new_global = 1",
         AnyErr,
     ),
+    // One instruction or one library call can do far more work than one step: these take
+    // few instructions (each would finish under the budget uncharged, after seconds or
+    // hours) and must be stopped by the work they are charged (vendor/lua-src/PATCHES.md).
+    (
+        "string.rep of nothing",
+        "return string.rep('', 1e15)",
+        Budget,
+    ),
+    (
+        "table.move of nothing",
+        "table.move({}, 1, 1 << 40, 1) return 'safe'",
+        Budget,
+    ),
+    (
+        "pattern backtracking",
+        "return string.find(string.rep('a', 3000), '.-.-.-.-b')",
+        Budget,
+    ),
+    (
+        "plain find, worst case",
+        "local s = string.rep('aaaaaaaaaa', 1e4) return string.find(s, string.rep('aaaaa', 1e4) .. 'b', 1, true)",
+        Budget,
+    ),
+    (
+        "long string equality",
+        "local a, b = string.rep('xy', 1e5), string.rep('xy', 1e5) \
+         local n = 0 for i = 1, 30000 do if a == b then n = n + 1 end end return 'safe'",
+        Budget,
+    ),
+    (
+        "long string order",
+        "local a, b = string.rep('xy', 1e5), string.rep('xy', 1e5) \
+         local n = 0 for i = 1, 30000 do if a <= b then n = n + 1 end end return 'safe'",
+        Budget,
+    ),
+    (
+        "long string keys",
+        "local a, b = string.rep('xy', 1e5), string.rep('xy', 1e5) \
+         local t, n = {[a] = 1}, 0 for i = 1, 30000 do n = n + t[b] end return 'safe'",
+        Budget,
+    ),
+    (
+        "big copies in a loop",
+        "local s = string.rep('xxxxxxxxxx', 2e4) for i = 1, 30000 do local u = s:upper() end return 'safe'",
+        Budget,
+    ),
+    (
+        "inserts at the front",
+        "local t = table.pack(string.byte(string.rep('xxxxxxxxxx', 5e3), 1, -1)) \
+         for i = 1, 3000 do table.insert(t, 1, i) end return 'safe'",
+        Budget,
+    ),
+    (
+        "unpack in a loop",
+        "local t = table.pack(string.byte(string.rep('xxxxxxxxxx', 5e3), 1, -1)) \
+         for i = 1, 30000 do local n = select('#', table.unpack(t)) end return 'safe'",
+        Budget,
+    ),
+    (
+        "varargs in a loop",
+        "local function f(...) for i = 1, 30000 do local n = select('#', ...) end return 'safe' end \
+         return f(string.byte(string.rep('xxxxxxxxxx', 5e3), 1, -1))",
+        Budget,
+    ),
+    (
+        "next over a sparse array",
+        "local t = table.pack(string.byte(string.rep('xxxxxxxxxx', 5e3), 1, -1)) \
+         table.move({}, 1, t.n - 1, 1, t) \
+         for i = 1, 30000 do local k = next(t) end return 'safe'",
+        Budget,
+    ),
+    (
+        "tonumber of a long string",
+        "local s = string.rep('1111111111', 1e4) for i = 1, 30000 do local n = tonumber(s) end return 'safe'",
+        Budget,
+    ),
+    (
+        "utf8.len of a long string",
+        "local s = string.rep('\\x80\\x80\\x80\\x80\\x80', 2e4) \
+         for i = 1, 30000 do local n = utf8.len(s, 1, -1, true) end return 'safe'",
+        Budget,
+    ),
+    (
+        "load in a loop",
+        "local s = string.rep('-- a comment line\\n', 5e3) for i = 1, 30000 do load(s) end return 'safe'",
+        Budget,
+    ),
+    (
+        "print in a loop",
+        "local s = string.rep('xxxxxxxxxx', 1e4) for i = 1, 30000 do print(s) end return 'safe'",
+        Budget,
+    ),
     (
         "_G locked metatable",
         "setmetatable(_G, {__metatable = 'locked'}) return 'safe'",
@@ -352,6 +444,23 @@ fn errors_name_file_and_line() {
         .unwrap_err();
     assert_eq!(e.kind, ScriptErrorKind::Budget);
     assert_eq!((e.file.as_str(), e.line), ("mods/demo/loop.lua", 3), "{e}");
+    // Stopped inside a library function: the line is the caller's.
+    let e = sb
+        .exec(
+            "local x = 1\nreturn string.rep('', 1e15)",
+            "@mods/demo/rep.lua",
+        )
+        .unwrap_err();
+    assert_eq!(e.kind, ScriptErrorKind::Budget);
+    assert_eq!((e.file.as_str(), e.line), ("mods/demo/rep.lua", 2), "{e}");
+    let e = sb
+        .exec(
+            "\nlocal s = string.rep('x', 5e4)\nfor i = 1, 1e6 do load(s) end",
+            "@mods/demo/load.lua",
+        )
+        .unwrap_err();
+    assert_eq!(e.kind, ScriptErrorKind::Budget);
+    assert_eq!((e.file.as_str(), e.line), ("mods/demo/load.lua", 3), "{e}");
     let e = sb
         .exec("local x = = 1", "@mods/demo/syntax.lua")
         .unwrap_err();
@@ -424,6 +533,13 @@ fn print_is_captured_and_text_load_works() {
         sb.take_output(),
         vec!["a\t1\tnil\ttrue".to_string(), "42".to_string()]
     );
+    // Output is kept in the host, outside the mod's memory limit: long lines are cut.
+    sb.exec("print('ab', string.rep('x', 5000), 12345)", "=p")
+        .unwrap();
+    let out = sb.take_output();
+    assert_eq!(out.len(), 1);
+    let expected = format!("ab\t{} ... (913 more bytes not shown)", "x".repeat(4093));
+    assert_eq!(out[0], expected);
 }
 
 #[test]

@@ -1575,3 +1575,14 @@ LUA_API void lua_hexforge_clone (lua_State *L, int idx, int deep) {
 }
 
 /* }====================================================== */
+
+
+/*
+** HEXFORGE PATCH: charges 'n' steps of work to the count hook, calling it
+** at once if the count is used up (see 'luaG_charge' in ldebug.c).
+*/
+LUA_API void lua_hexforge_charge (lua_State *L, size_t n) {
+  lua_lock(L);
+  luaG_charge(L, n);
+  lua_unlock(L);
+}

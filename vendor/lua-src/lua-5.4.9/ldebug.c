@@ -139,6 +139,7 @@ LUA_API void lua_sethook (lua_State *L, lua_Hook func, int mask, int count) {
   L->hook = func;
   L->basehookcount = count;
   resethookcount(L);
+  luaG_hfwork = 0;  /* HEXFORGE PATCH: a new count starts with no work owed */
   L->hookmask = cast_byte(mask);
   if (mask & ~LUA_MASKCOUNT)  /* HEXFORGE PATCH: counts need no tracing */
     settraps(L->ci);  /* to trace inside 'luaV_execute' */
@@ -931,6 +932,49 @@ int luaG_tracecall (lua_State *L) {
       luaD_hookcall(L, ci);  /* check 'call' hook */
   }
   return 1;  /* keep 'trap' on */
+}
+
+
+/*
+** HEXFORGE PATCH: work charged as steps of the count (see 'ldebug.h').
+*/
+l_hfthread l_mem luaG_hfwork = 0;
+
+
+/* Folds the work noted by 'luaG_addwork' into 'hookcount'. */
+void luaG_foldwork (lua_State *L) {
+  l_mem w = luaG_hfwork;
+  luaG_hfwork = 0;
+  if (w <= 0 || !(L->hookmask & LUA_MASKCOUNT))
+    return;
+  /* 'hookcount' is an int: never take it below INT_MIN / 2 */
+  if (w > cast(l_mem, L->hookcount) - (INT_MIN / 2))
+    L->hookcount = INT_MIN / 2;
+  else
+    L->hookcount -= cast_int(w);
+}
+
+
+/*
+** Charges 'n' steps, and calls the count hook at once, once per
+** 'basehookcount' used up (as 'luaG_traceexec' does), if the count is
+** used up. For C functions only: the hook may raise an error (the
+** host's budget), which unwinds the C function like any other error.
+*/
+void luaG_charge (lua_State *L, size_t n) {
+  int fires = 0;
+  int base;
+  if (!(L->hookmask & LUA_MASKCOUNT))
+    return;
+  luaG_hfwork += (n > (size_t)(MAX_LMEM / 2)) ? MAX_LMEM / 2 : cast(l_mem, n);
+  luaG_foldwork(L);
+  if (L->hookcount > 0 || !L->allowhook)
+    return;
+  base = (L->basehookcount > 0) ? L->basehookcount : 1;
+  fires = 1 + (-L->hookcount) / base;
+  L->hookcount += fires * base;
+  while (fires-- > 0)
+    luaD_hook(L, LUA_HOOKCOUNT, -1, 0, 0);
 }
 
 

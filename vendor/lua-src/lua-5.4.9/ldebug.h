@@ -39,6 +39,48 @@
       if ((L)->hookcount <= 0) (ci)->u.l.trap = 1; } }
 
 /*
+** HEXFORGE PATCH: as 'luaG_countsteps', and also folds in the work noted
+** by 'luaG_addwork' (below). Used where code can repeat: at the start of
+** a function and where a loop jumps back. (Every repetition passes one
+** of them; straight code between them is bounded by the code's size.)
+*/
+#define luaG_countloop(L,ci,n) \
+  { if (l_unlikely((L)->hookmask & LUA_MASKCOUNT)) { \
+      (L)->hookcount -= cast_int(n); \
+      if (l_unlikely(luaG_hfwork != 0)) luaG_foldwork(L); \
+      if ((L)->hookcount <= 0) (ci)->u.l.trap = 1; } }
+
+/*
+** HEXFORGE PATCH: work done outside the instruction count. One
+** instruction can do far more than one step of work: compare or copy a
+** long string, scan a sparse table, allocate a big block, run a library
+** loop (a pattern match, 'string.rep', 'table.move'). Such work is
+** charged as steps of the count, so the count hook (the host's budget)
+** still bounds the time a script takes.
+** - 'luaG_addwork' notes work where no hook may run (the VM's internals,
+**   the allocator, code without a 'lua_State'). It is kept per OS thread
+**   and folded into 'hookcount' at the next function start or loop jump
+**   ('luaG_countloop') or charge; 'lua_sethook' discards what is left.
+** - 'luaG_charge' (the C libraries, as 'lua_hexforge_charge') charges
+**   and calls the count hook at once if the count is used up, so a
+**   single library call with an unbounded loop is stopped inside it.
+*/
+#if defined(__GNUC__) || defined(__clang__)
+#define l_hfthread	__thread
+#elif defined(_MSC_VER)
+#define l_hfthread	__declspec(thread)
+#else
+#define l_hfthread	_Thread_local
+#endif
+
+LUAI_DDEC(l_hfthread l_mem luaG_hfwork;)
+
+#define luaG_addwork(n)	(luaG_hfwork += cast(l_mem, (n)))
+
+LUAI_FUNC void luaG_foldwork (lua_State *L);
+LUAI_FUNC void luaG_charge (lua_State *L, size_t n);
+
+/*
 ** mark for entries in 'lineinfo' array that has absolute information in
 ** 'abslineinfo' array
 */

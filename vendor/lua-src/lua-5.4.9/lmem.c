@@ -238,6 +238,7 @@ static void *tryagain (lua_State *L, void *block,
                        size_t osize, size_t nsize) {
   global_State *g = G(L);
   if (cantryagain(g)) {
+    luaG_addwork(gettotalbytes(g) >> 6);  /* HEXFORGE PATCH: a full collection */
     luaC_fullgc(L, 1);  /* try to free some memory... */
     luaM_hfflush(L);  /* HEXFORGE PATCH: ...and give back the cached blocks */
     return hfrealloc(g, block, osize, nsize);  /* try again */
@@ -253,6 +254,10 @@ void *luaM_realloc_ (lua_State *L, void *block, size_t osize, size_t nsize) {
   void *newblock;
   global_State *g = G(L);
   lua_assert((osize == 0) == (block == NULL));
+  if (nsize > HF_MAXSIZE) {  /* HEXFORGE PATCH: a big block is work to fill */
+    size_t had = (block == NULL) ? 0 : osize;  /* (a new block: 'osize' is a tag) */
+    if (nsize > had) luaG_addwork((nsize - had) >> 6);
+  }
   newblock = firsttry(g, block, osize, nsize);
   if (l_unlikely(newblock == NULL && nsize > 0)) {
     newblock = tryagain(L, block, osize, nsize);
@@ -279,7 +284,10 @@ void *luaM_malloc_ (lua_State *L, size_t size, int tag) {
     return NULL;  /* that's all */
   else {
     global_State *g = G(L);
-    void *newblock = firsttry(g, NULL, tag, size);
+    void *newblock;
+    if (size > HF_MAXSIZE)  /* HEXFORGE PATCH: a big block is work to fill */
+      luaG_addwork(size >> 6);
+    newblock = firsttry(g, NULL, tag, size);
     if (l_unlikely(newblock == NULL)) {
       newblock = tryagain(L, NULL, tag, size);
       if (newblock == NULL)

@@ -34,9 +34,10 @@
 int luaS_eqlngstr (TString *a, TString *b) {
   size_t len = a->u.lnglen;
   lua_assert(a->tt == LUA_VLNGSTR && b->tt == LUA_VLNGSTR);
-  return (a == b) ||  /* same instance or... */
-    ((len == b->u.lnglen) &&  /* equal length and ... */
-     (memcmp(getlngstr(a), getlngstr(b), len) == 0));  /* equal contents */
+  if (a == b) return 1;  /* same instance */
+  if (len != b->u.lnglen) return 0;
+  luaG_addwork(len >> 6);  /* HEXFORGE PATCH: a long compare is work */
+  return (memcmp(getlngstr(a), getlngstr(b), len) == 0);  /* equal contents */
 }
 
 

@@ -159,7 +159,9 @@ static int str_rep (lua_State *L) {
   else {
     size_t totallen = (size_t)n * l + (size_t)(n - 1) * lsep;
     luaL_Buffer b;
-    char *p = luaL_buffinitsize(L, &b, totallen);
+    char *p;
+    lua_hexforge_charge(L, (size_t)n);  /* HEXFORGE PATCH: a copy is a step */
+    p = luaL_buffinitsize(L, &b, totallen);
     while (n-- > 1) {  /* first n-1 copies (followed by separator) */
       memcpy(p, s, l * sizeof(char)); p += l;
       if (lsep > 0) {  /* empty 'memcpy' is not that cheap */
@@ -185,6 +187,7 @@ static int str_byte (lua_State *L) {
   if (l_unlikely(pose - posi >= (size_t)INT_MAX))  /* arithmetic overflow? */
     return luaL_error(L, "string slice too long");
   n = (int)(pose -  posi) + 1;
+  lua_hexforge_charge(L, (size_t)n);  /* HEXFORGE PATCH: a value is a step */
   luaL_checkstack(L, n, "string slice too long");
   for (i=0; i<n; i++)
     lua_pushinteger(L, uchar(s[posi+i-1]));
@@ -196,7 +199,9 @@ static int str_char (lua_State *L) {
   int n = lua_gettop(L);  /* number of arguments */
   int i;
   luaL_Buffer b;
-  char *p = luaL_buffinitsize(L, &b, n);
+  char *p;
+  lua_hexforge_charge(L, (size_t)n);  /* HEXFORGE PATCH: a value is a step */
+  p = luaL_buffinitsize(L, &b, n);
   for (i=1; i<=n; i++) {
     lua_Unsigned c = (lua_Unsigned)luaL_checkinteger(L, i);
     luaL_argcheck(L, c <= (lua_Unsigned)UCHAR_MAX, i, "value out of range");
@@ -269,6 +274,7 @@ static int tonum (lua_State *L, int arg) {
   else {  /* check whether it is a numerical string */
     size_t len;
     const char *s = lua_tolstring(L, arg, &len);
+    if (s != NULL) lua_hexforge_charge(L, len >> 6);  /* HEXFORGE PATCH */
     return (s != NULL && lua_stringtonumber(L, s) == len + 1);
   }
 }
@@ -362,6 +368,7 @@ typedef struct MatchState {
   lua_State *L;
   int matchdepth;  /* control for recursive depth (to avoid C stack overflow) */
   unsigned char level;  /* total number of captures (finished or unfinished) */
+  unsigned int work;  /* HEXFORGE PATCH: steps not yet charged (see 'mstep') */
   struct {
     const char *init;
     ptrdiff_t len;
@@ -371,6 +378,21 @@ typedef struct MatchState {
 
 /* recursive function */
 static const char *match (MatchState *ms, const char *s, const char *p);
+
+
+/*
+** HEXFORGE PATCH: a pattern match can take time far beyond its one call
+** (backtracking: 'string.find(s, ".-.-.-b")'). Its steps are charged to
+** the count hook ('lua_hexforge_charge') in batches of 'MSTEPS'.
+*/
+#define MSTEPS	1024
+#define mstep(ms,n)  { if (((ms)->work += (n)) >= MSTEPS) mcharge(ms); }
+
+static void mcharge (MatchState *ms) {
+  unsigned int w = ms->work;
+  ms->work = 0;
+  lua_hexforge_charge(ms->L, w);
+}
 
 
 /* maximum recursion depth for 'match' */
@@ -508,6 +530,7 @@ static const char *max_expand (MatchState *ms, const char *s,
   ptrdiff_t i = 0;  /* counts maximum expand for item */
   while (singlematch(ms, s + i, p, ep))
     i++;
+  mstep(ms, (unsigned int)(i >> 4));  /* HEXFORGE PATCH */
   /* keeps trying to match with the maximum repetitions */
   while (i>=0) {
     const char *res = match(ms, (s+i), ep+1);
@@ -524,8 +547,10 @@ static const char *min_expand (MatchState *ms, const char *s,
     const char *res = match(ms, s, ep+1);
     if (res != NULL)
       return res;
-    else if (singlematch(ms, s, p, ep))
+    else if (singlematch(ms, s, p, ep)) {
       s++;  /* try with one more repetition */
+      mstep(ms, 1);  /* HEXFORGE PATCH */
+    }
     else return NULL;
   }
 }
@@ -571,6 +596,7 @@ static const char *match (MatchState *ms, const char *s, const char *p) {
   if (l_unlikely(ms->matchdepth-- == 0))
     luaL_error(ms->L, "pattern too complex");
   init: /* using goto to optimize tail recursion */
+  mstep(ms, 1);  /* HEXFORGE PATCH */
   if (p != ms->p_end) {  /* end of pattern? */
     switch (*p) {
       case '(': {  /* start capture */
@@ -670,7 +696,7 @@ static const char *match (MatchState *ms, const char *s, const char *p) {
 
 
 
-static const char *lmemfind (const char *s1, size_t l1,
+static const char *lmemfind (lua_State *L, const char *s1, size_t l1,
                                const char *s2, size_t l2) {
   if (l2 == 0) return s1;  /* empty strings are everywhere */
   else if (l2 > l1) return NULL;  /* avoids a negative 'l1' */
@@ -680,6 +706,7 @@ static const char *lmemfind (const char *s1, size_t l1,
     l1 = l1-l2;  /* 's2' cannot be found after that */
     while (l1 > 0 && (init = (const char *)memchr(s1, *s2, l1)) != NULL) {
       init++;   /* 1st char is already checked */
+      lua_hexforge_charge(L, 1 + (l2 >> 6));  /* HEXFORGE PATCH: a try is work */
       if (memcmp(init, s2+1, l2) == 0)
         return init-1;
       else {  /* correct 'l1' and 's1' to try again */
@@ -757,6 +784,7 @@ static int nospecials (const char *p, size_t l) {
 static void prepstate (MatchState *ms, lua_State *L,
                        const char *s, size_t ls, const char *p, size_t lp) {
   ms->L = L;
+  ms->work = 0;  /* HEXFORGE PATCH */
   ms->src_init = s;
   ms->src_end = s + ls;
   ms->p_end = p + lp;
@@ -774,6 +802,7 @@ static int str_find_aux (lua_State *L, int find) {
   const char *s = luaL_checklstring(L, 1, &ls);
   const char *p = luaL_checklstring(L, 2, &lp);
   size_t init = posrelatI(luaL_optinteger(L, 3, 1), ls) - 1;
+  lua_hexforge_charge(L, (ls + lp) >> 6);  /* HEXFORGE PATCH: scans are work */
   if (init > ls) {  /* start after string's end? */
     luaL_pushfail(L);  /* cannot find anything */
     return 1;
@@ -781,7 +810,7 @@ static int str_find_aux (lua_State *L, int find) {
   /* explicit request or no special characters? */
   if (find && (lua_toboolean(L, 4) || nospecials(p, lp))) {
     /* do a plain search */
-    const char *s2 = lmemfind(s + init, ls - init, p, lp);
+    const char *s2 = lmemfind(L, s + init, ls - init, p, lp);
     if (s2) {
       lua_pushinteger(L, (s2 - s) + 1);
       lua_pushinteger(L, (s2 - s) + lp);
@@ -1540,6 +1569,7 @@ static KOption getoption (Header *h, const char **fmt, int *size) {
 static KOption getdetails (Header *h, size_t totalsize,
                            const char **fmt, int *psize, int *ntoalign) {
   KOption opt = getoption(h, fmt, psize);
+  lua_hexforge_charge(h->L, 1);  /* HEXFORGE PATCH: an option is a step */
   int align = *psize;  /* usually, alignment follows size */
   if (opt == Kpaddalign) {  /* 'X' gets alignment from following option */
     if (**fmt == '\0' || getoption(h, fmt, &align) == Kchar || align == 0)

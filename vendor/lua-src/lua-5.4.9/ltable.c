@@ -349,10 +349,12 @@ static unsigned int findindex (lua_State *L, Table *t, TValue *key,
 int luaH_next (lua_State *L, Table *t, StkId key) {
   unsigned int asize = luaH_realasize(t);
   unsigned int i = findindex(L, t, s2v(key), asize);  /* find original key */
+  unsigned int from = i;  /* HEXFORGE PATCH: skipping empty slots is work */
   for (; i < asize; i++) {  /* try first array part */
     if (!isempty(&t->array[i])) {  /* a non-empty entry? */
       setivalue(s2v(key), i + 1);
       setobj2s(L, key + 1, &t->array[i]);
+      luaG_addwork((i - from) >> 4);  /* HEXFORGE PATCH */
       return 1;
     }
   }
@@ -361,9 +363,11 @@ int luaH_next (lua_State *L, Table *t, StkId key) {
       Node *n = gnode(t, i);
       getnodekey(L, s2v(key), n);
       setobj2s(L, key + 1, gval(n));
+      luaG_addwork((i + asize - from) >> 4);  /* HEXFORGE PATCH */
       return 1;
     }
   }
+  luaG_addwork((i + asize - from) >> 4);  /* HEXFORGE PATCH */
   return 0;  /* no more elements */
 }
 

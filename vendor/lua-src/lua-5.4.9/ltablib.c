@@ -62,6 +62,17 @@ static void checktab (lua_State *L, int arg, int what) {
 }
 
 
+/*
+** HEXFORGE PATCH: 'n' element moves are 'n' steps of work for the count
+** hook ('lua_hexforge_charge'), charged before they are made.
+*/
+static void charge (lua_State *L, lua_Unsigned n) {
+  if (n > 0)
+    lua_hexforge_charge(L, (n > (lua_Unsigned)((size_t)-1 / 2))
+                              ? (size_t)-1 / 2 : (size_t)n);
+}
+
+
 static int tinsert (lua_State *L) {
   lua_Integer pos;  /* where to insert new element */
   lua_Integer e = aux_getn(L, 1, TAB_RW);
@@ -77,6 +88,7 @@ static int tinsert (lua_State *L) {
       /* check whether 'pos' is in [1, e] */
       luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2,
                        "position out of bounds");
+      charge(L, (lua_Unsigned)e - (lua_Unsigned)pos);  /* HEXFORGE PATCH */
       for (i = e; i > pos; i--) {  /* move up elements */
         lua_geti(L, 1, i - 1);
         lua_seti(L, 1, i);  /* t[i] = t[i - 1] */
@@ -100,6 +112,7 @@ static int tremove (lua_State *L) {
     luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2,
                      "position out of bounds");
   lua_geti(L, 1, pos);  /* result = t[pos] */
+  if (pos < size) charge(L, (lua_Unsigned)size - (lua_Unsigned)pos);  /* HEXFORGE PATCH */
   for ( ; pos < size; pos++) {
     lua_geti(L, 1, pos + 1);
     lua_seti(L, 1, pos);  /* t[pos] = t[pos + 1] */
@@ -130,6 +143,7 @@ static int tmove (lua_State *L) {
     n = e - f + 1;  /* number of elements to move */
     luaL_argcheck(L, t <= LUA_MAXINTEGER - n + 1, 4,
                   "destination wrap around");
+    charge(L, (lua_Unsigned)n);  /* HEXFORGE PATCH */
     if (t > e || t <= f || (tt != 1 && !lua_compare(L, 1, tt, LUA_OPEQ))) {
       for (i = 0; i < n; i++) {
         lua_geti(L, 1, f + i);
@@ -164,6 +178,8 @@ static int tconcat (lua_State *L) {
   const char *sep = luaL_optlstring(L, 2, "", &lsep);
   lua_Integer i = luaL_optinteger(L, 3, 1);
   last = luaL_optinteger(L, 4, last);
+  if (i <= last)  /* HEXFORGE PATCH */
+    charge(L, (lua_Unsigned)last - (lua_Unsigned)i + 1u);
   luaL_buffinit(L, &b);
   for (; i < last; i++) {
     addfield(L, &b, i);
@@ -185,6 +201,7 @@ static int tconcat (lua_State *L) {
 static int tpack (lua_State *L) {
   int i;
   int n = lua_gettop(L);  /* number of elements to pack */
+  charge(L, (lua_Unsigned)n);  /* HEXFORGE PATCH */
   lua_createtable(L, n, 1);  /* create result table */
   lua_insert(L, 1);  /* put it at index 1 */
   for (i = n; i >= 1; i--)  /* assign elements */
@@ -204,6 +221,7 @@ static int tunpack (lua_State *L) {
   if (l_unlikely(n >= (unsigned int)INT_MAX  ||
                  !lua_checkstack(L, (int)(++n))))
     return luaL_error(L, "too many results to unpack");
+  charge(L, n);  /* HEXFORGE PATCH */
   for (; i < e; i++) {  /* push arg[i..e - 1] (to avoid overflows) */
     lua_geti(L, 1, i);
   }
@@ -281,6 +299,7 @@ static void set2 (lua_State *L, IdxT i, IdxT j) {
 ** index 'b' (according to the order of the sort).
 */
 static int sort_comp (lua_State *L, int a, int b) {
+  lua_hexforge_charge(L, 1);  /* HEXFORGE PATCH: a comparison is a step */
   if (lua_isnil(L, 2))  /* no function? */
     return lua_compare(L, a, b, LUA_OPLT);  /* a < b */
   else {  /* function */

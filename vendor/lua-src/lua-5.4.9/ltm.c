@@ -263,6 +263,7 @@ void luaT_getvarargs (lua_State *L, CallInfo *ci, StkId where, int wanted) {
     checkstackGCp(L, nextra, where);  /* ensure stack space */
     L->top.p = where + nextra;  /* next instruction will need top */
   }
+  luaG_addwork(wanted >> 2);  /* HEXFORGE PATCH: copying is work */
   for (i = 0; i < wanted && i < nextra; i++)
     setobjs2s(L, where + i, ci->func.p - nextra + i);
   for (; i < wanted; i++)   /* complete required results with nil */

@@ -294,6 +294,8 @@ LUA_API void  (lua_hexforge_clone) (lua_State *L, int idx, int deep);
 LUA_API int   (hexforge_freeze_f) (lua_State *L);
 LUA_API int   (hexforge_clone_f) (lua_State *L);
 LUA_API int   (hexforge_copy_f) (lua_State *L);
+/* hexforge: work charged to the count hook, see ldebug.h ('luaG_charge') */
+LUA_API void  (lua_hexforge_charge) (lua_State *L, size_t n);
 LUA_API int   (lua_setiuservalue) (lua_State *L, int idx, int n);
 
 

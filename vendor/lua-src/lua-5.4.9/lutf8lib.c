@@ -106,6 +106,8 @@ static int utflen (lua_State *L) {
                    "initial position out of bounds");
   luaL_argcheck(L, --posj < (lua_Integer)len, 3,
                    "final position out of bounds");
+  if (posi <= posj)  /* HEXFORGE PATCH: a scan is work for the count hook */
+    lua_hexforge_charge(L, (size_t)(posj - posi + 1) >> 4);
   while (posi <= posj) {
     const char *s1 = utf8_decode(s + posi, NULL, !lax);
     if (s1 == NULL) {  /* conversion error? */
@@ -139,6 +141,7 @@ static int codepoint (lua_State *L) {
   if (pose - posi >= INT_MAX)  /* (lua_Integer -> int) overflow? */
     return luaL_error(L, "string slice too long");
   n = (int)(pose -  posi) + 1;  /* upper bound for number of returns */
+  lua_hexforge_charge(L, (size_t)n);  /* HEXFORGE PATCH: a value is a step */
   luaL_checkstack(L, n, "string slice too long");
   n = 0;  /* count the number of returns */
   se = s + pose;  /* string end */
@@ -166,6 +169,7 @@ static void pushutfchar (lua_State *L, int arg) {
 */
 static int utfchar (lua_State *L) {
   int n = lua_gettop(L);  /* number of arguments */
+  lua_hexforge_charge(L, (size_t)n);  /* HEXFORGE PATCH: a value is a step */
   if (n == 1)  /* optimize common case of single char */
     pushutfchar(L, 1);
   else {
@@ -194,6 +198,7 @@ static int byteoffset (lua_State *L) {
   posi = u_posrelat(luaL_optinteger(L, 3, posi), len);
   luaL_argcheck(L, 1 <= posi && --posi <= (lua_Integer)len, 3,
                    "position out of bounds");
+  lua_hexforge_charge(L, len >> 4);  /* HEXFORGE PATCH: a scan is work */
   if (n == 0) {
     /* find beginning of current byte sequence */
     while (posi > 0 && iscontp(s + posi)) posi--;
@@ -232,7 +237,9 @@ static int iter_aux (lua_State *L, int strict) {
   const char *s = luaL_checklstring(L, 1, &len);
   lua_Unsigned n = (lua_Unsigned)lua_tointeger(L, 2);
   if (n < len) {
+    lua_Unsigned from = n;  /* HEXFORGE PATCH: a scan is work */
     while (iscontp(s + n)) n++;  /* go to next character */
+    if (n - from >= 16) lua_hexforge_charge(L, (size_t)((n - from) >> 4));
   }
   if (n >= len)  /* (also handles original 'n' being negative) */
     return 0;  /* no more codepoints */

@@ -93,6 +93,7 @@ static int l_strton (const TValue *obj, TValue *result) {
     return 0;
   else {
     TString *st = tsvalue(obj);
+    luaG_addwork(tsslen(st) >> 6);  /* HEXFORGE PATCH: a scan is work */
     return (luaO_str2num(getstr(st), result) == tsslen(st) + 1);
   }
 }
@@ -390,6 +391,7 @@ static int l_strcmp (const TString *ts1, const TString *ts2) {
   size_t rl1 = tsslen(ts1);  /* real length */
   const char *s2 = getstr(ts2);
   size_t rl2 = tsslen(ts2);
+  luaG_addwork((rl1 < rl2 ? rl1 : rl2) >> 6);  /* HEXFORGE PATCH: work */
   for (;;) {  /* for each segment */
     int temp = strcoll(s1, s2);
     if (temp != 0)  /* not equal? */
@@ -1095,7 +1097,9 @@ void luaV_finishOp (lua_State *L) {
 ** Execute a jump instruction. The 'updatetrap' allows signals to stop
 ** tight loops. (Without it, the local copy of 'trap' could never change.)
 */
-#define dojump(ci,i,e)	{ countrun(ci, e); pc += GETARG_sJ(i) + e; seg = pc; \
+#define dojump(ci,i,e)	{ if (GETARG_sJ(i) + e < 0) { countloop(ci, e); } \
+                          else { countrun(ci, e); } \
+                          pc += GETARG_sJ(i) + e; seg = pc; \
                           updatetrap(ci); }  /* HEXFORGE PATCH: count the run */
 
 
@@ -1104,6 +1108,8 @@ void luaV_finishOp (lua_State *L) {
 ** ('seg' up to 'pc', plus 'e' instructions not yet fetched).
 */
 #define countrun(ci,e)	luaG_countsteps(L, ci, (pc - seg) + (e))
+/* HEXFORGE PATCH: the same where a loop jumps back (see 'luaG_countloop') */
+#define countloop(ci,e)	luaG_countloop(L, ci, (pc - seg) + (e))
 
 
 /* for test instructions, execute the jump instruction that follows it */
@@ -1178,7 +1184,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
 #endif
  startfunc:
   /* HEXFORGE PATCH: a call counts one; counts need no tracing */
-  luaG_countsteps(L, ci, 1);
+  luaG_countloop(L, ci, 1);
   trap = tracemask(L) | ci->u.l.trap;
  returning:  /* trap already set */
   cl = ci_func(ci);
@@ -1817,13 +1823,13 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
             idx = intop(+, idx, step);  /* add step to index */
             chgivalue(s2v(ra), idx);  /* update internal index */
             setivalue(s2v(ra + 3), idx);  /* and control variable */
-            countrun(ci, 0);  /* HEXFORGE PATCH */
+            countloop(ci, 0);  /* HEXFORGE PATCH */
             pc -= GETARG_Bx(i);  /* jump back */
             seg = pc;
           }
         }
         else if (floatforloop(ra)) {  /* float loop */
-          countrun(ci, 0);  /* HEXFORGE PATCH */
+          countloop(ci, 0);  /* HEXFORGE PATCH */
           pc -= GETARG_Bx(i);  /* jump back */
           seg = pc;
         }
@@ -1875,7 +1881,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         StkId ra = RA(i);
         if (!ttisnil(s2v(ra + 4))) {  /* continue loop? */
           setobjs2s(L, ra + 2, ra + 4);  /* save control variable */
-          countrun(ci, 0);  /* HEXFORGE PATCH */
+          countloop(ci, 0);  /* HEXFORGE PATCH */
           pc -= GETARG_Bx(i);  /* jump back */
           seg = pc;
           updatetrap(ci);
