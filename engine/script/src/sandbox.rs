@@ -511,7 +511,7 @@ fn budget_error(lua: &Lua, b: &Budget, debug: Option<&Debug<'_>>) -> mlua::Resul
         .or_else(|| (0..64).find_map(|level| lua.inspect_stack(level, lua_line).flatten()))
         .unwrap_or_else(|| ("?".to_string(), 0));
     Ok(mlua::Error::runtime(format!(
-        "{file}:{line}: {BUDGET_MARKER}: more than {} Lua instructions in one engine call (an endless loop?)",
+        "{file}:{line}: {BUDGET_MARKER}: more than {} Lua instructions, or their worth of work in library calls, in one engine call (an endless loop?)",
         b.limit.get()
     )))
 }
