@@ -19,9 +19,9 @@
 //! do far more than one step (`string.rep("", 1e15)`, a backtracking pattern, comparing two
 //! 10 MB strings). Another patch of the VM charges such work to the same count, in the C
 //! libraries at once (the hook fires inside the call) and in the VM's internals at the next
-//! function start or loop jump; `load` and `print` charge theirs here ([`charge`]). A stop
+//! function start or loop jump; `load` and `print` charge theirs here (`charge`). A stop
 //! inside a C function names the line of the Lua code that called it. `print` keeps lines of
-//! at most [`MAX_LINE_BYTES`]: its output lives in the host, outside the memory limit.
+//! at most `MAX_LINE_BYTES` (4,096): its output lives in the host, outside the memory limit.
 //!
 //! **Why the budget re-arms:** a count hook that raises an error can be caught by `pcall` and
 //! the script goes on looping. Once the budget is spent the hook is re-armed to fire on *every*
