@@ -97,6 +97,26 @@ struct Budget {
     profiling: Cell<bool>,
 }
 
+impl Budget {
+    /// Takes `steps` from what is left of this call's budget. False once it is used up (and
+    /// from then on, until the next call refills it).
+    fn spend(&self, steps: u64) -> bool {
+        if self.exhausted.get() {
+            return false;
+        }
+        let left = self
+            .remaining
+            .get()
+            .saturating_sub(i64::try_from(steps).unwrap_or(i64::MAX));
+        self.remaining.set(left);
+        if left > 0 {
+            return true;
+        }
+        self.exhausted.set(true);
+        false
+    }
+}
+
 /// Where `require` may look.
 #[derive(Clone, Debug, Default)]
 pub struct RequirePaths {
@@ -475,15 +495,10 @@ fn budget_hook(lua: &Lua, debug: &Debug<'_>) -> mlua::Result<VmState> {
     let Some(b) = lua.app_data_ref::<Rc<Budget>>().map(|b| Rc::clone(&b)) else {
         return Ok(VmState::Continue);
     };
-    if !b.exhausted.get() {
-        let left = b.remaining.get() - b.step.get() as i64;
-        b.remaining.set(left);
-        if left > 0 {
-            // `hexforge play --profile`: one sample per hook step (a no-op when it is off).
-            crate::profile::sample(lua, b.step.get());
-            return Ok(VmState::Continue);
-        }
-        b.exhausted.set(true);
+    if b.spend(b.step.get()) {
+        // `hexforge play --profile`: one sample per hook step (a no-op when it is off).
+        crate::profile::sample(lua, b.step.get());
+        return Ok(VmState::Continue);
     }
     Err(budget_error(lua, &b, Some(debug))?)
 }
@@ -523,16 +538,8 @@ fn charge(lua: &Lua, steps: u64) -> mlua::Result<()> {
     let Some(b) = lua.app_data_ref::<Rc<Budget>>().map(|b| Rc::clone(&b)) else {
         return Ok(());
     };
-    if !b.exhausted.get() {
-        let left = b
-            .remaining
-            .get()
-            .saturating_sub(i64::try_from(steps).unwrap_or(i64::MAX));
-        b.remaining.set(left);
-        if left > 0 {
-            return Ok(());
-        }
-        b.exhausted.set(true);
+    if b.spend(steps) {
+        return Ok(());
     }
     Err(budget_error(lua, &b, None)?)
 }
@@ -621,37 +628,23 @@ pub(crate) fn load_text(lua: &Lua, src: &[u8], name: &str) -> mlua::Result<mlua:
 /// a note of how much was left out. Why cut: the output is kept in the host, outside the
 /// mod's memory limit, and a long string is only read as far as it is kept.
 fn print_line(args: &[Value]) -> String {
-    let mut line = String::new();
+    let mut line: Vec<u8> = Vec::new();
     let mut left_out = 0usize;
+    let mut keep = |bytes: &[u8]| {
+        let n = bytes.len().min(MAX_LINE_BYTES - line.len());
+        line.extend_from_slice(&bytes[..n]);
+        left_out += bytes.len() - n;
+    };
     for (i, v) in args.iter().enumerate() {
-        let room = MAX_LINE_BYTES.saturating_sub(line.len());
         if i > 0 {
-            if room == 0 {
-                left_out += 1;
-            } else {
-                line.push('\t');
-            }
+            keep(b"\t");
         }
-        let room = MAX_LINE_BYTES.saturating_sub(line.len());
         match v {
-            Value::String(s) => {
-                let bytes = s.as_bytes();
-                let kept = bytes.len().min(room);
-                line.push_str(&String::from_utf8_lossy(&bytes[..kept]));
-                left_out += bytes.len() - kept;
-            }
-            other => {
-                let text = display_value(other);
-                let kept = text.len().min(room);
-                let kept = (0..=kept)
-                    .rev()
-                    .find(|&k| text.is_char_boundary(k))
-                    .unwrap_or(0);
-                line.push_str(&text[..kept]);
-                left_out += text.len() - kept;
-            }
+            Value::String(s) => keep(&s.as_bytes()),
+            other => keep(display_value(other).as_bytes()),
         }
     }
+    let mut line = String::from_utf8_lossy(&line).into_owned();
     if left_out > 0 {
         line.push_str(&format!(" ... ({left_out} more bytes not shown)"));
     }

@@ -964,7 +964,7 @@ void luaG_foldwork (lua_State *L) {
 void luaG_charge (lua_State *L, size_t n) {
   int fires = 0;
   int base;
-  if (!(L->hookmask & LUA_MASKCOUNT))
+  if (n == 0 || !(L->hookmask & LUA_MASKCOUNT))
     return;
   luaG_hfwork += (n > (size_t)(MAX_LMEM / 2)) ? MAX_LMEM / 2 : cast(l_mem, n);
   luaG_foldwork(L);

@@ -75,7 +75,10 @@
 
 LUAI_DDEC(l_hfthread l_mem luaG_hfwork;)
 
-#define luaG_addwork(n)	(luaG_hfwork += cast(l_mem, (n)))
+/* (Nothing is stored for no work: most calls on hot paths note none.) */
+l_sinline void luaG_addwork (size_t n) {
+  if (n != 0) luaG_hfwork += cast(l_mem, n);
+}
 
 LUAI_FUNC void luaG_foldwork (lua_State *L);
 LUAI_FUNC void luaG_charge (lua_State *L, size_t n);
