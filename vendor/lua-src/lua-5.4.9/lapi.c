@@ -1325,7 +1325,6 @@ LUA_API lua_Alloc lua_getallocf (lua_State *L, void **ud) {
 
 LUA_API void lua_setallocf (lua_State *L, lua_Alloc f, void *ud) {
   lua_lock(L);
-  luaM_hfflush(L);  /* HEXFORGE PATCH: cached blocks belong to the old allocator */
   G(L)->ud = ud;
   G(L)->frealloc = f;
   lua_unlock(L);

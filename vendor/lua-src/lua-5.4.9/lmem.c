@@ -48,81 +48,6 @@
 
 
 /*
-** HEXFORGE PATCH: a cache of freed small blocks.
-** Most of what Lua allocates is small (tables, short strings, closures, small node and array
-** parts) and short-lived, and every allocation went through the host's allocator (mlua's
-** accounting, then Rust's allocator, then mimalloc's aligned path). Blocks of up to
-** HFCACHE_CLASSES * HF_GRAIN bytes are asked of the allocator rounded up to a multiple of
-** HF_GRAIN, so a block's size class follows from the size Lua gives ('osize'); a freed block
-** goes on its class's list (at most HF_KEEP per class) and the next allocation of that class
-** takes it back without calling the allocator. The allocator sees only rounded sizes, so every
-** block is freed or resized with the size it was allocated with. Cached blocks stay counted by
-** the allocator (mlua's memory limit): at most HF_KEEP * (16 + 32 + ... + 256) bytes, about
-** 8.9 MiB, in practice the garbage of one collection cycle. They are returned by 'luaM_hfflush': before an emergency collection retries, when the
-** state closes and when the allocator is replaced.
-** The GC's own accounting ('GCdebt') is unchanged: it counts the sizes Lua asked for.
-*/
-#define HF_GRAIN	16
-#define HF_MAXSIZE	(HF_GRAIN * HFCACHE_CLASSES)
-#define HF_KEEP	4096
-#define hfclass(s)	(((s) - 1) / HF_GRAIN)
-#define hfround(s)	((hfclass(s) + 1) * HF_GRAIN)
-
-static void *hfrealloc (global_State *g, void *block, size_t os, size_t ns) {
-  if (block == NULL) {  /* a new block ('os' is a type tag, not a size) */
-    if (ns > 0 && ns <= HF_MAXSIZE) {
-      int c = cast_int(hfclass(ns));
-      void *p = g->hfcache[c];
-      if (p != NULL) {
-        g->hfcache[c] = *cast(void **, p);
-        g->hfcount[c]--;
-        return p;
-      }
-      return callfrealloc(g, NULL, os, hfround(ns));
-    }
-    return callfrealloc(g, NULL, os, ns);
-  }
-  else {
-    size_t ros = (os <= HF_MAXSIZE) ? hfround(os) : os;
-    if (ns == 0) {  /* free */
-      if (os <= HF_MAXSIZE) {
-        int c = cast_int(hfclass(os));
-        if (g->hfcount[c] < HF_KEEP) {
-          *cast(void **, block) = g->hfcache[c];
-          g->hfcache[c] = block;
-          g->hfcount[c]++;
-          return NULL;
-        }
-      }
-      return callfrealloc(g, block, ros, 0);
-    }
-    else {  /* resize */
-      size_t rns = (ns <= HF_MAXSIZE) ? hfround(ns) : ns;
-      if (rns == ros)
-        return block;  /* the same size class: nothing moves */
-      return callfrealloc(g, block, ros, rns);
-    }
-  }
-}
-
-
-void luaM_hfflush (lua_State *L) {
-  global_State *g = G(L);
-  int c;
-  for (c = 0; c < HFCACHE_CLASSES; c++) {
-    void *p = g->hfcache[c];
-    while (p != NULL) {
-      void *next = *cast(void **, p);
-      callfrealloc(g, p, cast_sizet(c + 1) * HF_GRAIN, 0);
-      p = next;
-    }
-    g->hfcache[c] = NULL;
-    g->hfcount[c] = 0;
-  }
-}
-
-
-/*
 ** When an allocation fails, it will try again after an emergency
 ** collection, except when it cannot run a collection.  The GC should
 ** not be called while the state is not fully built, as the collector
@@ -145,10 +70,10 @@ static void *firsttry (global_State *g, void *block, size_t os, size_t ns) {
   if (ns > 0 && cantryagain(g))
     return NULL;  /* fail */
   else  /* normal allocation */
-    return hfrealloc(g, block, os, ns);  /* HEXFORGE PATCH */
+    return callfrealloc(g, block, os, ns);
 }
 #else
-#define firsttry(g,block,os,ns)    hfrealloc(g, block, os, ns)  /* HEXFORGE PATCH */
+#define firsttry(g,block,os,ns)    callfrealloc(g, block, os, ns)
 #endif
 
 
@@ -225,7 +150,7 @@ l_noret luaM_toobig (lua_State *L) {
 void luaM_free_ (lua_State *L, void *block, size_t osize) {
   global_State *g = G(L);
   lua_assert((osize == 0) == (block == NULL));
-  hfrealloc(g, block, osize, 0);  /* HEXFORGE PATCH */
+  callfrealloc(g, block, osize, 0);
   g->GCdebt -= osize;
 }
 
@@ -240,11 +165,14 @@ static void *tryagain (lua_State *L, void *block,
   if (cantryagain(g)) {
     luaG_addwork(gettotalbytes(g) >> 6);  /* HEXFORGE PATCH: a full collection */
     luaC_fullgc(L, 1);  /* try to free some memory... */
-    luaM_hfflush(L);  /* HEXFORGE PATCH: ...and give back the cached blocks */
-    return hfrealloc(g, block, osize, nsize);  /* try again */
+    return callfrealloc(g, block, osize, nsize);  /* try again */
   }
   else return NULL;  /* cannot run an emergency collection */
 }
+
+
+/* HEXFORGE PATCH: allocating or growing a block past this size is charged as work */
+#define HF_BIGBLOCK	256
 
 
 /*
@@ -254,7 +182,7 @@ void *luaM_realloc_ (lua_State *L, void *block, size_t osize, size_t nsize) {
   void *newblock;
   global_State *g = G(L);
   lua_assert((osize == 0) == (block == NULL));
-  if (nsize > HF_MAXSIZE) {  /* HEXFORGE PATCH: a big block is work to fill */
+  if (nsize > HF_BIGBLOCK) {  /* HEXFORGE PATCH: a big block is work to fill */
     size_t had = (block == NULL) ? 0 : osize;  /* (a new block: 'osize' is a tag) */
     if (nsize > had) luaG_addwork((nsize - had) >> 6);
   }
@@ -285,7 +213,7 @@ void *luaM_malloc_ (lua_State *L, size_t size, int tag) {
   else {
     global_State *g = G(L);
     void *newblock;
-    if (size > HF_MAXSIZE)  /* HEXFORGE PATCH: a big block is work to fill */
+    if (size > HF_BIGBLOCK)  /* HEXFORGE PATCH: a big block is work to fill */
       luaG_addwork(size >> 6);
     newblock = firsttry(g, NULL, tag, size);
     if (l_unlikely(newblock == NULL)) {

@@ -88,8 +88,6 @@ LUAI_FUNC void *luaM_growaux_ (lua_State *L, void *block, int nelems,
 LUAI_FUNC void *luaM_shrinkvector_ (lua_State *L, void *block, int *nelem,
                                     int final_n, int size_elem);
 LUAI_FUNC void *luaM_malloc_ (lua_State *L, size_t size, int tag);
-/* HEXFORGE PATCH: returns every block of the small-block cache to the allocator */
-LUAI_FUNC void luaM_hfflush (lua_State *L);
 
 #endif
 

@@ -286,7 +286,6 @@ static void close_state (lua_State *L) {
   luaM_freearray(L, G(L)->strt.hash, G(L)->strt.size);
   freestack(L);
   lua_assert(gettotalbytes(g) == sizeof(LG));
-  luaM_hfflush(L);  /* HEXFORGE PATCH: cached blocks go back to the allocator */
   (*g->frealloc)(g->ud, fromstate(L), sizeof(LG), 0);  /* free main block */
 }
 
@@ -413,10 +412,6 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   setgcparam(g->genmajormul, LUAI_GENMAJORMUL);
   g->genminormul = LUAI_GENMINORMUL;
   for (i=0; i < LUA_NUMTAGS; i++) g->mt[i] = NULL;
-  for (i=0; i < HFCACHE_CLASSES; i++) {  /* HEXFORGE PATCH: empty small-block cache */
-    g->hfcache[i] = NULL;
-    g->hfcount[i] = 0;
-  }
   if (luaD_rawrunprotected(L, f_luaopen, NULL) != LUA_OK) {
     /* memory allocation error: free partial state */
     close_state(L);

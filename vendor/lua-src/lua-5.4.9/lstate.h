@@ -248,9 +248,6 @@ struct CallInfo {
 #define getoah(st)	((st) & CIST_OAH)
 
 
-/* HEXFORGE PATCH: size classes of the small-block cache (16, 32, ..., 256 bytes; lmem.c) */
-#define HFCACHE_CLASSES	16
-
 /*
 ** 'global state', shared by all threads of this state
 */
@@ -303,9 +300,6 @@ typedef struct global_State {
   TString *strcache[STRCACHE_N][STRCACHE_M];  /* cache for strings in API */
   lua_WarnFunction warnf;  /* warning function */
   void *ud_warn;         /* auxiliary data to 'warnf' */
-  /* HEXFORGE PATCH: freed small blocks kept for reuse, one list per size class (lmem.c) */
-  void *hfcache[HFCACHE_CLASSES];
-  unsigned short hfcount[HFCACHE_CLASSES];
 } global_State;
 
 
