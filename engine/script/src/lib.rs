@@ -27,7 +27,6 @@ pub mod bots;
 pub mod decl;
 pub mod error;
 pub mod eval;
-mod fast;
 mod live;
 pub mod loader;
 pub mod manifest;

@@ -4,8 +4,7 @@
 //! (`rules::build_methods`) and find their state through `self`. Opening a [`Session`] for a ctx
 //! records, in this thread's list of open sessions, the ctx table's address with a pointer to the
 //! state (and to the rules) it may see and whether it may write; dropping the session removes the
-//! record. The list is per thread, not per VM, so that the methods served straight off the Lua
-//! stack ([`crate::fast`]) find it without mlua; a live ctx table's address is unique in the
+//! record. The list is per thread, not per VM: a live ctx table's address is unique in the
 //! process, whichever VM it belongs to. A method
 //! looks its `self` up among the open sessions: found, it borrows the state; not found, the ctx
 //! belongs to a callback that has returned (or `self` is not a ctx at all) and the method
@@ -224,22 +223,4 @@ pub(crate) fn with_state_mut<R>(
         )),
         Refused::Busy => busy(name),
     })
-}
-
-/// [`with_state`] for the ctx table at address `ctx`, or `None` where that would refuse (no
-/// open session, busy): the caller then takes the general way, which says why.
-pub(crate) fn try_with_state<R>(
-    ctx: usize,
-    f: impl FnOnce(&LuaRules, &GameState, bool) -> R,
-) -> Option<R> {
-    read(&*record(ctx)?, f).ok()
-}
-
-/// [`with_state_mut`] for the ctx table at address `ctx`, or `None` where that would refuse
-/// (no open session, read-only, busy).
-pub(crate) fn try_with_state_mut<R>(
-    ctx: usize,
-    f: impl FnOnce(&LuaRules, &mut GameState) -> R,
-) -> Option<R> {
-    write(&*record(ctx)?, f).ok()
 }

@@ -14,8 +14,8 @@
 //! untracked and nothing is remembered.
 //!
 //! Fields of the ctx (`ctx.round`, `ctx.phase`, `ctx.options`, ...) are plain table fields in
-//! other callbacks; the victory ctx serves them through `__index` once each (a C function, see
-//! [`crate::stack::tracked_mt`]), which notes the names read ([`note_field`]), so that
+//! other callbacks; the victory ctx serves them through `__index` once each (see
+//! `rules::tracked_mt`), which notes the names read ([`note_field`]), so that
 //! reading `ctx.options` alone does not make every phase change a reason to call again.
 //!
 //! Deliberately narrow: only victory is remembered (it runs after every action, returns plain
@@ -42,7 +42,7 @@ pub(crate) const CTX_FIELDS: [&str; 9] = [
 
 thread_local! {
     /// The ctx fields read by tracked ctxs since [`reset_fields`], one bit each (see
-    /// [`crate::stack::tracked_mt`]). Per thread, not per call: a victory ctx kept by a
+    /// `rules::tracked_mt`). Per thread, not per call: a victory ctx kept by a
     /// mod and read later marks its field in whatever victory call runs then, which only makes
     /// that call's memo check one more field.
     static FIELDS_READ: std::cell::Cell<u16> = const { std::cell::Cell::new(0) };

@@ -390,120 +390,27 @@ unsafe extern "C-unwind" {
 /// fields as arguments (and strings made for them); the fields only change when the clock
 /// does, so they are set once in the template (`rules::open_ctx`).
 ///
-/// Without a template, the ctx is victory's (tracked, see [`tracked_mt`], which gives its
-/// `mt`): an empty table with room for every field, since a field read is stored in it.
-///
 /// # Errors
 /// Out of memory (raised inside the protected call).
 pub(crate) fn ctx_from_template(
     lua: &Lua,
-    template: Option<&mlua::Table>,
+    template: &mlua::Table,
     mt: &mlua::Table,
 ) -> mlua::Result<mlua::Table> {
-    // SAFETY: `exec_raw` pushes the template or nil (1) and the metatable (2), runs the closure
+    // SAFETY: `exec_raw` pushes the template (1) and the metatable (2), runs the closure
     // in a protected call and takes the one value left on the stack. The closure only calls the
     // C API on those absolute slots and the table it pushed (checked first); an error raised
-    // inside (`lua_hexforge_clone` and `lua_createtable` allocate) unwinds to that call past a
+    // inside (`lua_hexforge_clone` allocates) unwinds to that call past a
     // frame that owns nothing. The new table has no metatable while it gets one.
     unsafe {
         lua.exec_raw::<mlua::Table>((template, mt), |l| {
             ffi::luaL_checkstack(l, 2, std::ptr::null());
-            if ffi::lua_type(l, 1) == ffi::LUA_TTABLE {
-                lua_hexforge_clone(l, 1, 0); // 3: the ctx
-            } else {
-                ffi::lua_createtable(l, 0, CTX_FIELD_NAMES.len() as c_int); // 3
-            }
+            lua_hexforge_clone(l, 1, 0); // 3: the ctx
             ffi::lua_pushvalue(l, 2);
             ffi::lua_setmetatable(l, 3);
             ffi::lua_copy(l, 3, 1);
             ffi::lua_settop(l, 1);
         })
-    }
-}
-
-/// The metatable of victory's tracked ctxs made from `template` (see [`crate::memo`]): its
-/// `__index` ([`tracked_index`]) serves the template's fields from a table of their own, noting
-/// each field read and storing it in the ctx (a second read costs nothing), and serves
-/// `methods` otherwise. Made once per template (`rules::open_ctx` keeps it): the fields
-/// table is only read, so every tracked ctx of the template shares it.
-///
-/// # Errors
-/// Out of memory (raised inside the protected call).
-pub(crate) fn tracked_mt(
-    lua: &Lua,
-    template: &mlua::Table,
-    methods: &mlua::Table,
-) -> mlua::Result<mlua::Table> {
-    // SAFETY: `exec_raw` pushes the template (1) and the methods (2), runs the closure in a
-    // protected call and takes the one value left. The closure calls the C API on those slots
-    // and what it pushed (at most three values, checked first); the table and closure makers
-    // may raise (out of memory) into that call past a frame that owns nothing. `lua_getfield`
-    // on the template (frozen, no metatable) and `lua_setfield` on the fresh tables only read
-    // and store.
-    unsafe {
-        lua.exec_raw::<mlua::Table>((template, methods), |l| {
-            ffi::luaL_checkstack(l, 3, std::ptr::null());
-            ffi::lua_createtable(l, 0, CTX_FIELD_NAMES.len() as c_int); // 3: the fields
-            for name in CTX_FIELD_NAMES {
-                ffi::lua_getfield(l, 1, name.as_ptr());
-                ffi::lua_setfield(l, 3, name.as_ptr());
-            }
-            ffi::lua_pushvalue(l, 2);
-            ffi::lua_pushcclosure(l, tracked_index, 2); // 3: __index
-            ffi::lua_createtable(l, 0, 1); // 4: the metatable
-            ffi::lua_pushvalue(l, 3);
-            ffi::lua_setfield(l, 4, c"__index".as_ptr());
-            ffi::lua_copy(l, 4, 1);
-            ffi::lua_settop(l, 1);
-        })
-    }
-}
-
-/// [`crate::memo::CTX_FIELDS`] as C strings, in the same order (a test holds them equal).
-const CTX_FIELD_NAMES: [&std::ffi::CStr; 9] = [
-    c"round",
-    c"segment",
-    c"phase",
-    c"label",
-    c"turn_limit",
-    c"active",
-    c"acting",
-    c"scenario",
-    c"options",
-];
-
-/// The `__index` of a tracked ctx (see [`tracked_mt`]): upvalue 1 holds the ctx's
-/// fields, upvalue 2 the methods. A key naming a ctx field is noted as read
-/// ([`crate::memo::note_field`]), and its value (unless nil) stored in the ctx; any other key is
-/// looked up in the methods.
-///
-/// # Safety
-/// Called by Lua as a metamethod, `(t, k)` on the stack and those two upvalues.
-unsafe extern "C-unwind" fn tracked_index(l: *mut ffi::lua_State) -> c_int {
-    // SAFETY (whole function): reads and raw sets on the stack slots Lua passed and the
-    // upvalues; `lua_rawset` and `lua_gettable` may raise (out of memory, a methods
-    // metamethod) past this frame, which owns nothing (`field` is a plain index).
-    unsafe {
-        ffi::luaL_checkstack(l, 3, std::ptr::null());
-        let field = crate::raw::bytes_at(l, 2)
-            .and_then(|k| CTX_FIELD_NAMES.iter().position(|n| n.to_bytes() == k));
-        ffi::lua_settop(l, 2);
-        ffi::lua_pushvalue(l, 2);
-        match field {
-            Some(i) => {
-                crate::memo::note_field(i);
-                ffi::lua_rawget(l, ffi::lua_upvalueindex(1)); // 3
-                if ffi::lua_type(l, 3) != ffi::LUA_TNIL && ffi::lua_type(l, 1) == ffi::LUA_TTABLE {
-                    ffi::lua_pushvalue(l, 2);
-                    ffi::lua_pushvalue(l, 3);
-                    ffi::lua_rawset(l, 1);
-                }
-            }
-            None => {
-                ffi::lua_gettable(l, ffi::lua_upvalueindex(2));
-            }
-        }
-        1
     }
 }
 
@@ -552,94 +459,6 @@ unsafe fn set_pairs(l: *mut ffi::lua_State, t: c_int, from: c_int, last: c_int) 
             ffi::lua_rawset(l, t);
         }
         i += 2;
-    }
-}
-
-/// [`patched`] of `inner` with `pairs`, and `outer` patched with the copy set under `at`, in one
-/// protected call: the new inner table and the new outer one. `inner` is `outer[at]`'s old
-/// value (a snapshot's `values` in the snapshot), so both copies keep their layouts.
-///
-/// # Errors
-/// Out of memory (raised inside the protected call).
-pub(crate) fn patched_within(
-    lua: &Lua,
-    outer: &mlua::Table,
-    at: Value,
-    inner: &mlua::Table,
-    pairs: Vec<Value>,
-) -> mlua::Result<(mlua::Table, mlua::Table)> {
-    let mut args = Vec::with_capacity(pairs.len() + 3);
-    args.extend([Value::Table(outer.clone()), at, Value::Table(inner.clone())]);
-    args.extend(pairs);
-    // SAFETY: `exec_raw` pushes the arguments (slots 1..=n), runs the closure in a protected
-    // call and takes the two values left. The closure only calls the C API on those slots and
-    // the copies it pushed; `lua_hexforge_clone` may raise (out of memory) into that call past
-    // a frame that owns nothing. `lua_rawset` on the fresh copies (no metatable, not frozen)
-    // raises only for a nil or NaN key, which the callers never pass.
-    unsafe {
-        lua.exec_raw::<(mlua::Table, mlua::Table)>(MultiValue::from_vec(args), |l| {
-            let n = ffi::lua_gettop(l);
-            ffi::luaL_checkstack(l, 4, std::ptr::null());
-            lua_hexforge_clone(l, 3, 0);
-            let t = n + 1;
-            set_pairs(l, t, 4, n);
-            lua_hexforge_freeze(l, t);
-            lua_hexforge_clone(l, 1, 0);
-            let w = n + 2;
-            ffi::lua_pushvalue(l, 2);
-            ffi::lua_pushvalue(l, t);
-            ffi::lua_rawset(l, w);
-            lua_hexforge_freeze(l, w);
-            ffi::lua_copy(l, t, 1);
-            ffi::lua_copy(l, w, 2);
-            ffi::lua_settop(l, 2);
-        })
-    }
-}
-
-/// A piece's snapshot after it moved or turned on the map: a shallow copy of `old` (the frozen
-/// snapshot of the piece where it was) with `hex` and `position` set to new `{ q =, r = }`
-/// tables, `facing` to `facing` (when the piece has one) and `values` to `values`, frozen, in
-/// one protected call. The keys are those `old` has (the caller checks: on a hex before and
-/// after, a facing in both or neither), so the copy keeps the layout of a fresh build.
-///
-/// # Errors
-/// Out of memory (raised inside the protected call).
-pub(crate) fn moved(
-    lua: &Lua,
-    old: &mlua::Table,
-    values: &mlua::Table,
-    (q, r): (i32, i32),
-    facing: Option<u8>,
-) -> mlua::Result<mlua::Table> {
-    // SAFETY: `exec_raw` pushes `old` (1) and `values` (2), runs the closure in a protected call
-    // and takes the one value left. The closure calls the C API on those slots and what it
-    // pushed (at most three values above the copy, checked first); `lua_hexforge_clone` and
-    // `lua_createtable` may raise (out of memory) into that call past a frame that owns
-    // nothing. `lua_setfield` on the fresh copy and the fresh hexes (no metatables) only
-    // stores.
-    unsafe {
-        lua.exec_raw::<mlua::Table>((old, values), |l| {
-            ffi::luaL_checkstack(l, 4, std::ptr::null());
-            lua_hexforge_clone(l, 1, 0); // 3
-            for key in [c"hex", c"position"] {
-                ffi::lua_createtable(l, 0, 2);
-                ffi::lua_pushinteger(l, i64::from(q));
-                ffi::lua_setfield(l, -2, c"q".as_ptr());
-                ffi::lua_pushinteger(l, i64::from(r));
-                ffi::lua_setfield(l, -2, c"r".as_ptr());
-                ffi::lua_setfield(l, 3, key.as_ptr());
-            }
-            if let Some(f) = facing {
-                ffi::lua_pushinteger(l, i64::from(f));
-                ffi::lua_setfield(l, 3, c"facing".as_ptr());
-            }
-            ffi::lua_pushvalue(l, 2);
-            ffi::lua_setfield(l, 3, c"values".as_ptr());
-            lua_hexforge_freeze(l, 3);
-            ffi::lua_copy(l, 3, 1);
-            ffi::lua_settop(l, 1);
-        })
     }
 }
 
@@ -827,7 +646,7 @@ unsafe fn push_hex(l: *mut ffi::lua_State, qr: c_int) {
 /// two for [`RowCell::Hex`]). A row table is presized for every field, as the presized Lua
 /// constructor made it (`presized`: the hash size, 0 for a growing table), and its fields are
 /// set in order, so its layout (and the order `pairs` visits it) is the one the Lua builder
-/// gave. With `freeze`, the list and every new table in it are frozen.
+/// gave. With `freeze`, every row (and every new table in it) is frozen; the list stays fresh.
 ///
 /// # Errors
 /// Out of memory (raised inside the protected call).
@@ -893,10 +712,10 @@ pub(crate) fn rows(
                         }
                     }
                 }
+                if freeze {
+                    lua_hexforge_freeze(l, t);
+                }
                 ffi::lua_rawseti(l, 1, base + i);
-            }
-            if freeze {
-                lua_hexforge_freeze(l, 1);
             }
             ffi::lua_settop(l, 1);
         })
@@ -1005,21 +824,5 @@ pub(crate) fn action_table(
             ffi::lua_pushlstring(l, side.as_ptr().cast(), side.len());
             ffi::lua_setfield(l, -2, c"side".as_ptr());
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn tracked_field_names_are_the_memo_s_ctx_fields() {
-        let names: Vec<&[u8]> = super::CTX_FIELD_NAMES
-            .iter()
-            .map(|n| n.to_bytes())
-            .collect();
-        let fields: Vec<&[u8]> = crate::memo::CTX_FIELDS
-            .iter()
-            .map(|n| n.as_bytes())
-            .collect();
-        assert_eq!(names, fields);
     }
 }

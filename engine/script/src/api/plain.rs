@@ -185,16 +185,6 @@ impl Frozen {
     pub fn as_value(&self) -> Value {
         Value::Table(self.0.clone())
     }
-
-    /// The template's table.
-    pub(crate) fn table(&self) -> &Table {
-        &self.0
-    }
-
-    /// A table the caller froze (every table in it).
-    pub(crate) fn from_table(t: Table) -> Frozen {
-        Frozen(t)
-    }
 }
 
 /// One entry of a template under construction: key, then the value or the nested template.
@@ -348,8 +338,8 @@ impl Templates {
         crate::stack::action_table(lua, params, id, side)
     }
 
-    /// `old` with one field set to `v` (a plain value or a template), frozen: for a snapshot
-    /// whose record changed and nothing else.
+    /// `old` with one field set to `v` (a plain value or a template), frozen: a snapshot whose
+    /// `values` changed and nothing else (one copy of its slots instead of a build).
     ///
     /// # Errors
     /// Out of memory or the instruction budget.
@@ -364,71 +354,6 @@ impl Templates {
             lua,
             MultiValue::from_iter([old.as_value(), key, v]),
         )?))
-    }
-
-    /// A snapshot whose object `m` (frozen as `old`, with nested templates `parts`, made from
-    /// `om`) changed only at `keys`, patched with one call: `old` copied with those keys set,
-    /// and, when given, `whole` (the table holding it under `at`) copied with the new object
-    /// set. Returns the new object, its parts and the new whole (when given), or `None` when a
-    /// key was added or removed or a value changed kind (then a patch would not keep the layout
-    /// of a fresh build, and the caller compares the whole object instead).
-    ///
-    /// Why: `ctx:set` notes which keys it changed (see the rules module's `Written`), so the
-    /// other keys need no comparing, and the object and the whole snapshot are copied in one
-    /// protected call instead of two.
-    ///
-    /// # Errors
-    /// Out of memory.
-    pub fn patch_keys(
-        &self,
-        lua: &Lua,
-        (m, om): (&BTreeMap<String, Json>, &BTreeMap<String, Json>),
-        keys: &[String],
-        (old, parts): (&Frozen, &Parts),
-        whole: Option<(&Frozen, Value)>,
-    ) -> mlua::Result<Option<(Frozen, Parts, Option<Frozen>)>> {
-        let mut pairs = Vec::with_capacity(2 * keys.len());
-        let mut parts = parts.clone();
-        for k in keys {
-            let (Some(x), Some(ox)) = (m.get(k), om.get(k)) else {
-                return Ok(None);
-            };
-            if nested(x) != nested(ox) {
-                return Ok(None);
-            }
-            if !nested(x) {
-                match self.patch_plain(lua, x, ox)? {
-                    Patch::Same => {}
-                    Patch::Set(v) => pairs.extend([self.string(lua, k)?, v]),
-                    Patch::No => return Ok(None),
-                }
-                continue;
-            }
-            let Some(kid) = parts.get(k) else {
-                return Ok(None);
-            };
-            let sub = self.freeze_tree(lua, x, Some((ox, kid)))?;
-            if !Rc::ptr_eq(&sub, kid) {
-                pairs.extend([self.string(lua, k)?, sub.frozen.as_value()]);
-                parts.insert(k.clone(), sub);
-            }
-        }
-        if pairs.len() + 3 > MAX_PACKED {
-            return Ok(None);
-        }
-        Ok(Some(match whole {
-            Some((whole, at)) => {
-                let (t, w) = crate::stack::patched_within(lua, &whole.0, at, &old.0, pairs)?;
-                (Frozen(t), parts, Some(Frozen(w)))
-            }
-            None if pairs.is_empty() => (old.clone(), parts, None),
-            None => {
-                let mut args = vec![old.as_value()];
-                args.extend(pairs);
-                let t = crate::stack::patched(lua, MultiValue::from_vec(args))?;
-                (Frozen(t), parts, None)
-            }
-        }))
     }
 
     /// [`Templates::freeze_object`] as a patch of `old` (see [`Templates::patch_tree`]), or
@@ -729,7 +654,7 @@ impl Templates {
     /// A fresh list of small tables built from flat values (light piece reads) through the C API
     /// (`crate::stack::rows`): every row has the fields `spec` names, and `values` holds each
     /// row's values in `spec` order ([`RowCell::Plain`] one value, [`RowCell::Hex`] two,
-    /// [`RowCell::Copy`] one template). With `freeze`, the list and its rows are frozen. Why:
+    /// [`RowCell::Copy`] one template). With `freeze`, the rows are frozen (the list is fresh). Why:
     /// setting fields from Rust is one protected call each; this is one call per few hundred
     /// rows.
     ///
