@@ -1,6 +1,6 @@
 //! Plain Lua data read straight off the Lua stack into JSON. With `crate::stack` (a ctx
 //! method's arguments and results, tables built in C), `crate::fast` (the most called ctx
-//! methods as C functions) and `crate::live`, the only places in Hexforge that use the Lua C
+//! methods as C functions) and `crate::rules::session`, the only places in Hexforge that use the Lua C
 //! API or raw pointers themselves.
 //!
 //! Why it exists: every legal action a mod lists crosses into Rust as a small table (`{ piece =

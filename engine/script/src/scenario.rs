@@ -13,12 +13,13 @@
 //! assert_eq!(s.board.unwrap().radius, Some(3));
 //! ```
 
-use crate::rules::LuaRules;
+use crate::loader::LoadedMods;
 use hexforge_core::board::Board;
 use hexforge_core::hex::{Direction, Hex};
 use hexforge_game::{GameState, GraphMap, Position, SideId, SideState, TimedTerrain};
 use serde::Deserialize;
 use serde_json::Value as Json;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -156,26 +157,48 @@ pub fn scenario_ids(dirs: &[std::path::PathBuf]) -> Vec<String> {
     ids
 }
 
+/// The last scenario file parsed: its path, its text and what it gave. Why: the file is read
+/// for every game (an edit shows in the next game), but parsed again only when its text
+/// changed, and a bench or `play --games` starts hundreds of games.
+#[derive(Debug, Default)]
+pub struct ParsedScenario(RefCell<Option<(String, String, Scenario)>>);
+
+impl ParsedScenario {
+    fn get(&self, path: &str, text: &str) -> Option<Scenario> {
+        self.0
+            .borrow()
+            .as_ref()
+            .filter(|(p, t, _)| p == path && t == text)
+            .map(|(_, _, sc)| sc.clone())
+    }
+
+    fn keep(&self, path: &str, text: String, sc: &Scenario) {
+        *self.0.borrow_mut() = Some((path.to_owned(), text, sc.clone()));
+    }
+}
+
 /// Finds and parses `scenarios/<id>.toml` in the rule set's mods (the variant first).
 ///
 /// # Errors
 /// When no mod has it or it does not parse.
-pub fn find_scenario(rules: &LuaRules, id: &str) -> Result<(Scenario, String), String> {
+pub fn find_scenario(
+    loaded: &LoadedMods,
+    parsed: &ParsedScenario,
+    id: &str,
+) -> Result<(Scenario, String), String> {
     if !crate::manifest::is_safe_relative(id) || id.contains('/') {
         return Err(format!("scenario id {id:?} is not a plain name"));
     }
-    for m in rules.loaded().mods.iter().rev() {
+    for m in loaded.mods.iter().rev() {
         let path = m.dir.join("scenarios").join(format!("{id}.toml"));
         if let Ok(text) = std::fs::read_to_string(&path) {
             let rel = format!("{}/scenarios/{id}.toml", m.rel_dir);
-            // The file is read for every game (an edit shows in the next game), but parsed
-            // again only when its text changed: a bench or `play --games` starts hundreds.
-            if let Some(sc) = rules.parsed_scenario(&rel, &text) {
+            if let Some(sc) = parsed.get(&rel, &text) {
                 return Ok((sc, rel));
             }
             return toml::from_str::<Scenario>(&text)
                 .map(|s| {
-                    rules.keep_scenario(&rel, text.clone(), &s);
+                    parsed.keep(&rel, text.clone(), &s);
                     (s, rel.clone())
                 })
                 .map_err(|e| {
@@ -188,8 +211,7 @@ pub fn find_scenario(rules: &LuaRules, id: &str) -> Result<(Scenario, String), S
     }
     Err(format!(
         "no scenario {id:?} in {}",
-        rules
-            .loaded()
+        loaded
             .mods
             .iter()
             .map(|m| format!("{}/scenarios", m.rel_dir))
@@ -202,11 +224,15 @@ pub fn find_scenario(rules: &LuaRules, id: &str) -> Result<(Scenario, String), S
 ///
 /// # Errors
 /// A readable message naming the scenario file.
-pub fn apply_scenario(rules: &LuaRules, state: &mut GameState) -> Result<(), String> {
+pub fn apply_scenario(
+    loaded: &LoadedMods,
+    parsed: &ParsedScenario,
+    state: &mut GameState,
+) -> Result<(), String> {
     if state.scenario.is_empty() {
         return Ok(());
     }
-    let (sc, rel) = find_scenario(rules, &state.scenario)?;
+    let (sc, rel) = find_scenario(loaded, parsed, &state.scenario)?;
     let at = |m: String| format!("{rel}: {m}");
     match sc.turn_limit {
         Some(0) => return Err(at("turn_limit must be at least 1".into())),
@@ -252,7 +278,7 @@ pub fn apply_scenario(rules: &LuaRules, state: &mut GameState) -> Result<(), Str
         state.sides_mut().push(side);
     }
     for (i, p) in sc.pieces.iter().enumerate() {
-        let Some(decl) = rules.decls().piece_types.get(&p.kind) else {
+        let Some(decl) = loaded.decls.piece_types.get(&p.kind) else {
             return Err(at(format!("pieces[{}]: no piece type {:?}", i + 1, p.kind)));
         };
         if !sc.sides.iter().any(|s| s.id == p.owner) {

@@ -33,7 +33,6 @@
 
 #![allow(unsafe_code)]
 
-use crate::api::plain::RowCell;
 use mlua::state::RawLua;
 use mlua::{FromLuaMulti, IntoLuaMulti, Lua, MultiValue, Value, ffi};
 use serde_json::Value as Json;
@@ -86,7 +85,7 @@ impl Args {
     }
 
     /// The address of `self` when it is a table (how sessions know their ctx, see
-    /// [`crate::live`]).
+    /// [`crate::rules::session`]).
     pub(crate) fn this_address(&self) -> Option<usize> {
         let at = (self.n >= 1).then_some(self.base);
         if self.kind_at(at) != ffi::LUA_TTABLE {
@@ -468,7 +467,7 @@ unsafe fn set_pairs(l: *mut ffi::lua_State, t: c_int, from: c_int, last: c_int) 
 pub(crate) fn flat(j: &Json) -> bool {
     let plain_or_hex = |x: &Json| match x {
         Json::Array(_) => false,
-        Json::Object(m) => crate::api::plain::is_hex(m),
+        Json::Object(m) => is_hex(m),
         _ => true,
     };
     match j {
@@ -489,7 +488,6 @@ pub(crate) fn flat(j: &Json) -> bool {
 /// # Errors
 /// Out of memory (raised inside the protected call).
 pub(crate) fn flat_template(lua: &Lua, j: &Json) -> mlua::Result<mlua::Table> {
-    use crate::api::plain::{PRESIZED, is_hex};
     // One field: its key (set by `key`) and its value.
     unsafe fn set(l: *mut ffi::lua_State, x: &Json) {
         // SAFETY (whole fn): the caller pushed the key above the table at -2 after this push
@@ -825,4 +823,33 @@ pub(crate) fn action_table(
             ffi::lua_setfield(l, -2, c"side".as_ptr());
         })
     }
+}
+
+/// Largest table (fields of one kind) built presized; larger ones grow as usual.
+pub(crate) const PRESIZED: usize = 24;
+
+/// How [`crate::api::plain::Templates::rows`] builds one field of a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowCell {
+    /// One value, set as it is (nil: no field).
+    Plain = 1,
+    /// Two values: `q, r` gives `{ q =, r = }`; `table, false` gives the table; `false, false`
+    /// no field.
+    Hex = 2,
+    /// One template, copied fresh (false: no field).
+    Copy = 3,
+}
+
+impl RowCell {
+    /// Values per row.
+    pub(crate) fn width(self) -> usize {
+        if self == RowCell::Hex { 2 } else { 1 }
+    }
+}
+
+/// `{ q = <integer>, r = <integer> }` and nothing else.
+pub(crate) fn is_hex(m: &serde_json::Map<String, Json>) -> bool {
+    m.len() == 2
+        && m.get("q").and_then(Json::as_i64).is_some()
+        && m.get("r").and_then(Json::as_i64).is_some()
 }

@@ -42,7 +42,8 @@
 //! .unwrap();
 //! ```
 
-use crate::stack::TemplateCells;
+pub use crate::stack::RowCell;
+use crate::stack::{PRESIZED, TemplateCells, is_hex};
 use mlua::{Function, IntoLua, Lua, LuaString, MultiValue, Table, Value};
 use rustc_hash::FxHashMap;
 use serde_json::Value as Json;
@@ -170,9 +171,6 @@ local function make_ctx(mt, round, segment, phase, label, limit, active, scenari
 end
 return make_ctx
 ";
-
-/// Largest table (fields of one kind) built presized; larger ones grow as usual.
-pub(crate) const PRESIZED: usize = 24;
 
 /// A template: a Lua table the VM keeps read-only (and every table in it). Read-only callbacks
 /// get it as it is ([`Templates::share`]); writable ones a copy ([`Templates::thaw`]).
@@ -842,25 +840,6 @@ fn nested(x: &Json) -> bool {
     }
 }
 
-/// How [`Templates::rows`] builds one field of a row.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RowCell {
-    /// One value, set as it is (nil: no field).
-    Plain = 1,
-    /// Two values: `q, r` gives `{ q =, r = }`; `table, false` gives the table; `false, false`
-    /// no field.
-    Hex = 2,
-    /// One template, copied fresh (false: no field).
-    Copy = 3,
-}
-
-impl RowCell {
-    /// Values per row.
-    fn width(self) -> usize {
-        if self == RowCell::Hex { 2 } else { 1 }
-    }
-}
-
 /// The slots of one template under construction, by kind.
 #[derive(Default)]
 struct Slots {
@@ -877,13 +856,6 @@ impl Slots {
     fn count(&self) -> usize {
         self.plain.len() / 2 + self.hexes.len() / 3 + self.subs.len() / 2
     }
-}
-
-/// `{ q = <integer>, r = <integer> }` and nothing else.
-pub(crate) fn is_hex(m: &serde_json::Map<String, Json>) -> bool {
-    m.len() == 2
-        && m.get("q").and_then(Json::as_i64).is_some()
-        && m.get("r").and_then(Json::as_i64).is_some()
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Making a callback's `ctx`: its fields (a copy of a template kept while the clock, the
 //! scenario and the options stay the same), the metatable that serves the methods, and its
-//! session (see [`crate::live`]). Victory's ctx is tracked: its field reads are noted for the
-//! memo ([`crate::memo`]).
+//! session (see [`crate::rules::session`]). Victory's ctx is tracked: its field reads are noted for the
+//! memo ([`crate::rules::memo`]).
 
 use super::*;
 
@@ -68,11 +68,11 @@ pub(crate) fn located(lua: &Lua, msg: String) -> mlua::Error {
     }
 }
 
-/// Builds the `ctx` table for one callback call and opens its session (see [`crate::live`]):
+/// Builds the `ctx` table for one callback call and opens its session (see [`crate::rules::session`]):
 /// the fields, and the metatable every ctx shares, whose `__index` is the methods table built
 /// once per [`LuaRules`] by [`build_methods`]. When the session is dropped the ctx's methods
 /// error. With `tracked` (victory), the ctx is empty and its fields are served through a
-/// recording `__index` instead (the names read are noted; see [`crate::memo`]).
+/// recording `__index` instead (the names read are noted; see [`crate::rules::memo`]).
 pub(super) fn open_ctx<'a>(
     lua: &'a Lua,
     access: Access<'a>,
@@ -83,7 +83,7 @@ pub(super) fn open_ctx<'a>(
     let ctx = match tracked {
         false => crate::stack::ctx_from_template(lua, &template, &rules.ctx_mt)?,
         true => {
-            let ctx = lua.create_table_with_capacity(0, crate::memo::CTX_FIELDS.len())?;
+            let ctx = lua.create_table_with_capacity(0, crate::rules::memo::CTX_FIELDS.len())?;
             ctx.set_metatable(Some(tracked_mt(lua, rules, &template)?))?;
             ctx
         }
@@ -93,7 +93,7 @@ pub(super) fn open_ctx<'a>(
 }
 
 /// The metatable of victory's tracked ctxs made from `template`: its `__index` serves the
-/// template's fields, noting each field read ([`crate::memo::note_field`]) and storing it in
+/// template's fields, noting each field read ([`crate::rules::memo::note_field`]) and storing it in
 /// the ctx (a second read costs nothing), and serves the methods otherwise. Kept for the last
 /// template asked about: victory asks once per action, and the template changes only with the
 /// clock.
@@ -111,7 +111,7 @@ pub(super) fn tracked_mt(lua: &Lua, rules: &LuaRules, template: &Table) -> mlua:
         let field = match &key {
             Value::String(s) => {
                 let s = s.as_bytes();
-                crate::memo::CTX_FIELDS
+                crate::rules::memo::CTX_FIELDS
                     .iter()
                     .position(|n| n.as_bytes() == &s[..])
             }
@@ -120,7 +120,7 @@ pub(super) fn tracked_mt(lua: &Lua, rules: &LuaRules, template: &Table) -> mlua:
         let Some(i) = field else {
             return methods.raw_get::<Value>(key);
         };
-        crate::memo::note_field(i);
+        crate::rules::memo::note_field(i);
         let v: Value = template_.raw_get(key.clone())?;
         if !v.is_nil() {
             ctx.raw_set(key, v.clone())?;

@@ -3,7 +3,7 @@
 //!
 //! Every callback gets a fresh `ctx` table: its fields, and methods shared by every call (built
 //! once per rule set) that find the state through the ctx's identity among the open sessions
-//! (`crate::live`), valid for that one call: Lua can keep the table, but once the call
+//! (`crate::rules::session`), valid for that one call: Lua can keep the table, but once the call
 //! returns its methods error. Read methods work everywhere; write methods only when the engine
 //! handed a `&mut GameState` (apply, setup, hooks) and raise an error in check, choices and
 //! victory. The engine's transaction (clone, apply, swap on success) makes every change
@@ -29,11 +29,11 @@ use crate::api::choices::ChoiceList;
 use crate::api::plain::{Field, Frozen, Parts, RowCell, Templates, json_to_lua, lua_to_json};
 use crate::decl::{CallbackId, ModDecls};
 use crate::error::ModError;
-use crate::live::Session;
 use crate::loader::LoadedMods;
-use crate::memo::{Memo, PieceQuery, Read, Recorder};
 use crate::raw::RawReader;
-use crate::scenario::apply_scenario;
+use crate::rules::memo::{Memo, PieceQuery, Read, Recorder};
+use crate::rules::session::Session;
+use crate::scenario::{ParsedScenario, apply_scenario};
 use crate::stack::{Args, Ret};
 use hexforge_core::dice::{DiceExpr, DiceSet, MAX_DICE, MAX_SIDES};
 use hexforge_core::hex::Hex;
@@ -50,7 +50,9 @@ use std::sync::Arc;
 
 mod ctx;
 mod listing;
+pub(crate) mod memo;
 mod methods;
+pub(crate) mod session;
 mod snapshots;
 #[cfg(test)]
 pub(crate) mod tests;
@@ -91,7 +93,7 @@ pub struct LuaRules {
     globals: RefCell<BTreeMap<String, (Json, Frozen)>>,
     /// The last template of each side, with the side it was made from.
     sides: RefCell<BTreeMap<String, (hexforge_game::SideState, Frozen)>>,
-    /// The reads of the running victory call (see [`crate::memo`]).
+    /// The reads of the running victory call (see [`crate::rules::memo`]).
     pub(crate) recorder: Recorder,
     /// Victory's last answer and what it read; reused while every read answers the same.
     victory_memo: RefCell<Option<Memo>>,
@@ -103,9 +105,8 @@ pub struct LuaRules {
     /// The declared callbacks by [`CallbackId`], taken out of the registry once (a registry
     /// lookup per call cost about 400 instructions, and a listing makes several calls).
     functions: Vec<Function>,
-    /// The last scenario file parsed: its path, its text and what it gave (see
-    /// [`crate::scenario::find_scenario`]).
-    scenario: RefCell<Option<(String, String, crate::scenario::Scenario)>>,
+    /// The last scenario file parsed (see [`crate::scenario::find_scenario`]).
+    scenario: ParsedScenario,
 }
 
 impl std::fmt::Debug for LuaRules {
@@ -298,12 +299,12 @@ impl LuaRules {
             remember: std::cell::Cell::new(true),
             ctx_template: RefCell::new(None),
             functions,
-            scenario: RefCell::new(None),
+            scenario: ParsedScenario::default(),
         })
     }
 
     /// Whether the victory callback's answer is reused while nothing it read has changed (on by
-    /// default; see `crate::memo`). Off, victory is called after every action, as a mod that
+    /// default; see `crate::rules::memo`). Off, victory is called after every action, as a mod that
     /// breaks the read-only contract (state kept in Lua between calls) would need; the
     /// workspace tests play every mod both ways and compare.
     pub fn remember_victory(&self, on: bool) {
@@ -364,24 +365,6 @@ impl LuaRules {
     ) -> mlua::Result<R> {
         let (ctx, _session) = open_ctx(lua, access, self, false)?;
         f(lua, ctx)
-    }
-
-    /// The scenario last parsed from `path`, if the file still has the very same `text`.
-    pub(crate) fn parsed_scenario(
-        &self,
-        path: &str,
-        text: &str,
-    ) -> Option<crate::scenario::Scenario> {
-        self.scenario
-            .borrow()
-            .as_ref()
-            .filter(|(p, t, _)| p == path && t == text)
-            .map(|(_, _, sc)| sc.clone())
-    }
-
-    /// Keeps the scenario parsed from `text` at `path` for [`LuaRules::parsed_scenario`].
-    pub(crate) fn keep_scenario(&self, path: &str, text: String, sc: &crate::scenario::Scenario) {
-        *self.scenario.borrow_mut() = Some((path.to_owned(), text, sc.clone()));
     }
 
     fn function(&self, cb: CallbackId) -> Result<Function, RulesError> {
@@ -449,7 +432,7 @@ impl Rules for LuaRules {
     }
 
     fn setup(&self, state: &mut GameState) -> Result<(), RulesError> {
-        apply_scenario(self, state).map_err(rerr)?;
+        apply_scenario(&self.loaded, &self.scenario, state).map_err(rerr)?;
         if let Some(cb) = self.loaded.decls.setup {
             self.call(
                 Access::Write(state),
@@ -575,10 +558,10 @@ impl Rules for LuaRules {
             .loaded
             .sandbox
             .guarded(|lua| {
-                crate::memo::reset_fields();
+                crate::rules::memo::reset_fields();
                 let (ctx, _session) = open_ctx(lua, Access::Read(state), self, true)?;
                 let out: Value = f.call(ctx)?;
-                fields.extend(crate::memo::fields_read());
+                fields.extend(crate::rules::memo::fields_read());
                 match out {
                     v @ Value::Table(_) => parse_outcome(lua, v).map(Some),
                     _ => Ok(None),
@@ -588,11 +571,12 @@ impl Rules for LuaRules {
         let reads = self.recorder.stop();
         let outcome = outcome?;
         *self.victory_memo.borrow_mut() = reads.filter(|_| remember).map(|mut reads| {
-            reads.extend(
-                fields
-                    .into_iter()
-                    .map(|n| Read::Field(n, crate::memo::field_json(self, state, n).into_owned())),
-            );
+            reads.extend(fields.into_iter().map(|n| {
+                Read::Field(
+                    n,
+                    crate::rules::memo::field_json(self, state, n).into_owned(),
+                )
+            }));
             Memo {
                 reads,
                 result: outcome.clone(),

@@ -1,7 +1,7 @@
 //! The ctx methods, one file per subject, all registered by [`build_methods`] into the one
 //! methods table every ctx's metatable serves. `read!` methods work in every callback; `write!`
 //! methods only where the engine handed a `&mut GameState` (apply, setup, hooks). Both find the
-//! state through the ctx (`crate::live`) and name the mod's line in every error.
+//! state through the ctx (`crate::rules::session`) and name the mod's line in every error.
 
 use super::*;
 
@@ -14,13 +14,13 @@ macro_rules! read {
             $name,
             $outer.create_function(move |$lua, $args: Args| {
                 // Refusals (returned, busy, not a ctx) name the mod's line.
-                let r = crate::live::with_state($lua, &$args, $name, |$rules, $s, writable| {
+                let r = crate::rules::session::with_state($lua, &$args, $name, |$rules, $s, writable| {
                     // Read-only callbacks get shared read-only tables, writable ones fresh
                     // copies.
                     $(let $shared = !writable;)?
                     let _ = writable;
                     // Victory's answer is remembered only when every read can be asked
-                    // again (crate::memo); the others say so here.
+                    // again (crate::rules::memo); the others say so here.
                     if !REMEMBERED_READS.contains(&$name) {
                         $rules.recorder.untracked();
                     }
@@ -43,7 +43,7 @@ macro_rules! write {
             $name,
             $outer.create_function(move |$lua, $args: Args| {
                 // Refusals (read-only ctx, busy, returned) name the mod's line.
-                let r = crate::live::with_state_mut($lua, &$args, $name, |$rules, $s| {
+                let r = crate::rules::session::with_state_mut($lua, &$args, $name, |$rules, $s| {
                     let _ = $rules; // not every method needs the rules
                     // The closure lets a body use `?`.
                     #[allow(clippy::redundant_closure_call)]
@@ -62,7 +62,7 @@ mod pieces;
 mod write;
 
 /// Builds the table of every ctx method, once per [`LuaRules`]: plain functions that find the
-/// state through their `self` (see [`crate::live`]).
+/// state through their `self` (see [`crate::rules::session`]).
 pub(super) fn build_methods(lua: &Lua) -> mlua::Result<Table> {
     let methods = lua.create_table()?;
     pieces::register(lua, &methods)?;
@@ -339,7 +339,7 @@ pub(super) fn refusal(lua: &Lua, r: mlua::Result<mlua::Result<Ret>>) -> mlua::Re
     }
 }
 
-/// The read methods whose answers [`crate::memo`] can check again (they note a [`Read`]), and
+/// The read methods whose answers [`crate::rules::memo`] can check again (they note a [`Read`]), and
 /// those that read no state (declarations only). Any other read makes victory's answer not
 /// remembered.
 pub(super) const REMEMBERED_READS: &[&str] = &[

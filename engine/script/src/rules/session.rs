@@ -36,7 +36,7 @@
 
 #![allow(unsafe_code)]
 
-use crate::rules::{Access, LuaRules};
+use super::{Access, LuaRules};
 use crate::stack::Args;
 use hexforge_game::GameState;
 use mlua::{Lua, Table, Value};

@@ -21,7 +21,7 @@
 //! Deliberately narrow: only victory is remembered (it runs after every action, returns plain
 //! data and cannot write). Listings and checks return values Lua code goes on using.
 
-use crate::rules::{Light, LuaRules};
+use super::{Light, LuaRules};
 use hexforge_core::hex::Hex;
 use hexforge_game::{GameState, Outcome, Piece, PieceId, Position, SideState};
 use serde_json::Value as Json;
