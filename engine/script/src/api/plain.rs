@@ -336,21 +336,18 @@ impl Templates {
         crate::stack::action_table(lua, params, id, side)
     }
 
-    /// `old` with one field set to `v` (a plain value or a template), frozen: a snapshot whose
-    /// `values` changed and nothing else (one copy of its slots instead of a build).
+    /// `old` with the fields `pairs` (key, value, key, value, ...) set, frozen: a snapshot whose
+    /// fields kept their keys (one copy of its slots instead of a build, and the same layout).
     ///
     /// # Errors
     /// Out of memory or the instruction budget.
-    pub fn patch_field(
-        &self,
-        lua: &Lua,
-        old: &Frozen,
-        key: Value,
-        v: Value,
-    ) -> mlua::Result<Frozen> {
+    pub fn patch_fields(&self, lua: &Lua, old: &Frozen, pairs: Vec<Value>) -> mlua::Result<Frozen> {
+        let mut args = Vec::with_capacity(pairs.len() + 1);
+        args.push(old.as_value());
+        args.extend(pairs);
         Ok(Frozen(crate::stack::patched(
             lua,
-            MultiValue::from_iter([old.as_value(), key, v]),
+            MultiValue::from_vec(args),
         )?))
     }
 

@@ -78,12 +78,19 @@ pub(super) fn snapshot(
     }
     // The piece changed: its old entry still serves for whatever of `values` is unchanged.
     let old = rules.snapshots.borrow_mut().remove(&id);
-    // Where and what it was: only `values` changed (the usual case: an action changes a few
-    // numbers of a record), so the whole snapshot is the old one with `values` replaced.
-    let in_place = old
+    // The same keys as before (the same type and owner, a facing in both or neither, where it
+    // was or moved between hexes): the whole snapshot is the old one with what changed set (the
+    // usual case: an action changes a few numbers of a record, or moves the piece).
+    let same_keys = |o: &Piece| {
+        o.kind == p.kind
+            && o.owner == p.owner
+            && o.facing.is_some() == p.facing.is_some()
+            && (o.pos == p.pos || matches!((&o.pos, &p.pos), (Position::Hex(_), Position::Hex(_))))
+    };
+    let kept = old
         .as_ref()
-        .filter(|o| same_place(&o.piece, p))
-        .map(|o| o.full.clone());
+        .filter(|o| same_keys(&o.piece))
+        .map(|o| (o.full.clone(), o.piece.pos.clone(), o.piece.facing));
     let (values, parts) = match old {
         Some(o) if o.piece.values == p.values => (o.values, o.parts),
         o => rules.templates.freeze_object(
@@ -92,13 +99,20 @@ pub(super) fn snapshot(
             o.as_ref().map(|o| (&*o.piece.values, &o.parts, &o.values)),
         )?,
     };
-    let full = match in_place {
-        Some(full) => rules.templates.patch_field(
-            lua,
-            &full,
-            rules.templates.string(lua, "values")?,
-            values.as_value(),
-        )?,
+    let full = match kept {
+        Some((full, pos, facing)) => {
+            let key = |s: &str| rules.templates.string(lua, s);
+            let mut pairs = vec![key("values")?, values.as_value()];
+            if let (true, Some(h)) = (pos != p.pos, p.pos.hex()) {
+                let h = serde_json::json!({ "q": h.q, "r": h.r });
+                pairs.extend([key("hex")?, json_to_lua(lua, &h)?]);
+                pairs.extend([key("position")?, json_to_lua(lua, &h)?]);
+            }
+            if let (true, Some(f)) = (facing != p.facing, p.facing) {
+                pairs.extend([key("facing")?, Value::Integer(i64::from(f.index()))]);
+            }
+            rules.templates.patch_fields(lua, &full, pairs)?
+        }
         None => full_snapshot(lua, rules, p, &values)?,
     };
     Ok(Some(keep_snapshot(rules, state, p, full, values, parts)))
