@@ -1,7 +1,8 @@
-//! Plain Lua data read straight off the Lua stack into JSON. With `crate::stack` (a ctx
-//! method's arguments and results, tables built in C), `crate::fast` (the most called ctx
-//! methods as C functions) and `crate::rules::session`, the only places in Hexforge that use the Lua C
-//! API or raw pointers themselves.
+//! Plain Lua data read straight off the Lua stack into JSON: the one Lua -> JSON conversion
+//! ([`from_lua`], with serde only for what the walk leaves). With `crate::stack` (a ctx method's
+//! arguments and results, tables built in C), `crate::sandbox` (the listing's budget refill) and
+//! `crate::rules::session`, the only places in Hexforge that use the Lua C API or raw pointers
+//! themselves.
 //!
 //! Why it exists: every legal action a mod lists crosses into Rust as a small table (`{ piece =
 //! 3, to = { q = 1, r = 2 } }`), and a listing holds hundreds of them. Read through mlua's safe
@@ -10,11 +11,11 @@
 //! the whole value with `lua_next` / `lua_rawgeti`, on the stack mlua runs on and without a
 //! protected call, since nothing it does can raise.
 //!
-//! What it gives is exactly [`crate::api::plain::lua_to_json`]'s answer (the same rules as mlua's
-//! serde conversion for plain data), `None` where that leaves a value to serde: functions,
-//! userdata, a non-string key in an object, a string that is not UTF-8, a table with a metatable,
-//! nesting deeper than 64 (shared snapshots are frozen plain tables and read like any other). Callers then take the serde path,
-//! so every error message stays the same.
+//! What it gives is exactly mlua's serde conversion for plain data, `None` where it leaves a
+//! value to serde: functions, userdata, a non-string key in an object, a string that is not
+//! UTF-8, a table with a metatable, nesting deeper than 64 (shared snapshots are frozen plain
+//! tables and read like any other). [`from_lua`] then takes the serde path, so every error
+//! message is serde's.
 //!
 //! Why this is sound (the `unsafe` below relies on all of it):
 //! - nothing here allocates in Lua or can raise a Lua error: reading a table with `lua_rawgeti`,
@@ -38,7 +39,7 @@
 //! let sb = Sandbox::new(Limits::default()).unwrap();
 //! sb.guarded(|lua| {
 //!     let v: mlua::Value = lua.load("return { at = { q = 1, r = -2 }, n = 3 }").eval()?;
-//!     let j = hexforge_script::raw::RawReader::new(lua)?.to_json(lua, &v)?;
+//!     let j = hexforge_script::raw::to_json(lua, &v)?;
 //!     assert_eq!(j, Some(serde_json::json!({ "at": { "q": 1, "r": -2 }, "n": 3 })));
 //!     Ok(())
 //! })
@@ -50,7 +51,7 @@ use mlua::{Lua, LuaString, Table, Value, ffi};
 use serde_json::Value as Json;
 use std::os::raw::c_int;
 
-/// Deepest nesting walked (as [`crate::api::plain::lua_to_json`]).
+/// Deepest nesting walked; deeper values (and cycles) are left to serde.
 const MAX_DEPTH: usize = 64;
 
 /// Reads plain Lua values as JSON in one call (one per VM: it keeps the strings the
@@ -100,17 +101,8 @@ impl RawReader {
         (&self.q, &self.r)
     }
 
-    /// `v` as JSON, or `None` where [`crate::api::plain::lua_to_json`] gives `None`.
-    ///
-    /// # Errors
-    /// Only if the Lua stack cannot grow (out of memory).
-    pub fn to_json(&self, lua: &Lua, v: &Value) -> mlua::Result<Option<Json>> {
-        // SAFETY: see the module header; `at` is `v`.
-        unsafe { read(lua, v, |l, at| walk(l, at, 0)) }
-    }
-
     /// The items `t[1], t[2], ...` up to the first nil (as `sequence_values` visits them), each
-    /// as JSON or `None` (see [`RawReader::to_json`]).
+    /// as JSON or `None` (see [`to_json`]).
     ///
     /// # Errors
     /// Only if the Lua stack cannot grow (out of memory).
@@ -180,6 +172,38 @@ impl RawReader {
 ///
 /// # Safety
 /// `f` must keep to this module's rules: raw reads only, nothing that raises, and it leaves
+/// A Lua value as JSON exactly as mlua's serde conversion (default options) gives it, or `None`
+/// when it holds anything the walk leaves to serde (so errors keep serde's messages): nil is
+/// null; integers stay integers; floats are floats (NaN and infinities become null); a table
+/// with a border `n > 0` (`#t`, raw) is the array of `t[1..=n]` (holes are null, other keys
+/// ignored); any other table is an object, which needs string keys. Left to serde: a table
+/// with a foreign metatable, a non-string key in an object, a string that is not UTF-8,
+/// functions, userdata, threads, nesting deeper than 64. Frozen tables read like any other.
+///
+/// # Errors
+/// Only if the Lua stack cannot grow (out of memory).
+pub fn to_json(lua: &Lua, v: &Value) -> mlua::Result<Option<Json>> {
+    // SAFETY: see the module header; `at` is `v`.
+    unsafe { read(lua, v, |l, at| walk(l, at, 0)) }
+}
+
+/// The one conversion of a Lua value to plain data: [`to_json`], and serde for whatever it
+/// leaves (so every refusal is serde's message), prefixed with `what`.
+///
+/// # Errors
+/// A value that is not plain data.
+pub fn from_lua(lua: &Lua, v: Value, what: &dyn std::fmt::Display) -> mlua::Result<Json> {
+    if let Some(j) = to_json(lua, &v)? {
+        return Ok(j);
+    }
+    mlua::LuaSerdeExt::from_value::<Json>(lua, v).map_err(|e| {
+        mlua::Error::runtime(format!(
+            "{what}: values must be plain data (nil, booleans, numbers, strings, tables of \
+             them): {e}"
+        ))
+    })
+}
+
 /// the stack at or above the height it got.
 unsafe fn read<R>(
     lua: &Lua,
@@ -432,8 +456,9 @@ unsafe fn table(l: *mut ffi::lua_State, t: c_int, depth: usize) -> Option<Json> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::plain::{Templates, lua_to_json};
+    use crate::api::plain::Templates;
     use crate::{Limits, Sandbox};
+    use mlua::LuaSerdeExt;
 
     /// Values chosen to hit every branch: arrays with holes, empty tables, floats, NaN, deep
     /// nesting, non-string keys, functions, non-UTF-8 strings, foreign metatables.
@@ -480,13 +505,27 @@ mod tests {
     }
 
     #[test]
-    fn reads_every_value_as_the_safe_walk_does() {
+    fn reads_plain_values_as_serde_does_and_leaves_the_rest_to_it() {
         let sb = Sandbox::new(Limits::default()).unwrap();
         sb.guarded(|lua| {
-            let raw = RawReader::new(lua)?;
+            // Left to serde: a non-string key, a function, a foreign metatable, nesting past 64,
+            // a key that is not UTF-8 (and a string that is not, read by serde as bytes).
+            let left = [
+                "return '\\255'",
+                "return { [true] = 1 }",
+                "return { f = function() end }",
+                "return setmetatable({}, {})",
+                "local t = {} for i = 1, 70 do t = { t } end return t",
+                "return { ['\\255'] = 1 }",
+            ];
             for src in CASES {
                 let v: Value = lua.load(*src).eval()?;
-                assert_eq!(raw.to_json(lua, &v)?, lua_to_json(&v), "{src}");
+                let ours = to_json(lua, &v)?;
+                if left.contains(src) {
+                    assert_eq!(ours, None, "{src}");
+                } else {
+                    assert_eq!(ours, Some(lua.from_value::<Json>(v)?), "{src}");
+                }
             }
             Ok(())
         })
@@ -550,8 +589,7 @@ mod tests {
             let tpl = Templates::new(lua)?;
             let j = serde_json::json!({ "hull": 4, "at": { "q": 1, "r": 2 }, "w": [{ "n": 1 }, { "n": 2 }] });
             let view = tpl.share(&tpl.freeze_json(lua, &j)?)?;
-            assert_eq!(raw.to_json(lua, &Value::Table(view.clone()))?, Some(j.clone()));
-            assert_eq!(lua_to_json(&Value::Table(view.clone())), Some(j.clone()));
+            assert_eq!(to_json(lua, &Value::Table(view.clone()))?, Some(j.clone()));
             let list = lua.create_sequence_from([view.clone(), view])?;
             assert_eq!(raw.list_to_json(lua, &list)?, vec![Some(j.clone()), Some(j)]);
             Ok(())

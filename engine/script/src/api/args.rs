@@ -19,8 +19,8 @@ pub struct Args<'a> {
     pub fname: &'a str,
     /// The raw arguments.
     pub values: Vec<Value>,
-    /// The VM the call came from (faster hex reads, see [`hex_from_value_in`]).
-    lua: Option<&'a Lua>,
+    /// The VM the call came from (kept keys, faster hex reads, see [`hex_from_value_in`]).
+    lua: &'a Lua,
 }
 
 impl<'a> Args<'a> {
@@ -30,11 +30,8 @@ impl<'a> Args<'a> {
     /// # Errors
     /// Out of memory, or an error raised by an `__index` metamethod.
     pub fn field(&self, t: &Table, key: &'static str, raw: bool) -> mlua::Result<Value> {
-        let kept = match self.lua {
-            Some(lua) => match lua.app_data_ref::<crate::raw::RawReader>() {
-                Some(r) => Some(r.key(lua, key)?),
-                None => None,
-            },
+        let kept = match self.lua.app_data_ref::<crate::raw::RawReader>() {
+            Some(r) => Some(r.key(self.lua, key)?),
             None => None,
         };
         match (kept, raw) {
@@ -45,24 +42,20 @@ impl<'a> Args<'a> {
         }
     }
 
-    /// Wraps a call's arguments.
-    #[must_use]
-    pub fn new(fname: &'a str, values: MultiValue) -> Self {
-        Args {
-            fname,
-            values: values.into_vec(),
-            lua: None,
-        }
-    }
-
     /// Wraps a call's arguments, with the VM they came from.
     #[must_use]
     pub fn in_vm(lua: &'a Lua, fname: &'a str, values: MultiValue) -> Self {
         Args {
             fname,
             values: values.into_vec(),
-            lua: Some(lua),
+            lua,
         }
+    }
+
+    /// The VM the call came from.
+    #[must_use]
+    pub fn lua(&self) -> &'a Lua {
+        self.lua
     }
 
     /// Argument `i` (nil when missing).
@@ -111,11 +104,7 @@ impl<'a> Args<'a> {
     /// # Errors
     /// If it is not a table with integer `q` and `r` within [`COORD_LIMIT`].
     pub fn hex(&self, i: usize) -> mlua::Result<Hex> {
-        match self.lua {
-            Some(lua) => hex_from_value_in(lua, self.get(i)),
-            None => hex_from_value(self.get(i)),
-        }
-        .map_err(|m| self.err(i, &m))
+        hex_from_value_in(self.lua, self.get(i)).map_err(|m| self.err(i, &m))
     }
 
     /// A value that should be a hex (a list item, a field), read as [`Args::hex`] reads one.
@@ -123,10 +112,7 @@ impl<'a> Args<'a> {
     /// # Errors
     /// A message (without function name) when the value is not a hex.
     pub fn hex_of(&self, v: &Value) -> Result<Hex, String> {
-        match self.lua {
-            Some(lua) => hex_from_value_in(lua, v),
-            None => hex_from_value(v),
-        }
+        hex_from_value_in(self.lua, v)
     }
 
     /// Argument `i` as a direction `0..=5`.

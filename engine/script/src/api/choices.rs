@@ -18,7 +18,7 @@
 
 use hexforge_core::hex::Hex;
 use hexforge_core::search::{ListedMove, MoveListing};
-use mlua::{MetaMethod, UserData, UserDataMethods, Value};
+use mlua::{Lua, MetaMethod, UserData, UserDataMethods, Value};
 use serde_json::{Map, Value as Json};
 use std::rc::Rc;
 
@@ -160,7 +160,7 @@ impl UserData for ChoiceList {
 ///
 /// # Errors
 /// A message for the mod author (the caller adds the function and argument).
-pub fn base_params(v: &Value, reserved: &[&str]) -> Result<Map<String, Json>, String> {
+pub fn base_params(lua: &Lua, v: &Value, reserved: &[&str]) -> Result<Map<String, Json>, String> {
     let t = match v {
         Value::Nil => return Ok(Map::new()),
         Value::Table(t) => t,
@@ -187,7 +187,7 @@ pub fn base_params(v: &Value, reserved: &[&str]) -> Result<Map<String, Json>, St
                 reserved.join(", ")
             ));
         }
-        let Some(j) = super::plain::lua_to_json(&v) else {
+        let Some(j) = crate::raw::to_json(lua, &v).ok().flatten() else {
             return Err(format!(
                 "params: {k} must be plain data (numbers, strings, booleans, tables), got {}",
                 v.type_name()

@@ -274,7 +274,7 @@ enum Output {
 
 /// Argument 5 of `move_choices`: the params every choice carries.
 fn choice_params(a: &Args<'_>) -> mlua::Result<serde_json::Map<String, serde_json::Value>> {
-    base_params(a.get(4), &MOVE_FIELDS).map_err(|m| a.err(4, &m))
+    base_params(a.lua(), a.get(4), &MOVE_FIELDS).map_err(|m| a.err(4, &m))
 }
 
 /// `ctx:move_listing(start, facings, rules, env)`: `search.move_listing` where a hex is on the

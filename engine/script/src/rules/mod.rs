@@ -26,11 +26,11 @@ use crate::api::args::{
     COORD_LIMIT, dir_from_value, hex_from_value, hex_from_value_in, hexes_to_table,
 };
 use crate::api::choices::ChoiceList;
-use crate::api::plain::{Field, Frozen, Parts, RowCell, Templates, json_to_lua, lua_to_json};
+use crate::api::plain::{Field, Frozen, Parts, RowCell, Templates, json_to_lua};
 use crate::decl::{CallbackId, ModDecls};
 use crate::error::ModError;
 use crate::loader::LoadedMods;
-use crate::raw::RawReader;
+use crate::raw::{RawReader, from_lua};
 use crate::rules::memo::{Memo, PieceQuery, Read, Recorder};
 use crate::rules::session::Session;
 use crate::scenario::{ParsedScenario, apply_scenario};
@@ -152,29 +152,6 @@ fn to_lua(lua: &Lua, v: &impl serde::Serialize) -> mlua::Result<Value> {
 /// Whether an action or check declared for `phases` (none: every phase) applies in `phase`.
 fn declared_for(phases: &[String], phase: Option<&str>) -> bool {
     phases.is_empty() || phase.is_some_and(|p| phases.iter().any(|x| x == p))
-}
-
-fn from_lua(lua: &Lua, v: Value, what: &dyn std::fmt::Display) -> mlua::Result<Json> {
-    // The direct walks give the same JSON as serde for plain data; anything unusual (and every
-    // error) still goes through serde, so messages stay the same. Tables are read off the stack
-    // in one call (`raw`) once the rules have set up their reader.
-    let raw = match &v {
-        Value::Table(_) => lua.app_data_ref::<RawReader>().map(|r| r.to_json(lua, &v)),
-        _ => None,
-    };
-    match raw {
-        Some(r) => {
-            if let Some(j) = r? {
-                return Ok(j);
-            }
-        }
-        None => {
-            if let Some(j) = lua_to_json(&v) {
-                return Ok(j);
-            }
-        }
-    }
-    lua.from_value::<Json>(v).map_err(|e| mlua::Error::runtime(format!("{what}: values must be plain data (nil, booleans, numbers, strings, tables of them): {e}")))
 }
 
 impl LuaRules {

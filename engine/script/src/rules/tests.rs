@@ -879,7 +879,11 @@ fn choices_convert_as_serde_did_and_unusual_values_keep_serde_errors() {
                 .collect();
             for v in samples {
                 let serde: Json = lua.from_value(v.clone()).unwrap();
-                assert_eq!(lua_to_json(&v), Some(serde.clone()), "{serde}");
+                assert_eq!(
+                    crate::raw::to_json(lua, &v).unwrap(),
+                    Some(serde.clone()),
+                    "{serde}"
+                );
                 assert_eq!(from_lua(lua, v, &"x").unwrap(), serde);
             }
             let odd: Vec<Value> = lua
@@ -892,7 +896,7 @@ fn choices_convert_as_serde_did_and_unusual_values_keep_serde_errors() {
                 .into_iter()
                 .collect();
             for v in odd {
-                assert_eq!(lua_to_json(&v), None);
+                assert_eq!(crate::raw::to_json(lua, &v).unwrap(), None);
                 let serde = lua.from_value::<Json>(v.clone()).map_err(|e| e.to_string());
                 let ours = from_lua(lua, v, &"x").map_err(|e| e.to_string());
                 match (serde, ours) {
