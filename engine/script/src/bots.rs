@@ -17,7 +17,7 @@
 use crate::rules::{Access, LuaRules};
 use hexforge_game::rules::RulesError;
 use hexforge_game::{Action, GameState, SideId};
-use mlua::{Function, Lua, LuaSerdeExt, Table, Value};
+use mlua::{Function, Lua, Table, Value};
 use serde_json::Value as Json;
 
 fn bots_table(lua: &Lua) -> mlua::Result<Option<Table>> {
@@ -121,11 +121,5 @@ pub(crate) fn action_table(lua: &Lua, a: &Action) -> mlua::Result<Value> {
     };
     map.insert("id".into(), Json::String(a.id.clone()));
     map.insert("side".into(), Json::String(a.side.as_str().to_owned()));
-    lua.to_value_with(
-        &Json::Object(map),
-        mlua::serde::SerializeOptions::new()
-            .serialize_none_to_null(false)
-            .serialize_unit_to_null(false)
-            .set_array_metatable(false),
-    )
+    crate::api::plain::json_to_lua(lua, &Json::Object(map))
 }

@@ -196,13 +196,7 @@ fn default_scenario(rules: &LuaRules) -> String {
 type TestGame<'a> = Rc<RefCell<Game<&'a LuaRules>>>;
 
 fn plain(lua: &Lua, v: &Json) -> mlua::Result<Value> {
-    lua.to_value_with(
-        v,
-        mlua::serde::SerializeOptions::new()
-            .serialize_none_to_null(false)
-            .serialize_unit_to_null(false)
-            .set_array_metatable(false),
-    )
+    crate::api::plain::json_to_lua(lua, v)
 }
 
 fn err(msg: impl Into<String>) -> mlua::Error {

@@ -138,17 +138,6 @@ fn rerr(e: impl std::fmt::Display) -> RulesError {
     RulesError::new(e.to_string())
 }
 
-/// Plain-data conversion options: nil for JSON null, plain tables for arrays.
-fn to_lua(lua: &Lua, v: &impl serde::Serialize) -> mlua::Result<Value> {
-    lua.to_value_with(
-        v,
-        mlua::serde::SerializeOptions::new()
-            .serialize_none_to_null(false)
-            .serialize_unit_to_null(false)
-            .set_array_metatable(false),
-    )
-}
-
 /// Whether an action or check declared for `phases` (none: every phase) applies in `phase`.
 fn declared_for(phases: &[String], phase: Option<&str>) -> bool {
     phases.is_empty() || phase.is_some_and(|p| phases.iter().any(|x| x == p))

@@ -123,7 +123,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
         match s.board.graphs.get(&id) {
             Some(g) => one(
                 lua,
-                to_lua(
+                json_to_lua(
                     lua,
                     &serde_json::to_value(g).map_err(mlua::Error::external)?,
                 )?,

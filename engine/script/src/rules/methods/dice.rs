@@ -19,7 +19,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
         let t = lua.create_table()?;
         t.raw_set("total", roll.total)?;
         let dice = serde_json::to_value(&roll.dice).map_err(mlua::Error::external)?;
-        t.raw_set("dice", to_lua(lua, &dice)?)?;
+        t.raw_set("dice", json_to_lua(lua, &dice)?)?;
         one(lua, t)
     });
 
