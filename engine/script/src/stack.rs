@@ -1,15 +1,12 @@
 //! A ctx method's arguments and results, read and pushed on the Lua stack itself; and plain
 //! data (JSON) built into new Lua tables in one protected call ([`json_table`]).
 //!
-//! Why: a mod calls ctx methods hundreds of times per game action (`ctx:set`, `ctx:global`,
-//! `ctx:piece`, ...), and through mlua's generic conversion every call cost about 3,000
-//! instructions before its body did anything: a heap-allocated argument list, a registry
-//! reference for the ctx table and for every string or table argument (made, moved between
-//! threads, dropped), an owned copy of every string, and another allocated list for the results.
-//! [`Args`] instead remembers where the arguments sit on the calling Lua stack and reads each one
-//! when the body asks, in the form it asks for: a number or a string is read in place, the ctx
-//! table is known by its address, and only a table a body wants as an mlua [`Value`] gets a
-//! reference. [`Ret`] pushes one or two results without a list.
+//! Why: a mod calls ctx methods hundreds of times per game action, and through mlua's generic
+//! conversion every call cost about 3,000 instructions before its body did anything (argument
+//! lists, a registry reference per table or string argument, owned copies of strings). [`Args`]
+//! remembers where the arguments sit on the calling Lua stack and reads each one in the form the
+//! body asks for: numbers and strings in place, the ctx by its address, and only a table a body
+//! wants as an mlua [`Value`] gets a reference. [`Ret`] pushes one or two results without a list.
 //!
 //! Why this is sound (the `unsafe` below relies on all of it):
 //! - an [`Args`] is made by mlua's callback wrapper from the arguments it was called with
@@ -33,6 +30,7 @@
 
 #![allow(unsafe_code)]
 
+use crate::layout::{PRESIZED, RowCell, after_table, is_hex};
 use mlua::state::RawLua;
 use mlua::{FromLuaMulti, IntoLuaMulti, Lua, MultiValue, Value, ffi};
 use serde_json::Value as Json;
@@ -461,26 +459,10 @@ unsafe fn set_pairs(l: *mut ffi::lua_State, t: c_int, from: c_int, last: c_int) 
     }
 }
 
-/// Whether `j` is an array or an object whose items are all plain (null, booleans, numbers,
-/// strings) or hexes: a template [`flat_template`] builds in one call (a path, a map of
-/// counts).
-pub(crate) fn flat(j: &Json) -> bool {
-    let plain_or_hex = |x: &Json| match x {
-        Json::Array(_) => false,
-        Json::Object(m) => is_hex(m),
-        _ => true,
-    };
-    match j {
-        Json::Array(a) => a.iter().all(plain_or_hex),
-        Json::Object(m) => m.values().all(plain_or_hex),
-        _ => false,
-    }
-}
-
-/// The frozen template of a [`flat`] value, built from the JSON in one protected call through
+/// The frozen template of a [`flat`](crate::layout::flat) value, built from the JSON in one protected call through
 /// the C API, with the layout [`crate::api::plain::Templates`]' builder gives it: presized as
 /// the Lua constructor of the same fields (an array part of the length, or a hash part for
-/// every field, up to [`crate::api::plain::PRESIZED`]), plain fields set first, then hexes,
+/// every field, up to [`PRESIZED`]), plain fields set first, then hexes,
 /// each in the value's order. Why: the general builder passes every key and value as an mlua
 /// value (a reference each) and builds through a template call; a path of a few hexes cost
 /// about 7,800 instructions that way.
@@ -610,15 +592,6 @@ pub(crate) fn sequence(lua: &Lua, items: Vec<Value>, copies: bool) -> mlua::Resu
             ffi::lua_settop(l, 1);
         })
     }
-}
-
-/// `table` (false when `None`) followed by `args`: the arguments of a build that goes on in the
-/// table an earlier call started, or starts a new one.
-fn after_table(table: Option<&mlua::Table>, args: Vec<Value>) -> Vec<Value> {
-    let mut all = Vec::with_capacity(args.len() + 1);
-    all.push(table.map_or(Value::Boolean(false), |t| Value::Table(t.clone())));
-    all.extend(args);
-    all
 }
 
 /// Pushes a new `{ q = <slot qr>, r = <slot qr + 1> }`, laid out as that Lua constructor lays it
@@ -823,33 +796,4 @@ pub(crate) fn action_table(
             ffi::lua_setfield(l, -2, c"side".as_ptr());
         })
     }
-}
-
-/// Largest table (fields of one kind) built presized; larger ones grow as usual.
-pub(crate) const PRESIZED: usize = 24;
-
-/// How [`crate::api::plain::Templates::rows`] builds one field of a row.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RowCell {
-    /// One value, set as it is (nil: no field).
-    Plain = 1,
-    /// Two values: `q, r` gives `{ q =, r = }`; `table, false` gives the table; `false, false`
-    /// no field.
-    Hex = 2,
-    /// One template, copied fresh (false: no field).
-    Copy = 3,
-}
-
-impl RowCell {
-    /// Values per row.
-    pub(crate) fn width(self) -> usize {
-        if self == RowCell::Hex { 2 } else { 1 }
-    }
-}
-
-/// `{ q = <integer>, r = <integer> }` and nothing else.
-pub(crate) fn is_hex(m: &serde_json::Map<String, Json>) -> bool {
-    m.len() == 2
-        && m.get("q").and_then(Json::as_i64).is_some()
-        && m.get("r").and_then(Json::as_i64).is_some()
 }

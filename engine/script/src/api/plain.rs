@@ -42,8 +42,9 @@
 //! .unwrap();
 //! ```
 
-pub use crate::stack::RowCell;
-use crate::stack::{PRESIZED, TemplateCells, is_hex};
+pub use crate::layout::RowCell;
+use crate::layout::{PRESIZED, flat, is_hex};
+use crate::stack::TemplateCells;
 use mlua::{Function, IntoLua, Lua, LuaString, MultiValue, Table, Value};
 use rustc_hash::FxHashMap;
 use serde_json::Value as Json;
@@ -433,7 +434,7 @@ impl Templates {
                 return Ok(t);
             }
         }
-        if crate::stack::flat(j) {
+        if flat(j) {
             // Nothing nested: no children to reuse or keep.
             let frozen = Frozen(crate::stack::flat_template(lua, j)?);
             return Ok(Rc::new(Tree {
@@ -633,7 +634,7 @@ impl Templates {
 
     /// The template of an array or object (other values: an empty template).
     fn json_template(&self, lua: &Lua, j: &Json) -> mlua::Result<Table> {
-        if crate::stack::flat(j) {
+        if flat(j) {
             return crate::stack::flat_template(lua, j);
         }
         let mut slots = Slots::default();
@@ -1209,7 +1210,7 @@ mod tests {
                         .collect(),
                 ),
             ];
-            assert!(flat.iter().all(crate::stack::flat));
+            assert!(flat.iter().all(crate::layout::flat));
             vs.extend(flat);
             let same = lua
                 .load(format!("{}\nreturn same", crate::rules::tests::SAME))
