@@ -16,7 +16,7 @@ Usage (docs/PERFORMANCE.md, "Round 16"):
 `--separate-callers`); it gives each function's source file and object, which the buckets go
 by (perf names functions only). `<engine Lua %>` is as for profile_split.py.
 
-Only samples taken inside `hexforge::session::play_game_with` count (the games, as
+Only samples taken inside `hexforge_game::play::play_game_with` count (the games, as
 `--toggle-collect` does for callgrind). Each sample is one context: its function and its 16
 nearest callers, weighted by the sample's period. A sample in the kernel (page faults, mostly)
 is shown apart and counted in the total, in neither the rules nor the bookkeeping. A function
@@ -35,7 +35,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import profile_split as ps  # noqa: E402
 
-GAME = "hexforge::session::play_game_with"
+GAME = "hexforge_game::play::play_game_with"
 CALLERS = 16
 
 

@@ -5,7 +5,7 @@ the engine's own bookkeeping, from a callgrind profile of `hexforge play`.
 Usage (docs/PERFORMANCE.md, "Round 9", "Round 11" and "Round 12"):
 
     valgrind --tool=callgrind --separate-callers=16 --callgrind-out-file=cg.out \\
-        '--toggle-collect=hexforge::session::play_game_with*' \\
+        '--toggle-collect=hexforge_game::play::play_game_with*' \\
         target/release/hexforge play mods/orbital-skirmish --scenario duel --games 10
     target/release/hexforge play mods/orbital-skirmish --scenario duel --games 10 --profile
     python3 docs/tools/profile_split.py cg.out <engine Lua %>

@@ -43,6 +43,7 @@ use hexforge_core::hex::Hex;
 use hexforge_core::hex::layout::{Layout, Orientation};
 use hexforge_core::hex::trace::trace;
 use hexforge_game::{Action, Illegal, PieceId, SideId};
+use hexforge_script::paths;
 use hexforge_script::watch::{Budget, ModWatcher};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -57,7 +58,7 @@ pub struct Persisted {
     /// The last mod opened (opened again at start, see [`EditorApp::restore_commands`]).
     pub last_mod: Option<PathBuf>,
     /// The user's own mods folder (scanned beside the bundled `mods/`); `None`: the default,
-    /// [`default_user_mods_dir`].
+    /// the CLI's too ([`paths::user_mods_dir`]).
     pub user_mods_dir: Option<PathBuf>,
     /// The demo board shown when no game is running.
     pub demo: DemoKind,
@@ -92,25 +93,6 @@ impl Default for Persisted {
             show_play: true,
         }
     }
-}
-
-/// The environment variable naming the user mods folder (the CLI's too).
-pub const USER_MODS_ENV: &str = "HEXFORGE_MODS_DIR";
-
-/// The user mods folder, the same as the CLI's: `$HEXFORGE_MODS_DIR`, else
-/// `$XDG_DATA_HOME/hexforge/mods`, else `~/.local/share/hexforge/mods`.
-#[must_use]
-pub fn default_user_mods_dir() -> Option<PathBuf> {
-    user_mods_dir_from(|k| std::env::var_os(k))
-}
-
-/// [`default_user_mods_dir`] over any environment (tests pass a map).
-#[must_use]
-pub fn user_mods_dir_from(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
-    let var = |k: &str| var(k).filter(|v| !v.is_empty()).map(PathBuf::from);
-    var(USER_MODS_ENV)
-        .or_else(|| var("XDG_DATA_HOME").map(|d| d.join("hexforge").join("mods")))
-        .or_else(|| var("HOME").map(|h| h.join(".local/share/hexforge/mods")))
 }
 
 /// The state of the rules runtime, shown as a light in the top bar.
@@ -299,7 +281,7 @@ impl EditorApp {
             self.persisted
                 .user_mods_dir
                 .clone()
-                .or_else(default_user_mods_dir)
+                .or_else(paths::user_mods_dir)
                 .filter(|d| *d != self.bundled_mods_dir),
         );
         roots
@@ -341,7 +323,8 @@ impl EditorApp {
             },
             Command::Saved(path) => {
                 self.status = format!("saved {}", path.display());
-                self.self_saved.insert(path.clone(), stamp(&path));
+                self.self_saved
+                    .insert(paths::canonical(&path), stamp(&path));
                 let ours = self.in_open_mod(&path);
                 self.saved.push(path);
                 if ours {
@@ -444,14 +427,14 @@ impl EditorApp {
     }
 
     /// Whether `path` is inside the open mod (or one of its bases), or the last mod tried.
+    /// Paths are compared canonical (the mod folders are loaded canonical), so a file saved
+    /// as `mods/x/main.lua` or as `/repo/mods/x/main.lua` is the mod's either way.
     fn in_open_mod(&self, path: &Path) -> bool {
+        let path = paths::canonical(path);
+        let inside = |d: &Path| path.starts_with(paths::canonical(d));
         match &self.open {
-            Some(s) => s.mod_dirs.iter().any(|d| path.starts_with(d)) || path.starts_with(&s.dir),
-            None => self
-                .persisted
-                .last_mod
-                .as_ref()
-                .is_some_and(|d| path.starts_with(d)),
+            Some(s) => s.mod_dirs.iter().any(|d| inside(d)) || inside(&s.dir),
+            None => self.persisted.last_mod.as_deref().is_some_and(inside),
         }
     }
 
@@ -654,7 +637,7 @@ impl EditorApp {
         let changed: Vec<PathBuf> = changed
             .into_iter()
             .filter(|p| self.in_open_mod(p))
-            .filter(|p| self.self_saved.get(p) != Some(&stamp(p)))
+            .filter(|p| self.self_saved.get(&paths::canonical(p)) != Some(&stamp(p)))
             .collect();
         if let Some(first) = changed.first() {
             let n = changed.len();

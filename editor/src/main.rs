@@ -2,20 +2,25 @@
 //!
 //! Usage: `hexforge-editor [--demo hexagon|offset|sectors|explicit|graph] [--pointy]
 //! [--open FILE[:LINE]] [--mods DIR] [--open-mod ID]`. `--open-mod` opens a mod of the mods
-//! folder by id (or a mod folder by path) on its first scenario. The bundled mods folder is `--mods`, else `$HEXFORGE_MODS`,
-//! else `mods/` in the working folder. Layout, camera and the last mod persist between runs (the
+//! folder by id (or a mod folder by path) on its first scenario. The bundled mods folder is
+//! `--mods`, else `mods/` in the working folder (as for the CLI); the user mods folder is the
+//! CLI's too (`$HEXFORGE_MODS_DIR`, ...). Layout, camera and the last mod persist between runs (the
 //! last mod is opened again at start unless the command line opens something).
 //!
 //! Without a display (no `DISPLAY` or `WAYLAND_DISPLAY`) it says so, points to `hexforge play`,
 //! and plays the bundled orbital-skirmish headless instead (20 games, its greedy bot against
 //! the random bot, exactly `hexforge play mods/orbital-skirmish --bots blue=greedy,red=random
-//! --games 20`), so the README's first command does the main job on a server too. If a display
-//! is set but the window cannot be created it says so and exits with 1.
+//! --games 20`, through the same `hexforge_game::play` loop), so the README's first command does
+//! the main job on a server too. If a display is set but the window cannot be created it says
+//! so and exits with 1.
 
 use hexforge_core::hex::layout::Orientation;
 use hexforge_editor::app::{EditorApp, Persisted};
 use hexforge_editor::command::Command;
 use hexforge_editor::demo::DemoKind;
+use hexforge_editor::session;
+use hexforge_game::play::SeriesOptions;
+use hexforge_script::paths;
 use std::path::PathBuf;
 
 /// The same allocator as the `hexforge` binary (bots and replays are allocation-heavy).
@@ -90,10 +95,9 @@ fn has_display() -> bool {
         .any(|k| std::env::var_os(k).is_some_and(|v| !v.is_empty()))
 }
 
-/// The mods folder: `--mods`, else `$HEXFORGE_MODS`, else `mods/` in the working folder.
+/// The bundled mods folder: `--mods`, else `mods/` in the working folder.
 fn mods_dir(arg: Option<PathBuf>) -> PathBuf {
-    arg.or_else(|| std::env::var_os("HEXFORGE_MODS").map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("mods"))
+    arg.unwrap_or_else(paths::bundled_dir)
 }
 
 /// No display: the same games `hexforge play` would play, in the terminal.
@@ -105,15 +109,53 @@ fn play_headless() -> std::process::ExitCode {
          hexforge play {} --bots blue=greedy,red=random --games 20\n",
         game.display()
     );
-    hexforge::run_from([
-        "hexforge".into(),
-        "play".into(),
-        game.into_os_string(),
-        "--bots".into(),
-        "blue=greedy,red=random".into(),
-        "--games".into(),
-        "20".into(),
-    ])
+    let opts = SeriesOptions {
+        games: 20,
+        bots: "blue=greedy,red=random".parse().expect("a valid bot spec"),
+        ..SeriesOptions::default()
+    };
+    // The mod is found, and finds its dependencies, where `hexforge play` looks: `./mods`, then
+    // the user mods folder.
+    let game = match paths::resolve(&game.to_string_lossy()) {
+        Ok(dir) => dir,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let bar = progress_bar(opts.games);
+    let stdout = std::io::stdout();
+    let played = session::play_series(
+        &game,
+        paths::search_dirs(),
+        &opts,
+        &mut stdout.lock(),
+        || bar.inc(1),
+    );
+    bar.finish_and_clear();
+    match played {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// `hexforge play`'s progress bar: on stderr, only for a person watching.
+fn progress_bar(games: u64) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    use std::io::IsTerminal;
+    let target = if games > 1 && std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(games), target);
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games {eta}") {
+        bar.set_style(style);
+    }
+    bar
 }
 
 fn main() -> std::process::ExitCode {

@@ -3,9 +3,10 @@
 //! and hot-reload its rules.
 //!
 //! This is the editor's one boundary with the Lua runtime. It loads exactly as the CLI does
-//! (`load_mods` with the engine's shared `scripts/` folder beside the mods root, then
-//! `LuaRules::new`, then `Game::new`, which runs the scenario's setup), so what the editor shows
-//! is what `hexforge play` would start with. The UI thread owns the [`Session`]; every call here
+//! (`load_mods` from the mod's canonical mods root with the engine's shared `scripts/` folder,
+//! both found by `hexforge_script::paths`, then `LuaRules::new`, then `Game::new`, which runs
+//! the scenario's setup), so what the editor shows is what `hexforge play` would start with.
+//! Without a display, [`play_series`] plays `hexforge play`'s games headless. The UI thread owns the [`Session`]; every call here
 //! runs Lua under the mod's time budget, so a runaway script returns an error instead of hanging.
 //!
 //! It also reads the legal actions of the selected piece ([`piece_choices`]): which hexes a move
@@ -27,6 +28,7 @@ use crate::board_view::BoardScene;
 use crate::panels::problems::Problem;
 use hexforge_core::board::HexKind;
 use hexforge_core::hex::{Direction, Hex};
+use hexforge_game::play::{self, Bots, GameSetup, SeriesError, SeriesOptions};
 use hexforge_game::{
     Action, Game, GameState, Illegal, Outcome, PerformError, PieceId, Position, Rules, RulesError,
     SideId,
@@ -34,6 +36,7 @@ use hexforge_game::{
 use hexforge_script::ModError;
 use hexforge_script::decl::ModDecls;
 use hexforge_script::loader::{LoadOptions, load_mods};
+use hexforge_script::paths;
 use hexforge_script::rules::LuaRules;
 use hexforge_script::scenario::scenario_ids;
 use hexforge_script::watch::{Budget, Progress, ReloadReport, ReplayJob, ReplayReport, reload};
@@ -50,25 +53,6 @@ pub const RANDOM: &str = "random";
 /// How many undo steps the editor keeps (a bot game of thousands of actions would otherwise
 /// keep a state copy per action).
 pub const UNDO_LIMIT: usize = 1000;
-
-/// The mods root (parent folder) and the mod id (folder name) of a mod folder.
-fn root_and_id(dir: &Path) -> (PathBuf, String) {
-    // Keep the path as given when it names a folder (problems then read `mods/x/main.lua`);
-    // canonicalize only paths like `.` or `mods/x/..` that have no plain last component.
-    let dir = match dir.file_name() {
-        Some(_) => dir.to_path_buf(),
-        None => dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()),
-    };
-    let id = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let root = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    (root, id)
-}
 
 /// The folder `ModError` file names are relative to: the mods root's parent.
 fn error_base(root: &Path) -> PathBuf {
@@ -171,9 +155,9 @@ pub fn scene_of(rules: &LuaRules, state: &GameState, title: String) -> BoardScen
     }
 }
 
-/// The random bot: the CLI's own (`hexforge play --bots random`), so a seed gives the same
+/// The random bot: the one `hexforge play --bots random` uses, so a seed gives the same
 /// picks in the editor and in the terminal.
-pub use hexforge::bot::RandomBot;
+pub use hexforge_game::bot::RandomBot;
 
 /// What one bot step did.
 #[derive(Clone, Debug, PartialEq)]
@@ -326,24 +310,37 @@ struct LoadedRules {
     mod_dirs: Vec<PathBuf>,
 }
 
-/// Loads the rules of the mod in `dir` exactly as the CLI does (`load_mods` with the shared
-/// `scripts/` folder beside the mods root, dependencies also looked for in `extra_roots`, then
-/// `LuaRules::new`); every problem at its file and line.
-fn load_rules(dir: &Path, extra_roots: Vec<PathBuf>) -> Result<LoadedRules, Vec<Problem>> {
-    let (root, id) = root_and_id(dir);
+/// Why a mod did not load: it could not be read, or every problem found.
+enum LoadFailure {
+    /// The mod folder cannot be read.
+    Folder(std::io::Error),
+    /// Problems in its manifests, Lua or declarations; their files are relative to `base`.
+    Mod {
+        /// The folder problems' file names are relative to.
+        base: PathBuf,
+        /// Every problem.
+        errors: Vec<ModError>,
+    },
+}
+
+/// Loads the rules of the mod in `dir` exactly as the CLI does (`load_mods` from the canonical
+/// mods root with the shared `scripts/` folder of [`paths::scripts_dir`], dependencies also
+/// looked for in `extra_roots`, then `LuaRules::new`).
+fn load_lua(dir: &Path, extra_roots: Vec<PathBuf>) -> Result<LoadedRules, LoadFailure> {
+    let (root, id) = paths::root_and_id(dir).map_err(LoadFailure::Folder)?;
     let base = error_base(&root);
-    let to_problems = |errs: Vec<ModError>| -> Vec<Problem> {
-        errs.iter().map(|e| problem_from_error(&base, e)).collect()
-    };
-    let scripts = base.join("scripts");
     let opts = LoadOptions {
-        scripts_dir: scripts.is_dir().then_some(scripts),
+        scripts_dir: paths::scripts_dir(Some(&root)),
         extra_roots,
         ..LoadOptions::default()
     };
-    let loaded = load_mods(&root, &id, &opts).map_err(to_problems)?;
+    let failed = |errors| LoadFailure::Mod {
+        base: base.clone(),
+        errors,
+    };
+    let loaded = load_mods(&root, &id, &opts).map_err(failed)?;
     let mod_dirs: Vec<PathBuf> = loaded.mods.iter().map(|m| m.dir.clone()).collect();
-    let rules = LuaRules::new(loaded).map_err(to_problems)?;
+    let rules = LuaRules::new(loaded).map_err(failed)?;
     Ok(LoadedRules {
         rules,
         root,
@@ -352,6 +349,84 @@ fn load_rules(dir: &Path, extra_roots: Vec<PathBuf>) -> Result<LoadedRules, Vec<
         opts,
         mod_dirs,
     })
+}
+
+/// [`load_lua`] with every problem at its file and line (files under the canonical mods root).
+fn load_rules(dir: &Path, extra_roots: Vec<PathBuf>) -> Result<LoadedRules, Vec<Problem>> {
+    load_lua(dir, extra_roots).map_err(|failure| match failure {
+        LoadFailure::Folder(e) => vec![Problem::new(dir, 0, e.to_string())],
+        LoadFailure::Mod { base, errors } => errors
+            .iter()
+            .map(|e| problem_from_error(&base, e))
+            .collect(),
+    })
+}
+
+/// Plays a series of bot games of the mod in `dir` headless, as `hexforge play <dir>` does (the
+/// same loading, its first scenario, the same bots and seeds, the same loop and output from
+/// `hexforge_game::play`), writing to `out`; `after_game` runs after each game (a progress
+/// bar). Mods it depends on are also looked for in `extra_roots`, as `hexforge play` looks in
+/// the bundled and user mods folders.
+///
+/// # Errors
+/// What `hexforge play` would print after `error: `. A reader that left (a broken pipe) is not
+/// an error.
+pub fn play_series(
+    dir: &Path,
+    extra_roots: Vec<PathBuf>,
+    opts: &SeriesOptions,
+    out: &mut dyn std::io::Write,
+    after_game: impl FnMut(),
+) -> Result<(), String> {
+    let lines = |errs: Vec<ModError>| {
+        errs.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let loaded = load_lua(dir, extra_roots).map_err(|failure| match failure {
+        LoadFailure::Folder(e) => format!("{}: {e}", dir.display()),
+        LoadFailure::Mod { errors, .. } => lines(errors),
+    })?;
+    let rules = &loaded.rules;
+    let scenario = scenario_ids(&loaded.mod_dirs)
+        .into_iter()
+        .next()
+        .ok_or_else(|| format!("{}: the mod has no scenario", dir.display()))?;
+    opts.bots
+        .check(&hexforge_script::bots::bot_names(rules))
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let setup = GameSetup {
+        title: loaded.id.clone(),
+        mods: rules.mod_locks(),
+        scenario,
+        options: Json::Null,
+    };
+    let named = |state: &GameState, bot: &str, side: &SideId, legal: &[Action]| {
+        hexforge_script::bots::choose(rules, state, bot, side, legal)
+    };
+    let bots = Bots {
+        spec: Some(&opts.bots),
+        named: Some(&named),
+    };
+    let played = play::play_series(|| rules, &setup, opts, bots, out, after_game)
+        .and_then(|series| play::write_series(&setup, opts, &series, out));
+    match played {
+        Ok(()) => Ok(()),
+        Err(SeriesError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(error_chain(&e)),
+    }
+}
+
+/// An error and its causes, `: `-separated (as the CLI prints them).
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(&format!(": {c}"));
+        cause = c.source();
+    }
+    text
 }
 
 /// Whether the mod in `dir` loads: its manifests, dependencies (also looked for in
@@ -894,9 +969,8 @@ mod tests {
     }
 
     #[test]
-    fn a_plain_mod_path_keeps_its_relative_root() {
-        let (root, id) = root_and_id(Path::new("mods/demo"));
-        assert_eq!((root, id.as_str()), (PathBuf::from("mods"), "demo"));
+    fn problems_are_relative_to_the_mods_roots_parent() {
+        assert_eq!(error_base(Path::new("/r/mods")), PathBuf::from("/r"));
         assert_eq!(error_base(Path::new("mods")), PathBuf::from(""));
     }
 

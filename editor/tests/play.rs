@@ -8,7 +8,7 @@ use egui::{Event, Modifiers, PointerButton, Pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use hexforge_core::hex::Hex;
-use hexforge_editor::app::{EditorApp, Persisted, RulesStatus, user_mods_dir_from};
+use hexforge_editor::app::{EditorApp, Persisted, RulesStatus};
 use hexforge_editor::command::{BottomTab, Command};
 use hexforge_editor::session::{PieceChoices, ReplayStatus};
 use hexforge_game::{PieceId, Position};
@@ -496,28 +496,26 @@ fn the_persisted_state_round_trips_and_reopens_the_last_mod() {
 }
 
 #[test]
-fn the_user_mods_folder_is_the_clis() {
-    let env = |pairs: &'static [(&'static str, &'static str)]| {
-        move |k: &str| {
-            pairs
-                .iter()
-                .find(|(n, _)| *n == k)
-                .map(|(_, v)| std::ffi::OsString::from(v))
-        }
-    };
-    assert_eq!(
-        user_mods_dir_from(env(&[("HEXFORGE_MODS_DIR", "/m"), ("HOME", "/h")])),
-        Some(PathBuf::from("/m"))
-    );
-    assert_eq!(
-        user_mods_dir_from(env(&[("XDG_DATA_HOME", "/x"), ("HOME", "/h")])),
-        Some(PathBuf::from("/x/hexforge/mods"))
-    );
-    assert_eq!(
-        user_mods_dir_from(env(&[("HEXFORGE_MODS_DIR", ""), ("HOME", "/h")])),
-        Some(PathBuf::from("/h/.local/share/hexforge/mods"))
-    );
-    assert_eq!(user_mods_dir_from(env(&[])), None);
+fn a_save_reloads_the_mod_whether_the_mod_and_the_file_are_named_relative_or_absolute() {
+    // Integration tests run in the editor's folder: `../mods` is the bundled mods folder.
+    let relative = PathBuf::from("../mods");
+    let absolute = bundled_mods().canonicalize().unwrap();
+    for (mods, saved) in [
+        (&relative, absolute.join("tutorial/main.lua")),
+        (&absolute, relative.join("tutorial/main.lua")),
+    ] {
+        let mut app = EditorApp::new(Persisted::default(), mods.clone());
+        app.apply(Command::OpenMod(mods.join("tutorial")));
+        assert_eq!(app.rules, RulesStatus::Ready, "{:?}", app.problems);
+        app.apply(Command::Saved(saved.clone()));
+        assert!(
+            matches!(app.rules, RulesStatus::Reloaded(_)),
+            "opened from {}, saved {}: {:?}",
+            mods.display(),
+            saved.display(),
+            app.rules
+        );
+    }
 }
 
 #[test]

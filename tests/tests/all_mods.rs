@@ -7,8 +7,8 @@
 //! hide another.
 
 use hexforge::runtime;
-use hexforge::session::{PlayOptions, play_bot_game};
 use hexforge_game::GameState;
+use hexforge_game::play::{PlayOptions, play_bot_game};
 use hexforge_tests::for_every_mod;
 
 /// Seeds played per scenario (the CLI's `--games` covers more; this is the always-on floor).

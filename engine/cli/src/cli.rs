@@ -10,8 +10,8 @@
 //! assert!(matches!(cli.command, Command::Play(ref p) if p.seed == 3 && p.games == 1));
 //! ```
 
-use crate::session::BotSpec;
 use clap::{Args, Parser, Subcommand};
+use hexforge_game::play::BotSpec;
 use std::path::PathBuf;
 
 /// Check, test, play, replay and hot-reload Hexforge mods.

@@ -2,9 +2,9 @@
 //!
 //! `hexforge check | test | play | replay | eval | watch | pack | install | list | remove | new`. The binary is thin: the game rules,
 //! saves and the Lua runtime live in the engine crates; this crate parses arguments
-//! ([`cli`]), finds mods ([`modpath`]), drives bot games ([`bot`], [`session`]) and prints
-//! results ([`cmd`], one file per subcommand). All access to the Lua runtime goes through
-//! [`runtime`].
+//! ([`cli`]) and prints results ([`cmd`], one file per subcommand). Mods are found with
+//! `hexforge_script::paths` and bot games are played by `hexforge_game::play`, both shared with
+//! the editor. All access to the Lua runtime goes through [`runtime`].
 //!
 //! **Invariants.** No panic on any argument or file a user gives: every failure is a message on
 //! stderr and a non-zero exit (1 for failures, 2 for bad arguments). Bot games are a pure
@@ -17,12 +17,9 @@
 //! assert_eq!(hexforge::run_from(["hexforge", "play"]), ExitCode::from(2));
 //! ```
 
-pub mod bot;
 pub mod cli;
 pub mod cmd;
-pub mod modpath;
 pub mod runtime;
-pub mod session;
 
 use clap::Parser;
 use cli::{Cli, Command};

@@ -10,13 +10,14 @@
 //! let rules = loaded.rules(); // borrowable by any number of games
 //! ```
 
-use crate::session::{PlayOptions, play_bot_game};
 use anyhow::{Context, Result};
 use hexforge_game::ModLock;
+use hexforge_game::play::{PlayOptions, play_bot_game};
 use hexforge_game::{Game, GameState};
 use hexforge_script::ModError;
 use hexforge_script::loader::{LoadOptions, LoadedMods, load_mods};
 use hexforge_script::manifest::{ModInfo, ModSet, discover_with};
+use hexforge_script::paths;
 use hexforge_script::rules::LuaRules;
 use hexforge_script::sandbox::RequirePaths;
 pub use hexforge_script::scenario::scenario_ids;
@@ -59,17 +60,10 @@ fn problems_error(errors: &[ModError]) -> anyhow::Error {
     )
 }
 
-/// The mods root (parent folder) and id (folder name) of a mod folder.
+/// The mods root (canonical parent folder) and id (folder name) of a mod folder
+/// ([`paths::root_and_id`]).
 fn root_and_id(dir: &Path) -> Result<(PathBuf, String)> {
-    let dir = dir
-        .canonicalize()
-        .with_context(|| format!("{}", dir.display()))?;
-    let id = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let root = dir.parent().unwrap_or(&dir).to_owned();
-    Ok((root, id))
+    paths::root_and_id(dir).with_context(|| format!("{}", dir.display()))
 }
 
 /// Loads the rule set of a mod folder into one VM with its declarations validated.
@@ -78,16 +72,17 @@ fn root_and_id(dir: &Path) -> Result<(PathBuf, String)> {
 /// Every problem, one `file:line: message` per line.
 pub fn load_vm(dir: &Path) -> Result<LoadedMods> {
     let (root, id) = root_and_id(dir)?;
-    load_mods(&root, &id, &load_options()).map_err(|errors| problems_error(&errors))
+    load_mods(&root, &id, &load_options(&root)).map_err(|errors| problems_error(&errors))
 }
 
-fn load_options() -> LoadOptions {
+/// How the mods of `mods_root` load: the shared `scripts/` folder ([`paths::scripts_dir`]).
+fn load_options(mods_root: &Path) -> LoadOptions {
     LoadOptions {
-        scripts_dir: scripts_dir(),
+        scripts_dir: paths::scripts_dir(Some(mods_root)),
         // A mod finds its dependencies in the bundled and user mods folders whichever folder it
         // is in: an installed variant finds the bundled base it extends, a new mod in a work
         // folder finds its base.
-        extra_roots: crate::modpath::search_dirs(),
+        extra_roots: paths::search_dirs(),
         ..LoadOptions::default()
     }
 }
@@ -138,15 +133,9 @@ impl RuleSet {
 /// # Errors
 /// Every manifest and dependency problem, as `file:line: message` lines.
 pub fn rule_set(dir: &Path) -> std::result::Result<RuleSet, Vec<String>> {
-    let dir = dir
-        .canonicalize()
-        .map_err(|e| vec![format!("{}: {e}", dir.display())])?;
-    let root = dir.parent().unwrap_or(&dir);
-    let folder = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let (set, errors) = discover_with(root, &crate::modpath::search_dirs());
+    let (root, folder) =
+        paths::root_and_id(dir).map_err(|e| vec![format!("{}: {e}", dir.display())])?;
+    let (set, errors) = discover_with(&root, &paths::search_dirs());
     let base = root
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -245,16 +234,14 @@ pub fn check(dir: &Path) -> Result<Vec<String>> {
     Ok(problems)
 }
 
-/// The engine's shared `scripts/` folder, when run from the repository root.
-fn scripts_dir() -> Option<PathBuf> {
-    let scripts = Path::new("scripts");
-    scripts.is_dir().then(|| scripts.to_owned())
-}
-
-/// `require` paths for a rule set: its mods by id, and `./scripts` when present.
+/// `require` paths for a rule set: its mods by id, and the shared `scripts/` when present
+/// ([`paths::scripts_dir`]; without a mod, `./scripts`).
 fn require_paths(rules: Option<&RuleSet>) -> RequirePaths {
+    let root = rules
+        .and_then(RuleSet::main)
+        .and_then(|m| m.dir.parent().map(Path::to_path_buf));
     let mut paths = RequirePaths {
-        scripts: scripts_dir().map(|d| (d, "scripts".to_owned())),
+        scripts: paths::scripts_dir(root.as_deref()).map(|d| (d, "scripts".to_owned())),
         ..RequirePaths::default()
     };
     if let Some(rules) = rules {
@@ -361,7 +348,7 @@ pub struct TestResult {
 /// When the mod does not load.
 pub fn run_tests(dir: &Path) -> Result<Vec<TestResult>> {
     let (root, id) = root_and_id(dir)?;
-    let results = hexforge_script::testing::run_tests(&root, &id, &load_options())
+    let results = hexforge_script::testing::run_tests(&root, &id, &load_options(&root))
         .map_err(|errors| problems_error(&errors))?;
     Ok(results
         .into_iter()
@@ -412,7 +399,7 @@ fn on_change(
         return Ok(());
     };
     let (root, id) = root_and_id(dir)?;
-    match reload(&root, &id, &load_options(), g.state()) {
+    match reload(&root, &id, &load_options(&root), g.state()) {
         Ok((new, report)) => {
             writeln!(out, "reloaded in {} ms", start.elapsed().as_millis())?;
             for (piece, kind) in &report.orphaned_pieces {

@@ -232,7 +232,7 @@ fn eval_in_a_mods_vm_sees_its_declarations() {
 
 #[test]
 fn two_hundred_bot_games_of_each_mod_replay_to_equal_hashes() {
-    use hexforge::session::{PlayOptions, play_bot_game};
+    use hexforge_game::play::{PlayOptions, play_bot_game};
     let mut dirs = vec![
         root().join("mods/tutorial"),
         root().join("mods/tutorial-variant"),

@@ -2,11 +2,11 @@
 //! Lua): a race where each side advances its runner 1 or 2 steps per turn; a 2-step dash fails
 //! on a roll of 1 (the rules refuse it after rolling, so the engine discards the attempt).
 
-use hexforge::bot::RandomBot;
 use hexforge::cli::PlayArgs;
 use hexforge::cmd::play::{GameSetup, play_games};
 use hexforge::cmd::replay::check_save;
-use hexforge::session::{
+use hexforge_game::bot::RandomBot;
+use hexforge_game::play::{
     BotSpec, Bots, PlayError, PlayOptions, Tally, play_bot_game, play_game_with,
 };
 use hexforge_game::record::{SaveFile, load};
@@ -264,14 +264,7 @@ fn a_rules_fault_names_the_action_and_the_lua_line() {
 #[test]
 fn many_games_print_win_rates_that_add_up() {
     let mut out = Vec::new();
-    play_games(
-        || Ok(Race::new()),
-        &setup(),
-        &args(1, 30),
-        Bots::default(),
-        &mut out,
-    )
-    .unwrap();
+    play_games(Race::new, &setup(), &args(1, 30), Bots::default(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(
         text.starts_with("30 games of race (scenario race, seeds 1..=30)"),
@@ -285,7 +278,7 @@ fn many_games_print_win_rates_that_add_up() {
         json: true,
         ..args(1, 30)
     };
-    play_games(|| Ok(Race::new()), &setup(), &a, Bots::default(), &mut out).unwrap();
+    play_games(Race::new, &setup(), &a, Bots::default(), &mut out).unwrap();
     let v: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["games"], 30);
     let wins: u64 = v["wins"]
@@ -310,7 +303,7 @@ fn games_sharing_one_rules_value_equal_games_with_their_own() {
     let shared = Race::new();
     let mut a = Vec::new();
     play_games(
-        || Ok(&shared),
+        || &shared,
         &setup(),
         &PlayArgs {
             json: true,
@@ -322,7 +315,7 @@ fn games_sharing_one_rules_value_equal_games_with_their_own() {
     .unwrap();
     let mut b = Vec::new();
     play_games(
-        || Ok(Race::new()),
+        Race::new,
         &setup(),
         &PlayArgs {
             json: true,
@@ -359,7 +352,7 @@ fn saved_games_replay_to_the_saved_hash_and_tampering_is_caught() {
         ..args(11, 1)
     };
     let mut out = Vec::new();
-    play_games(|| Ok(Race::new()), &setup(), &a, Bots::default(), &mut out).unwrap();
+    play_games(Race::new, &setup(), &a, Bots::default(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("saved to"), "{text}");
 
@@ -384,14 +377,7 @@ fn save_with_several_games_is_refused() {
         save: Some("x.hexsave".into()),
         ..args(1, 3)
     };
-    let err = play_games(
-        || Ok(Race::new()),
-        &setup(),
-        &a,
-        Bots::default(),
-        &mut Vec::new(),
-    )
-    .unwrap_err();
+    let err = play_games(Race::new, &setup(), &a, Bots::default(), &mut Vec::new()).unwrap_err();
     assert!(err.to_string().contains("--save writes one game"));
 }
 
@@ -432,7 +418,7 @@ fn the_log_shows_each_action_with_its_dice() {
         ..args(21, 1)
     };
     let mut out = Vec::new();
-    play_games(|| Ok(Race::new()), &setup(), &a, Bots::default(), &mut out).unwrap();
+    play_games(Race::new, &setup(), &a, Bots::default(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(text.starts_with("#0 start\n#1 blue "), "{text}");
     assert!(text.contains("end_phase"), "{text}");

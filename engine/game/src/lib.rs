@@ -19,13 +19,17 @@
 //! - [`rules`]: the [`Rules`] trait the script crate implements.
 //! - [`game`]: [`Game`], the all-or-nothing `perform`, the log, undo and redo.
 //! - [`record`]: [`GameRecord`], [`replay`], [`state_hash`], atomic versioned save files.
+//! - [`bot`], [`play`]: the seeded random bot, and bot games played to their end (one, or a
+//!   series with its printed summary: `hexforge play`'s loop).
 
 pub mod action;
 pub mod board;
+pub mod bot;
 pub mod dice;
 pub mod game;
 pub mod ids;
 pub mod piece;
+pub mod play;
 pub mod record;
 pub mod rules;
 pub mod state;

@@ -31,6 +31,7 @@ mod layout;
 pub mod loader;
 pub mod manifest;
 pub mod migrate;
+pub mod paths;
 pub mod profile;
 pub mod raw;
 pub mod rules;

@@ -1,7 +1,8 @@
 //! `hexforge check <mod>`: load a mod and print every problem as `file:line: message`.
 
 use crate::cli::ModArg;
-use crate::{modpath, runtime};
+use crate::runtime;
+use hexforge_script::paths;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -10,7 +11,7 @@ use std::process::ExitCode;
 /// # Errors
 /// The mod cannot be found, or the check cannot run.
 pub fn run(args: &ModArg, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    let dir = modpath::resolve(&args.module)?;
+    let dir = paths::resolve(&args.module)?;
     let problems = runtime::check(&dir)?;
     report(&dir.display().to_string(), &problems, out)
 }

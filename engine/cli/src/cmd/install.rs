@@ -6,10 +6,10 @@
 //! is kept. On any failure the installed mods are unchanged.
 
 use crate::cli::InstallArgs;
-use crate::modpath;
 use anyhow::Context;
 use hexforge_pack::archive::{Limits, read_pack_file};
 use hexforge_pack::{ModStore, SaveIndex};
+use hexforge_script::paths;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -20,10 +20,10 @@ use std::process::ExitCode;
 pub fn run(args: &InstallArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let pack = read_pack_file(&args.archive, &Limits::default())
         .with_context(|| format!("{}: rejected", args.archive.display()))?;
-    let root = modpath::require_user_mods_dir()?;
+    let root = paths::require_user_mods_dir()?;
     let store = ModStore::new(&root);
     let saves = SaveIndex::open(&root)?;
-    let bundled = modpath::bundled_dir();
+    let bundled = paths::bundled_dir();
     let others: Vec<_> = bundled.is_dir().then_some(bundled).into_iter().collect();
     let r = store
         .install(&pack, &others, &saves)

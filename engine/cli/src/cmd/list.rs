@@ -3,9 +3,9 @@
 //!
 //! Bundled mods (`./mods`) are not listed: they are not installed and cannot be removed.
 
-use crate::modpath;
 use hexforge_game::record::load;
 use hexforge_pack::{InstalledMod, ModStore, SaveIndex};
+use hexforge_script::paths;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -15,7 +15,7 @@ use std::process::ExitCode;
 /// # Errors
 /// No user mods folder, a damaged saves index, or an I/O error.
 pub fn run(out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    let root = modpath::require_user_mods_dir()?;
+    let root = paths::require_user_mods_dir()?;
     let store = ModStore::new(&root);
     let saves = SaveIndex::open(&root)?;
     let active = store.active();
@@ -61,7 +61,7 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<ExitCode> {
 /// # Errors
 /// An unreadable save or index, or an I/O error writing the index.
 pub fn register_save(path: &Path) -> anyhow::Result<bool> {
-    let Some(root) = modpath::user_mods_dir() else {
+    let Some(root) = paths::user_mods_dir() else {
         return Ok(false);
     };
     let file = load(path)?;

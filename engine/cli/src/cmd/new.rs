@@ -6,9 +6,10 @@
 //! `{{scenario}}` are filled in. An existing folder is never overwritten.
 
 use crate::cli::NewArgs;
-use crate::{modpath, runtime};
+use crate::runtime;
 use anyhow::{Context, bail};
 use hexforge_script::manifest::is_valid_mod_id;
+use hexforge_script::paths;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -75,7 +76,7 @@ pub fn run(args: &NewArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             "a new game".to_owned(),
         ),
         Some(base) => {
-            let base_dir = modpath::resolve(base)?;
+            let base_dir = paths::resolve(base)?;
             let loaded = runtime::load(&base_dir)
                 .with_context(|| format!("{base}: the base mod does not load"))?;
             let base_lock = loaded

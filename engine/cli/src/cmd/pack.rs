@@ -5,9 +5,10 @@
 //! passed its own checks. It does not install anything.
 
 use crate::cli::PackArgs;
-use crate::{modpath, runtime};
+use crate::runtime;
 use anyhow::{Context, bail};
 use hexforge_pack::archive::{EXTENSION, Limits, save_pack, write_pack};
+use hexforge_script::paths;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,7 +18,7 @@ use std::process::ExitCode;
 /// # Errors
 /// A missing mod, problems found by `check`, failing tests, or a folder that cannot be packed.
 pub fn run(args: &PackArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    let dir = modpath::resolve(&args.dir)?;
+    let dir = paths::resolve(&args.dir)?;
     let problems = runtime::check(&dir)?;
     if !problems.is_empty() {
         for p in &problems {

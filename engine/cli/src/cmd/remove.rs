@@ -5,9 +5,9 @@
 //! `--force`. Removing the installed version brings back the newest kept one, if any.
 
 use crate::cli::RemoveArgs;
-use crate::modpath;
 use anyhow::Context;
 use hexforge_pack::{ModStore, SaveIndex};
+use hexforge_script::paths;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -23,7 +23,7 @@ pub fn run(args: &RemoveArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         .map(semver::Version::parse)
         .transpose()
         .context("--version: write a version like 1.0.0")?;
-    let root = modpath::require_user_mods_dir()?;
+    let root = paths::require_user_mods_dir()?;
     let store = ModStore::new(&root);
     let saves = SaveIndex::open(&root)?;
     let r = store.remove(&args.id, version.as_ref(), args.force, &saves)?;

@@ -8,13 +8,14 @@
 //! which is installed.
 
 use crate::cli::ReplayArgs;
-use crate::{modpath, runtime};
+use crate::runtime;
 use anyhow::{Context, bail};
 use hexforge_game::record::{SaveFile, compare_locks, load};
 use hexforge_game::{ModLock, Rules, replay, state_hash};
 use hexforge_pack::ModStore;
 use hexforge_script::manifest::Manifest;
 use hexforge_script::migrate::migrate_record;
+use hexforge_script::paths;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -27,7 +28,7 @@ use std::process::ExitCode;
 pub fn run(args: &ReplayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let file = load(&args.file)?;
     let same = match &args.module {
-        Some(m) => replay_with(&file, &modpath::resolve(m)?, out)?,
+        Some(m) => replay_with(&file, &paths::resolve(m)?, out)?,
         None => replay_by_lock(&file, out)?,
     };
     Ok(if same {
@@ -64,7 +65,7 @@ fn version_of(dir: &Path) -> Option<String> {
 
 fn locate(lock: &ModLock, store: Option<&ModStore>) -> Found {
     let mut other = None;
-    for dir in modpath::search_dirs() {
+    for dir in paths::search_dirs() {
         let d = dir.join(&lock.id);
         match version_of(&d) {
             Some(v) if v == lock.version => return Found::Exact(d, false),
@@ -101,7 +102,7 @@ fn replay_by_lock(file: &SaveFile, out: &mut dyn Write) -> anyhow::Result<bool> 
         .mods
         .last()
         .context("the save names no mod; pass --mod <MOD>")?;
-    let store = modpath::user_mods_dir().map(ModStore::new);
+    let store = paths::user_mods_dir().map(ModStore::new);
     let mut exact = Vec::new();
     let mut uses_kept = false;
     let mut differ = Vec::new();
@@ -120,7 +121,7 @@ fn replay_by_lock(file: &SaveFile, out: &mut dyn Write) -> anyhow::Result<bool> 
         }
     }
     if differ.is_empty() && !uses_kept {
-        return replay_with(file, &modpath::resolve(&main.id)?, out);
+        return replay_with(file, &paths::resolve(&main.id)?, out);
     }
     if differ.is_empty() {
         // Every version the save names exists, some only as kept copies: load exactly those,
@@ -140,7 +141,7 @@ fn replay_by_lock(file: &SaveFile, out: &mut dyn Write) -> anyhow::Result<bool> 
         return replay_with(file, &root.join(&main.id), out);
     }
     // Some version is gone: load the installed ones and migrate the save to them.
-    let dir = modpath::resolve(&main.id)?;
+    let dir = paths::resolve(&main.id)?;
     let loaded = runtime::load(&dir)?;
     let mut record = file.record.clone();
     for (lock, installed) in &differ {

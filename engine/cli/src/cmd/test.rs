@@ -1,8 +1,9 @@
 //! `hexforge test <mod>`: run the mod's Lua tests and print `N passed, M failed`.
 
 use crate::cli::ModArg;
+use crate::runtime;
 use crate::runtime::TestResult;
-use crate::{modpath, runtime};
+use hexforge_script::paths;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -11,7 +12,7 @@ use std::process::ExitCode;
 /// # Errors
 /// The mod cannot be found or does not load.
 pub fn run(args: &ModArg, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    let dir = modpath::resolve(&args.module)?;
+    let dir = paths::resolve(&args.module)?;
     let results = runtime::run_tests(&dir)?;
     report(&results, out)
 }

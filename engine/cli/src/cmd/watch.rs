@@ -1,7 +1,8 @@
 //! `hexforge watch <mod>`: reload the mod on every change and report the result.
 
 use crate::cli::ModArg;
-use crate::{modpath, runtime};
+use crate::runtime;
+use hexforge_script::paths;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -10,7 +11,7 @@ use std::process::ExitCode;
 /// # Errors
 /// The mod cannot be found or watched.
 pub fn run(args: &ModArg, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    let dir = modpath::resolve(&args.module)?;
+    let dir = paths::resolve(&args.module)?;
     runtime::watch(&dir, out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -5,7 +5,7 @@
 //! their end (playtesting, determinism checks, balance statistics), not to play well.
 //!
 //! ```
-//! use hexforge::bot::RandomBot;
+//! use hexforge_game::bot::RandomBot;
 //! let mut a = RandomBot::for_game(7);
 //! let mut b = RandomBot::for_game(7);
 //! let picks_a: Vec<_> = (0..10).map(|_| a.pick(6)).collect();
@@ -15,8 +15,8 @@
 //! assert_eq!(a.pick(0), None);
 //! ```
 
+use crate::{Action, Game, Rules, RulesError, SideId};
 use hexforge_core::dice::{DiceRoller, MAX_SIDES};
-use hexforge_game::{Action, Game, Rules, RulesError, SideId};
 
 /// Mixed into the game seed to seed the bot.
 ///

@@ -1,9 +1,10 @@
-//! Bot games: play one game to its end, or many, and summarise them.
+//! Bot games: play one game to its end, or a series of them, summarise and print them.
 //!
 //! Everything here is generic over [`Rules`], so it runs the Lua rules of a mod and the Rust
 //! test doubles alike. A game that does not end within the step cap is an error (a rules bug
-//! such as a phase nobody can end), never an endless loop. This module deliberately does no
-//! printing and no file I/O; the `play` command formats its results.
+//! such as a phase nobody can end), never an endless loop. [`play_game_with`] does no printing
+//! and no file I/O; [`play_series`] and [`write_series`] are `hexforge play`'s loop and output,
+//! shared by the CLI and the editor's headless fallback so both print the same.
 //!
 //! ```ignore
 //! let state = GameState::new(locks, "default", Value::Null, 42);
@@ -12,12 +13,16 @@
 //! ```
 
 use crate::bot::RandomBot;
-use hexforge_game::{
-    Action, Game, GameState, Outcome, PerformError, Rules, RulesError, SideId, state_hash,
+use crate::record::{SaveFile, save};
+use crate::{
+    Action, Game, GameState, LogEntry, ModLock, Outcome, PerformError, Rules, RulesError,
+    SaveError, SideId, Value, state_hash,
 };
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::time::Duration;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// Limits for a bot game.
 #[derive(Clone, Debug)]
@@ -75,6 +80,23 @@ impl BotSpec {
     #[must_use]
     pub fn all_random(&self) -> bool {
         self.default == RANDOM && self.sides.values().all(|b| b == RANDOM)
+    }
+
+    /// Checks that every bot named is `random` or one of `have` (a mod's bots), before any game
+    /// starts.
+    ///
+    /// # Errors
+    /// The first unknown bot: "no bot named `x` (this mod has: random, greedy)".
+    pub fn check(&self, have: &[String]) -> Result<(), String> {
+        for bot in std::iter::once(&self.default).chain(self.sides.values()) {
+            if bot != RANDOM && !have.contains(bot) {
+                return Err(format!(
+                    "no bot named `{bot}` (this mod has: random{})",
+                    have.iter().map(|b| format!(", {b}")).collect::<String>()
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -138,7 +160,7 @@ pub enum PlayError {
     Start(PerformError),
     /// The rules failed while listing actions.
     #[error("listing the legal actions failed: {0}")]
-    Listing(hexforge_game::RulesError),
+    Listing(RulesError),
     /// An action failed with a rules or turn-engine fault.
     #[error("action {step} (`{}` by {}) failed: {error}", action.id, action.side)]
     Action {
@@ -447,4 +469,271 @@ impl Tally {
             ms_per_game: self.elapsed.as_secs_f64() * 1000.0 / n,
         }
     }
+}
+
+/// What every game of a series starts from.
+#[derive(Clone, Debug)]
+pub struct GameSetup {
+    /// The mod's display name.
+    pub title: String,
+    /// The mods, with content hashes (stored in saves).
+    pub mods: Vec<ModLock>,
+    /// The scenario id.
+    pub scenario: String,
+    /// Scenario options.
+    pub options: Value,
+}
+
+impl GameSetup {
+    /// The starting state of the game with `seed`.
+    #[must_use]
+    pub fn state(&self, seed: u64) -> GameState {
+        GameState::new(
+            self.mods.clone(),
+            &self.scenario,
+            self.options.clone(),
+            seed,
+        )
+    }
+}
+
+/// A series of bot games as `hexforge play` runs it: which seeds, the step cap, and what to
+/// write. The defaults are `hexforge play`'s.
+#[derive(Clone, Debug)]
+pub struct SeriesOptions {
+    /// The first game's seed; the others play `seed+1`, `seed+2`, ...
+    pub seed: u64,
+    /// How many games.
+    pub games: u64,
+    /// The bots, as the summary names them.
+    pub bots: BotSpec,
+    /// Write each game to this save file (meant for a single game).
+    pub save: Option<PathBuf>,
+    /// Write a single game's log.
+    pub log: bool,
+    /// Write a JSON summary instead of text.
+    pub json: bool,
+    /// Give up on a game after this many bot moves.
+    pub max_steps: usize,
+}
+
+impl Default for SeriesOptions {
+    fn default() -> Self {
+        SeriesOptions {
+            seed: 1,
+            games: 1,
+            bots: BotSpec::default(),
+            save: None,
+            log: false,
+            json: false,
+            max_steps: PlayOptions::default().max_steps,
+        }
+    }
+}
+
+/// What a series played.
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    /// Statistics over every game.
+    pub tally: Tally,
+    /// The last game's report (a single game's result is printed from it).
+    pub last: Option<GameReport>,
+}
+
+/// Why a series stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum SeriesError {
+    /// A game failed or did not finish.
+    #[error("game with seed {seed}")]
+    Game {
+        /// Its seed.
+        seed: u64,
+        /// What went wrong.
+        #[source]
+        error: PlayError,
+    },
+    /// The save file could not be written.
+    #[error(transparent)]
+    Save(#[from] SaveError),
+    /// Writing the output failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// The JSON summary could not be formed.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
+
+/// Plays `opts.games` bot games with rules from `make_rules` (one value per game; games may
+/// share one through `&R`), seeds `opts.seed..`, saving and writing the single game's log to
+/// `out` as asked. `after_game` runs after each game (a progress bar).
+///
+/// # Errors
+/// The first game that fails or does not finish (naming its seed), or an I/O error.
+pub fn play_series<R: Rules>(
+    mut make_rules: impl FnMut() -> R,
+    setup: &GameSetup,
+    opts: &SeriesOptions,
+    bots: Bots<'_>,
+    out: &mut dyn Write,
+    mut after_game: impl FnMut(),
+) -> Result<Series, SeriesError> {
+    let options = PlayOptions {
+        max_steps: opts.max_steps,
+        // Only a single game's report shows its hash.
+        state_hash: opts.games == 1,
+    };
+    let mut series = Series::default();
+    for i in 0..opts.games {
+        let seed = opts.seed.wrapping_add(i);
+        let start = Instant::now();
+        let rules = make_rules();
+        let (game, report) = play_game_with(rules, setup.state(seed), &options, bots)
+            .map_err(|error| SeriesError::Game { seed, error })?;
+        series.tally.add(&report, start.elapsed());
+        series
+            .tally
+            .include_sides(game.state().sides.iter().map(|s| s.id.as_str()));
+        if let Some(path) = &opts.save {
+            save(path, &SaveFile::of(&game))?;
+        }
+        if opts.log && opts.games == 1 {
+            print_log(&game.state().log, out)?;
+        }
+        after_game();
+        series.last = Some(report);
+    }
+    Ok(series)
+}
+
+/// Writes a series' result as `hexforge play` prints it: one game's result line, or win rates
+/// per side, average length and time per game (or the same as JSON).
+///
+/// # Errors
+/// Writing failed.
+pub fn write_series(
+    setup: &GameSetup,
+    opts: &SeriesOptions,
+    series: &Series,
+    out: &mut dyn Write,
+) -> Result<(), SeriesError> {
+    match (opts.games, &series.last) {
+        (1, Some(report)) => print_one(setup, opts, report, out),
+        _ => print_many(setup, opts, &series.tally, out),
+    }
+}
+
+/// Writes a game log, one block per entry: the action, its dice, the lines the rules emitted.
+///
+/// # Errors
+/// Writing failed.
+pub fn print_log(log: &[LogEntry], out: &mut dyn Write) -> std::io::Result<()> {
+    for entry in log {
+        match &entry.action {
+            None => writeln!(out, "#{} start", entry.index)?,
+            Some(a) if a.params.is_null() => writeln!(out, "#{} {} {}", entry.index, a.side, a.id)?,
+            Some(a) => writeln!(out, "#{} {} {} {}", entry.index, a.side, a.id, a.params)?,
+        }
+        for roll in &entry.rolls {
+            let faces: Vec<String> = roll
+                .dice
+                .iter()
+                .map(|d| d.face.clone().unwrap_or_else(|| d.value.to_string()))
+                .collect();
+            writeln!(
+                out,
+                "    roll {} {} = {} [{}]",
+                roll.label,
+                roll.expr,
+                roll.total,
+                faces.join(" ")
+            )?;
+        }
+        for line in &entry.events {
+            writeln!(out, "    {line}")?;
+        }
+    }
+    Ok(())
+}
+
+fn print_one(
+    setup: &GameSetup,
+    opts: &SeriesOptions,
+    report: &GameReport,
+    out: &mut dyn Write,
+) -> Result<(), SeriesError> {
+    if opts.json {
+        let mut v = serde_json::to_value(report)?;
+        v["mod"] = setup.title.clone().into();
+        v["saved"] = opts.save.as_ref().map(|p| p.display().to_string()).into();
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} (scenario {}, seed {}): {}",
+        setup.title,
+        report.scenario,
+        report.seed,
+        report.result_line()
+    )?;
+    writeln!(
+        out,
+        "rounds {}, actions {}, state {}",
+        report.rounds, report.actions, report.state_hash
+    )?;
+    if let Some(path) = &opts.save {
+        writeln!(out, "saved to {}", path.display())?;
+    }
+    Ok(())
+}
+
+fn print_many(
+    setup: &GameSetup,
+    opts: &SeriesOptions,
+    tally: &Tally,
+    out: &mut dyn Write,
+) -> Result<(), SeriesError> {
+    let summary = tally.summary();
+    if opts.json {
+        let mut v = serde_json::to_value(&summary)?;
+        v["mod"] = setup.title.clone().into();
+        v["scenario"] = setup.scenario.clone().into();
+        v["first_seed"] = opts.seed.into();
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} games of {} (scenario {}, seeds {}..={}), {}",
+        summary.games,
+        setup.title,
+        setup.scenario,
+        opts.seed,
+        opts.seed.wrapping_add(opts.games - 1),
+        opts.bots
+    )?;
+    let width = summary
+        .wins
+        .keys()
+        .map(String::len)
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    for (side, wins) in &summary.wins {
+        let rate = summary.win_rates.get(side).copied().unwrap_or(0.0) * 100.0;
+        writeln!(out, "  {side:width$} {wins:6} wins {rate:5.1}%")?;
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let draw_rate = summary.draws as f64 * 100.0 / summary.games.max(1) as f64;
+    writeln!(
+        out,
+        "  {:width$} {:6}      {draw_rate:5.1}%",
+        "draws", summary.draws
+    )?;
+    writeln!(
+        out,
+        "average {:.1} actions, {:.1} rounds; {:.2} ms per game",
+        summary.avg_actions, summary.avg_rounds, summary.ms_per_game
+    )?;
+    Ok(())
 }
