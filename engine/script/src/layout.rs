@@ -1,4 +1,4 @@
-//! How the engine lays out the Lua tables it builds (safe code shared by `stack`, which builds
+//! How the engine lays out the Lua tables it builds (safe code shared by `ffi`, which builds
 //! them through the C API, and `api::plain`, which decides what to build): which values are
 //! built in one call, how large a table is presized, and the cells of a light row.
 
@@ -35,7 +35,7 @@ pub(crate) fn is_hex(m: &serde_json::Map<String, Json>) -> bool {
 }
 
 /// Whether `j` is an array or an object whose items are all plain (null, booleans, numbers,
-/// strings) or hexes: a template `stack::flat_template` builds in one call (a path, a map of
+/// strings) or hexes: a template `ffi::flat_template` builds in one call (a path, a map of
 /// counts).
 pub(crate) fn flat(j: &Json) -> bool {
     let plain_or_hex = |x: &Json| match x {
@@ -57,4 +57,13 @@ pub(crate) fn after_table(table: Option<&mlua::Table>, args: Vec<Value>) -> Vec<
     all.push(table.map_or(Value::Boolean(false), |t| Value::Table(t.clone())));
     all.extend(args);
     all
+}
+
+/// The fields of a template in one call of `ffi::template`: `plain` key/value pairs, `hexes`
+/// key/q/r triples (each `{ q =, r = }`, a new table) and `subs` key/template pairs, set in that
+/// order.
+pub(crate) struct TemplateCells {
+    pub(crate) plain: usize,
+    pub(crate) hexes: usize,
+    pub(crate) subs: usize,
 }

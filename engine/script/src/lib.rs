@@ -27,6 +27,7 @@ pub mod bots;
 pub mod decl;
 pub mod error;
 pub mod eval;
+mod ffi;
 mod layout;
 pub mod loader;
 pub mod manifest;

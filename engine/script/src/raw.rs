@@ -1,38 +1,19 @@
 //! Plain Lua data read straight off the Lua stack into JSON: the one Lua -> JSON conversion
-//! ([`from_lua`], with serde only for what the walk leaves). With `crate::stack` (a ctx method's
-//! arguments and results, tables built in C), `crate::sandbox` (the listing's budget refill) and
-//! `crate::rules::session`, the only places in Hexforge that use the Lua C API or raw pointers
-//! themselves.
+//! ([`from_lua`], with serde only for what the walk leaves), and records read in place. Safe
+//! code over [`crate::ffi::Stack`].
 //!
 //! Why it exists: every legal action a mod lists crosses into Rust as a small table (`{ piece =
 //! 3, to = { q = 1, r = 2 } }`), and a listing holds hundreds of them. Read through mlua's safe
 //! API each field costs a registry reference for every string and table (created, moved between
 //! threads, dropped), which made converting choices a tenth of a whole game. Here one call walks
-//! the whole value with `lua_next` / `lua_rawgeti`, on the stack mlua runs on and without a
-//! protected call, since nothing it does can raise.
+//! the whole value on the stack mlua runs on, without a protected call, since reading raises
+//! nothing.
 //!
 //! What it gives is exactly mlua's serde conversion for plain data, `None` where it leaves a
 //! value to serde: functions, userdata, a non-string key in an object, a string that is not
 //! UTF-8, a table with a metatable, nesting deeper than 64 (shared snapshots are frozen plain
 //! tables and read like any other). [`from_lua`] then takes the serde path, so every error
 //! message is serde's.
-//!
-//! Why this is sound (the `unsafe` below relies on all of it):
-//! - nothing here allocates in Lua or can raise a Lua error: reading a table with `lua_rawgeti`,
-//!   `lua_rawget` and `lua_next` (with the key `lua_next` itself gave), `lua_getmetatable`,
-//!   `lua_rawlen`, and `lua_tolstring` on values that already are strings; stack
-//!   space is reserved with `lua_checkstack`, which reports failure instead of raising. So no
-//!   `longjmp` can cross the Rust frames (with their `Vec`s and `String`s) of the walk;
-//! - only `lua_checkstack` may allocate (growing the stack; on failure it returns 0, and an
-//!   emergency collection runs no finalizers); every value read is anchored on the stack, and
-//!   the bytes behind `lua_tolstring`'s pointer are copied out before the next Lua call;
-//! - every index used is absolute and every function restores the stack height it found.
-//!
-//! It also hands out the patched VM's `copy` and `freeze` ([`frozen_tables`]), two C functions
-//! of `vendor/lua-src`.
-//!
-//! Deliberately not here: writing into Lua (that can run out of memory and raise), or any other
-//! use of the C API.
 //!
 //! ```
 //! use hexforge_script::{Limits, Sandbox};
@@ -45,9 +26,9 @@
 //! })
 //! .unwrap();
 //! ```
-#![allow(unsafe_code)]
 
-use mlua::{Lua, LuaString, Table, Value, ffi};
+use crate::ffi::{Kind, Stack, read};
+use mlua::{Lua, LuaString, Table, Value};
 use serde_json::Value as Json;
 use std::os::raw::c_int;
 
@@ -102,31 +83,23 @@ impl RawReader {
     }
 
     /// The items `t[1], t[2], ...` up to the first nil (as `sequence_values` visits them), each
-    /// as JSON or `None` (see [`to_json`]).
+    /// as JSON or `None` (see [`to_json`]). A list with a foreign metatable is read raw.
     ///
     /// # Errors
     /// Only if the Lua stack cannot grow (out of memory).
     pub fn list_to_json(&self, lua: &Lua, t: &Table) -> mlua::Result<Vec<Option<Json>>> {
-        // SAFETY: see the module header; `at` is the list.
-        unsafe {
-            read(lua, &Value::Table(t.clone()), |l, at| {
+        read(lua, &Value::Table(t.clone()), |s, at| {
+            s.table(at, false, |s, t| {
                 let mut out = Vec::new();
-                // A list with a foreign metatable is read raw, as `sequence_values` reads it.
-                let list = real_index(l, at).unwrap_or(at);
-                let mut i: ffi::lua_Integer = 1;
-                loop {
-                    ffi::lua_rawgeti(l, list, i);
-                    let top = ffi::lua_gettop(l);
-                    if ffi::lua_type(l, top) == ffi::LUA_TNIL {
-                        break;
-                    }
-                    out.push(walk(l, top, 0));
-                    ffi::lua_settop(l, top - 1);
-                    i += 1;
+                while s.geti(t, out.len() as i64 + 1)? != Kind::Nil {
+                    let top = s.top();
+                    out.push(walk(s, top));
+                    s.pop_to(top - 1);
                 }
-                out
-            })
-        }
+                Some(out)
+            })?
+        })?
+        .ok_or(mlua::Error::StackError)
     }
 
     /// How many items [`RawReader::list_to_json`] reads from `t` (`t[1], t[2], ...` up to the
@@ -137,41 +110,26 @@ impl RawReader {
     /// # Errors
     /// Only if the Lua stack cannot grow (out of memory).
     pub fn sequence_items(&self, lua: &Lua, t: &Table) -> mlua::Result<(usize, Vec<usize>)> {
-        // SAFETY: see the module header; `at` is the list.
-        unsafe {
-            read(lua, &Value::Table(t.clone()), |l, at| {
+        read(lua, &Value::Table(t.clone()), |s, at| {
+            s.table(at, false, |s, t| {
                 let (mut n, mut userdata) = (0, Vec::new());
-                let list = real_index(l, at).unwrap_or(at);
-                let top = ffi::lua_gettop(l);
+                let top = s.top();
                 loop {
-                    let next = ffi::lua_Integer::try_from(n + 1).unwrap_or(ffi::lua_Integer::MAX);
-                    let kind = ffi::lua_rawgeti(l, list, next);
-                    ffi::lua_settop(l, top);
-                    if kind == ffi::LUA_TNIL {
-                        break;
-                    }
-                    if kind == ffi::LUA_TUSERDATA {
-                        userdata.push(n);
+                    let kind = s.geti(t, i64::try_from(n + 1).unwrap_or(i64::MAX))?;
+                    s.pop_to(top);
+                    match kind {
+                        Kind::Nil => return Some((n, userdata)),
+                        Kind::Userdata => userdata.push(n),
+                        _ => {}
                     }
                     n += 1;
                 }
-                (n, userdata)
-            })
-        }
+            })?
+        })?
+        .ok_or(mlua::Error::StackError)
     }
 }
 
-/// Runs `f` on `v` pushed on the stack of the thread mlua runs (`f` gets its absolute index),
-/// then restores the stack height. No protected call: everything in this module raises
-/// nothing (module header), and pushing a value mlua holds only moves a reference. Why: a
-/// protected call through `exec_raw` cost about 1,000 instructions, more than reading a
-/// listing's result.
-///
-/// # Errors
-/// Only if the Lua stack cannot grow.
-///
-/// # Safety
-/// `f` must keep to this module's rules: raw reads only, nothing that raises, and it leaves
 /// A Lua value as JSON exactly as mlua's serde conversion (default options) gives it, or `None`
 /// when it holds anything the walk leaves to serde (so errors keep serde's messages): nil is
 /// null; integers stay integers; floats are floats (NaN and infinities become null); a table
@@ -183,8 +141,7 @@ impl RawReader {
 /// # Errors
 /// Only if the Lua stack cannot grow (out of memory).
 pub fn to_json(lua: &Lua, v: &Value) -> mlua::Result<Option<Json>> {
-    // SAFETY: see the module header; `at` is `v`.
-    unsafe { read(lua, v, |l, at| walk(l, at, 0)) }
+    read(lua, v, walk)
 }
 
 /// The one conversion of a Lua value to plain data: [`to_json`], and serde for whatever it
@@ -204,253 +161,121 @@ pub fn from_lua(lua: &Lua, v: Value, what: &dyn std::fmt::Display) -> mlua::Resu
     })
 }
 
-/// the stack at or above the height it got.
-unsafe fn read<R>(
-    lua: &Lua,
-    v: &Value,
-    f: impl FnOnce(*mut ffi::lua_State, c_int) -> R,
-) -> mlua::Result<R> {
-    // SAFETY: `lua_checkstack` reports failure instead of raising; `push_value` then has the
-    // slot it needs (a reference is copied, nothing allocated); the height is restored.
-    unsafe {
-        lua.exec_raw_lua(|raw| {
-            let l = raw.state();
-            if ffi::lua_checkstack(l, 2) == 0 {
-                return Err(mlua::Error::StackError);
-            }
-            // Restores the height however `f` ends (a panic unwinds through here).
-            struct Height(*mut ffi::lua_State, c_int);
-            impl Drop for Height {
-                fn drop(&mut self) {
-                    // SAFETY: the height this thread had before the push.
-                    unsafe { ffi::lua_settop(self.0, self.1) };
-                }
-            }
-            let height = Height(l, ffi::lua_gettop(l));
-            raw.push_value(v)?;
-            Ok(f(l, height.1 + 1))
-        })
-    }
+/// The value at `at` as JSON (`None`: left to serde), see [`to_json`].
+pub(crate) fn walk(s: &mut Stack<'_>, at: c_int) -> Option<Json> {
+    walk_at(s, at, 0)
 }
 
-unsafe extern "C-unwind" {
-    /// `freeze(t)`: Hexforge's Lua patch (`vendor/lua-src/PATCHES.md`), marks `t` and its
-    /// nested tables read-only and returns `t`.
-    fn hexforge_freeze_f(l: *mut ffi::lua_State) -> c_int;
-    /// `copy(t)`: Hexforge's Lua patch, a shallow writable copy of `t` with the same layout
-    /// (nested tables shared).
-    fn hexforge_copy_f(l: *mut ffi::lua_State) -> c_int;
-}
-
-/// The patched VM's `copy(t)` and `freeze(t)` as Lua functions (for the engine's own Lua: see
-/// [`crate::api::plain::Templates`]; never put in a mod's environment).
-///
-/// # Errors
-/// Out of memory.
-pub fn frozen_tables(lua: &Lua) -> mlua::Result<(mlua::Function, mlua::Function)> {
-    // SAFETY: all are ordinary `lua_CFunction`s of the vendored Lua (lbaselib.c): they check
-    // their argument with `luaL_checktype` and raise Lua errors the usual way, inside Lua's own
-    // protected call machinery (no Rust frame is crossed by a `longjmp`).
-    unsafe {
-        Ok((
-            lua.create_c_function(hexforge_copy_f)?,
-            lua.create_c_function(hexforge_freeze_f)?,
-        ))
-    }
-}
-
-/// The value at absolute index `idx` of `l` as JSON (`None`: left to serde), for a value that
-/// already sits on the stack (a ctx method's argument, see [`crate::stack`]).
-///
-/// # Safety
-/// `idx` must be a valid absolute index of `l`, on the thread running now.
-pub(crate) unsafe fn json_at(l: *mut ffi::lua_State, idx: c_int) -> Option<Json> {
-    // SAFETY: the caller's guarantee; `walk` raises no error and restores the stack height.
-    unsafe { walk(l, idx, 0) }
-}
-
-/// The value at absolute index `idx` as JSON (`None`: left to serde).
-unsafe fn walk(l: *mut ffi::lua_State, idx: c_int, depth: usize) -> Option<Json> {
-    // SAFETY (whole function): `idx` is a valid absolute index; see the module header.
-    unsafe {
-        match ffi::lua_type(l, idx) {
-            ffi::LUA_TNIL => Some(Json::Null),
-            ffi::LUA_TBOOLEAN => Some(Json::Bool(ffi::lua_toboolean(l, idx) != 0)),
-            ffi::LUA_TNUMBER => Some(if ffi::lua_isinteger(l, idx) != 0 {
-                Json::from(ffi::lua_tointegerx(l, idx, std::ptr::null_mut()))
-            } else {
-                Json::from(ffi::lua_tonumberx(l, idx, std::ptr::null_mut()))
-            }),
-            ffi::LUA_TSTRING => string(l, idx).map(Json::String),
-            ffi::LUA_TTABLE => {
-                if depth >= MAX_DEPTH || ffi::lua_checkstack(l, 8) == 0 {
-                    return None;
-                }
-                let top = ffi::lua_gettop(l);
-                let out = real_index(l, idx).and_then(|t| table(l, t, depth));
-                ffi::lua_settop(l, top);
-                out
-            }
-            _ => None,
+fn walk_at(s: &mut Stack<'_>, at: c_int, depth: usize) -> Option<Json> {
+    match s.kind(at) {
+        Kind::Nil => Some(Json::Null),
+        Kind::Boolean => Some(Json::Bool(s.truthy(at))),
+        Kind::Number => Some(match s.integer(at) {
+            Some(i) => Json::from(i),
+            None => Json::from(s.float(at)?),
+        }),
+        Kind::String => s.str(at).map(|x| Json::String(x.to_owned())),
+        Kind::Table if depth < MAX_DEPTH => {
+            let top = s.top();
+            let out = s.table(at, true, |s, t| table(s, t, depth)).flatten();
+            s.pop_to(top);
+            out
         }
+        _ => None,
     }
 }
 
-/// The string at `idx` (which must be a string, so nothing is converted) if it is UTF-8.
-unsafe fn string(l: *mut ffi::lua_State, idx: c_int) -> Option<String> {
-    // SAFETY: a string value, copied at once (see `str_at`).
-    unsafe { str_at(l, idx).map(str::to_owned) }
+/// A plain table: an array when its border is above 0, else an object with string keys.
+fn table(s: &mut Stack<'_>, t: crate::ffi::Table<'_>, depth: usize) -> Option<Json> {
+    let len = s.len(t);
+    if len > 0 {
+        let mut out = Vec::with_capacity(len.min(1 << 16));
+        for i in 1..=len {
+            s.geti(t, i as i64)?;
+            let top = s.top();
+            let x = walk_at(s, top, depth + 1);
+            s.pop_to(top - 1);
+            out.push(x?);
+        }
+        return Some(Json::Array(out));
+    }
+    let mut out = serde_json::Map::new();
+    s.pairs(t, |s, k, v| {
+        if s.kind(k) != Kind::String {
+            return None;
+        }
+        let key = s.str(k)?.to_owned();
+        out.insert(key, walk_at(s, v, depth + 1)?);
+        Some(())
+    })?;
+    Some(Json::Object(out))
 }
 
-/// One field of a record read by [`record_at`]: its value when it is a string, a boolean or a
+/// One field of a record read by [`record`]: its value when it is a string, a boolean or a
 /// list of strings, else `Other`. The strings are the Lua strings' own bytes (UTF-8 checked),
 /// valid during the visit.
 pub(crate) enum Field<'a> {
     Str(&'a str),
     Bool(bool),
-    /// A table without a metatable and with a border above 0, whose items `1..=border` are
+    /// A table without a metatable and with a border from 1 to 32, whose items `1..=border` are
     /// all UTF-8 strings.
     Strings(Vec<&'a str>),
     Other,
 }
 
-/// Visits every field of the record at absolute index `at` (a table without a metatable, no
-/// items, string keys in UTF-8), in `lua_next` order, stopping at the first `None` from
-/// `visit`. `None` when `at` is no such record or `visit` said so. Why: a filter such as
-/// `{ owner = ctx.active, fields = { "id", "hex" }, shared = true }` read as JSON first made a
-/// map with a `String` per key and value; here nothing is copied that the caller does not keep.
-///
-/// # Safety
-/// `at` must be a valid absolute index of `l`, on the thread running now.
-pub(crate) unsafe fn record_at(
-    l: *mut ffi::lua_State,
+/// Visits every field of the record at `at` (a table without a metatable, no items, string keys
+/// in UTF-8), in `lua_next` order, stopping at the first `None` from `visit`. `None` when `at` is
+/// no such record or `visit` said so. Why: a filter such as `{ owner = ctx.active, fields = {
+/// "id", "hex" }, shared = true }` read as JSON first made a map with a `String` per key and
+/// value; here nothing is copied that the caller does not keep.
+pub(crate) fn record(
+    s: &mut Stack<'_>,
     at: c_int,
     mut visit: impl FnMut(&str, Field<'_>) -> Option<()>,
 ) -> Option<()> {
-    // SAFETY (whole function): see the module header; the strings read stay anchored (keys and
-    // values on the stack, list items in their list) and no collection can run.
-    unsafe {
-        if ffi::lua_type(l, at) != ffi::LUA_TTABLE || ffi::lua_checkstack(l, 4) == 0 {
+    s.table(at, true, |s, t| {
+        if s.len(t) > 0 {
             return None;
         }
-        let top = ffi::lua_gettop(l);
-        let out = (|| {
-            let t = real_index(l, at)?;
-            if ffi::lua_rawlen(l, t) > 0 {
+        s.pairs(t, |s, k, v| {
+            if s.kind(k) != Kind::String {
                 return None;
             }
-            ffi::lua_pushnil(l);
-            while ffi::lua_next(l, t) != 0 {
-                let v = ffi::lua_gettop(l);
-                if ffi::lua_type(l, v - 1) != ffi::LUA_TSTRING {
-                    return None;
-                }
-                let key = str_at(l, v - 1)?;
-                let field = match ffi::lua_type(l, v) {
-                    ffi::LUA_TSTRING => str_at(l, v).map_or(Field::Other, Field::Str),
-                    ffi::LUA_TBOOLEAN => Field::Bool(ffi::lua_toboolean(l, v) != 0),
-                    ffi::LUA_TTABLE => strings_at(l, v).map_or(Field::Other, Field::Strings),
-                    _ => Field::Other,
-                };
-                visit(key, field)?;
-                ffi::lua_settop(l, v - 1);
-            }
-            Some(())
-        })();
-        ffi::lua_settop(l, top);
-        out
-    }
+            // A list's items are pushed, so they stay while the visit borrows them.
+            let items = match s.kind(v) {
+                Kind::Table => push_strings(s, v),
+                _ => None,
+            };
+            let key = s.str(k)?;
+            let field = match s.kind(v) {
+                Kind::String => s.str(v).map_or(Field::Other, Field::Str),
+                Kind::Boolean => Field::Bool(s.truthy(v)),
+                Kind::Table => items
+                    .and_then(|r| r.map(|i| s.str(i)).collect::<Option<Vec<_>>>())
+                    .map_or(Field::Other, Field::Strings),
+                _ => Field::Other,
+            };
+            visit(key, field)
+        })
+    })?
 }
 
-/// The bytes of the string at `idx`, if it is a string (numbers are not converted), borrowed
-/// from Lua: the one place Hexforge reads a Lua string's bytes.
-///
-/// # Safety
-/// `idx` must be an acceptable index of `l`; the string must stay anchored (on the stack or in
-/// an anchored table) while the slice is used, and no collection may run meanwhile.
-pub(crate) unsafe fn bytes_at<'a>(l: *mut ffi::lua_State, idx: c_int) -> Option<&'a [u8]> {
-    // SAFETY: `lua_tolstring` on a string converts nothing and raises nothing; the caller keeps
-    // the string where it is.
-    unsafe {
-        if ffi::lua_type(l, idx) != ffi::LUA_TSTRING {
+/// Pushes the items `1..=border` of the list at `at` when it has no metatable, a border from 1
+/// to 32 and only strings there; gives their slots.
+fn push_strings(s: &mut Stack<'_>, at: c_int) -> Option<std::ops::RangeInclusive<c_int>> {
+    s.table(at, true, |s, t| {
+        let len = s.len(t);
+        if len == 0 || len > 32 {
             return None;
         }
-        let mut len = 0usize;
-        let p = ffi::lua_tolstring(l, idx, &mut len);
-        (!p.is_null()).then(|| std::slice::from_raw_parts(p.cast::<u8>(), len))
-    }
-}
-
-/// The string at `idx` if it is one in UTF-8, borrowed from Lua (see [`bytes_at`]).
-unsafe fn str_at<'a>(l: *mut ffi::lua_State, idx: c_int) -> Option<&'a str> {
-    // SAFETY: the caller's guarantees (its strings stay anchored, see `record_at`).
-    unsafe { std::str::from_utf8(bytes_at(l, idx)?).ok() }
-}
-
-/// The items `1..=border` of the list at `idx` when it has no metatable, a border above 0 and
-/// only UTF-8 strings there (see [`Field::Strings`]).
-unsafe fn strings_at<'a>(l: *mut ffi::lua_State, idx: c_int) -> Option<Vec<&'a str>> {
-    // SAFETY: `idx` is a table; the items stay anchored in it; the height is restored.
-    unsafe {
-        let top = ffi::lua_gettop(l);
-        let out = (|| {
-            let t = real_index(l, idx)?;
-            let len = ffi::lua_rawlen(l, t);
-            if len == 0 {
+        let from = s.top() + 1;
+        for i in 1..=len {
+            if s.geti(t, i as i64)? != Kind::String {
                 return None;
             }
-            let mut out = Vec::with_capacity(len.min(16));
-            for i in 1..=len {
-                let kind = ffi::lua_rawgeti(l, t, ffi::lua_Integer::try_from(i).ok()?);
-                let item = (kind == ffi::LUA_TSTRING).then(|| str_at(l, -1)).flatten();
-                ffi::lua_settop(l, -2);
-                out.push(item?);
-            }
-            Some(out)
-        })();
-        ffi::lua_settop(l, top);
-        out
-    }
-}
-
-/// The absolute index of the table to read for the table at `idx`: itself when it has no
-/// metatable, `None` otherwise. May leave values pushed; callers restore the stack height.
-unsafe fn real_index(l: *mut ffi::lua_State, idx: c_int) -> Option<c_int> {
-    // SAFETY: `idx` is a valid index; `lua_getmetatable` pushes at most one value.
-    unsafe { (ffi::lua_getmetatable(l, idx) == 0).then_some(idx) }
-}
-
-/// The plain table at absolute index `t`: an array when its border is above 0, else an object
-/// with string keys.
-unsafe fn table(l: *mut ffi::lua_State, t: c_int, depth: usize) -> Option<Json> {
-    // SAFETY: `t` is a table; `lua_next` only ever gets back the key it gave.
-    unsafe {
-        let len = ffi::lua_rawlen(l, t);
-        if len > 0 {
-            let mut out = Vec::with_capacity(len.min(1 << 16));
-            for i in 1..=len {
-                ffi::lua_rawgeti(l, t, i as ffi::lua_Integer);
-                let top = ffi::lua_gettop(l);
-                let x = walk(l, top, depth + 1);
-                ffi::lua_settop(l, top - 1);
-                out.push(x?);
-            }
-            return Some(Json::Array(out));
         }
-        let mut out = serde_json::Map::new();
-        ffi::lua_pushnil(l);
-        while ffi::lua_next(l, t) != 0 {
-            let top = ffi::lua_gettop(l);
-            if ffi::lua_type(l, top - 1) != ffi::LUA_TSTRING {
-                return None;
-            }
-            let k = string(l, top - 1)?;
-            let x = walk(l, top, depth + 1)?;
-            ffi::lua_settop(l, top - 1);
-            out.insert(k, x);
-        }
-        Some(Json::Object(out))
-    }
+        Some(from..=s.top())
+    })?
 }
 
 #[cfg(test)]

@@ -97,6 +97,28 @@ struct Budget {
     profiling: Cell<bool>,
 }
 
+/// Before each function of [`Sandbox::each_refilled`]: inside the outermost call, the whole
+/// budget again (as [`Sandbox::fill`]) and the hook's count started again unless a profile is on;
+/// stop once the budget ran out (re-armed).
+impl crate::ffi::EachCall for Budget {
+    fn before(&self) -> crate::ffi::Before {
+        use crate::ffi::Before;
+        if self.depth.get() != 1 {
+            return Before::Call;
+        }
+        if self.rearmed.get() {
+            return Before::Stop;
+        }
+        self.remaining.set(self.limit.get() as i64);
+        self.exhausted.set(false);
+        if self.profiling.get() {
+            Before::Call
+        } else {
+            Before::RestartCount
+        }
+    }
+}
+
 impl Budget {
     /// Takes `steps` from what is left of this call's budget. False once it is used up (and
     /// from then on, until the next call refills it).
@@ -197,7 +219,7 @@ impl Sandbox {
             depth: Cell::new(0),
             profiling: Cell::new(false),
         });
-        let each = each_function(&lua, &budget)?;
+        let each = crate::ffi::each_function(&lua, &budget)?;
         let sb = Sandbox {
             lua,
             budget,
@@ -428,65 +450,6 @@ impl Sandbox {
     #[must_use]
     pub fn used_memory(&self) -> usize {
         self.lua.used_memory()
-    }
-}
-
-/// [`Sandbox::each_refilled`]'s function: a C closure whose upvalue points to the budget (the
-/// VM's app data holds it as long as the VM lives, and the VM holds the closure).
-fn each_function(lua: &Lua, budget: &Rc<Budget>) -> mlua::Result<mlua::Function> {
-    let at = Rc::as_ptr(budget) as *mut std::ffi::c_void;
-    // SAFETY: `exec_raw` runs the closure in a protected call: it pushes a light userdata and
-    // makes the closure (which allocates; an error unwinds past a frame that owns nothing).
-    #[allow(unsafe_code)]
-    unsafe {
-        lua.exec_raw::<mlua::Function>((), |l| {
-            mlua::ffi::lua_pushlightuserdata(l, at);
-            mlua::ffi::lua_pushcclosure(l, each_refilled, 1);
-        })
-    }
-}
-
-/// See [`Sandbox::each_refilled`].
-///
-/// # Safety
-/// Called by Lua as a C function with the upvalue [`each_function`] gave it.
-#[allow(unsafe_code)]
-unsafe extern "C-unwind" fn each_refilled(l: *mut mlua::ffi::lua_State) -> std::os::raw::c_int {
-    use mlua::ffi;
-    // SAFETY (whole function): the upvalue points to the budget the VM's app data keeps alive;
-    // only its `Cell`s are read and set. The frame owns nothing (plain integers and a pointer),
-    // so an error raised by a called function or by `luaL_checkstack` (out of memory) unwinds
-    // past it safely. Each call leaves its one result on the stack above the arguments.
-    unsafe {
-        let b = &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const Budget);
-        let n = ffi::lua_gettop(l) - 2;
-        let mut done = 0;
-        while done < n {
-            if b.depth.get() == 1 {
-                if b.rearmed.get() {
-                    break;
-                }
-                // As `Sandbox::fill`: the whole budget, and the hook's count started again
-                // (installing the same hook anew resets it), unless a profile is on.
-                b.remaining.set(b.limit.get() as i64);
-                b.exhausted.set(false);
-                if !b.profiling.get() {
-                    ffi::lua_sethook(
-                        l,
-                        ffi::lua_gethook(l),
-                        ffi::lua_gethookmask(l),
-                        ffi::lua_gethookcount(l),
-                    );
-                }
-            }
-            ffi::luaL_checkstack(l, 3, std::ptr::null());
-            ffi::lua_pushvalue(l, 3 + done);
-            ffi::lua_pushvalue(l, 1);
-            ffi::lua_pushvalue(l, 2);
-            ffi::lua_callk(l, 2, 1, 0, None);
-            done += 1;
-        }
-        done
     }
 }
 

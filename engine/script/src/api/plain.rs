@@ -6,7 +6,7 @@
 //!   sequences, integers stay integers, floats stay floats).
 //! - [`Templates`]: a value converted once into a *template*: the Lua table itself, frozen by the
 //!   VM (Hexforge's Lua patch, `vendor/lua-src/PATCHES.md`), so read-only callbacks share it as
-//!   it is and writable ones get a deep copy made in C (`crate::stack::clone`: the same layout, so the copy
+//!   it is and writable ones get a deep copy made in C (`crate::ffi::clone`: the same layout, so the copy
 //!   iterates in the same order). Why: with a memory limit every mlua table operation is a
 //!   protected call (~1 µs per field), so a snapshot built field by field from Rust cost ~140k
 //!   instructions; a cached template costs nothing to share and a `memcpy` per table to copy.
@@ -14,7 +14,7 @@
 //!   lives in the VM), and nobody can change a template.
 //!
 //! A template is built once from its slots, in one protected call through the C API
-//! (`crate::stack::template`): one table sized as Lua's own constructor `{ k1 = .., k2 = { q =
+//! (`crate::ffi::template`): one table sized as Lua's own constructor `{ k1 = .., k2 = { q =
 //! .., r = .. }, k3 = .. }` would size it, its fields set in the same order (plain values, then
 //! hexes, then nested templates, which are shared, not copied), so it has the layout templates
 //! always had and `pairs` visits its keys in the same order. A changed value is *patched* where
@@ -43,8 +43,8 @@
 //! ```
 
 pub use crate::layout::RowCell;
+use crate::layout::TemplateCells;
 use crate::layout::{PRESIZED, flat, is_hex};
-use crate::stack::TemplateCells;
 use mlua::{Function, IntoLua, Lua, LuaString, MultiValue, Table, Value};
 use rustc_hash::FxHashMap;
 use serde_json::Value as Json;
@@ -70,7 +70,7 @@ pub fn json_to_lua(lua: &Lua, v: &Json) -> mlua::Result<Value> {
         Json::Number(n) => number(lua, n)?,
         Json::String(s) => Value::String(lua.create_string(s)?),
         // Built in one protected call (crate::stack), the tables as mlua would make them.
-        Json::Array(_) | Json::Object(_) => Value::Table(crate::stack::json_table(lua, v)?),
+        Json::Array(_) | Json::Object(_) => Value::Table(crate::ffi::json_table(lua, v)?),
     })
 }
 
@@ -87,7 +87,7 @@ fn number(lua: &Lua, n: &serde_json::Number) -> mlua::Result<Value> {
 
 /// The ctx maker, the one engine helper still written in Lua: it builds the template a ctx is
 /// copied from when the clock has moved (see [`Templates::ctx_maker`]). Templates themselves are
-/// built, copied and frozen in C ([`crate::stack::template`], [`crate::stack::clone`]).
+/// built, copied and frozen in C ([`crate::ffi::template`], [`crate::ffi::clone`]).
 /// No globals are used (the chunk's environment is empty).
 const COPIER: &str = r"
 local copy, setmetatable = ...
@@ -154,7 +154,7 @@ impl Templates {
             _ => lua.globals(),
         };
         let setmetatable = base.raw_get::<Value>("setmetatable")?;
-        let (copy, freeze_fn) = crate::raw::frozen_tables(lua)?;
+        let (copy, freeze_fn) = crate::ffi::frozen_tables(lua)?;
         let make_ctx: Function = lua
             .load(COPIER)
             .set_name("=hexforge copier")
@@ -263,12 +263,12 @@ impl Templates {
 
     /// An action's table as callbacks get it: its params (an object; anything else gives no
     /// fields) with `id` and `side`, fresh, in one call through the C API
-    /// (`crate::stack::action_table`).
+    /// (`crate::ffi::action_table`).
     ///
     /// # Errors
     /// Out of memory.
     pub fn action(&self, lua: &Lua, params: &Json, id: &str, side: &str) -> mlua::Result<Table> {
-        crate::stack::action_table(lua, params, id, side)
+        crate::ffi::action_table(lua, params, id, side)
     }
 
     /// `old` with the fields `pairs` (key, value, key, value, ...) set, frozen: a snapshot whose
@@ -280,7 +280,7 @@ impl Templates {
         let mut args = Vec::with_capacity(pairs.len() + 1);
         args.push(old.as_value());
         args.extend(pairs);
-        Ok(Frozen(crate::stack::patched(
+        Ok(Frozen(crate::ffi::patched(
             lua,
             MultiValue::from_vec(args),
         )?))
@@ -327,7 +327,7 @@ impl Templates {
         if args.len() > MAX_PACKED {
             return Ok(None);
         }
-        let t = crate::stack::patched(lua, MultiValue::from_vec(args))?;
+        let t = crate::ffi::patched(lua, MultiValue::from_vec(args))?;
         Ok(Some((Frozen(t), parts)))
     }
 
@@ -351,7 +351,7 @@ impl Templates {
     }
 
     /// `j`'s template made from `ot` (the template of `oj`) by setting only what changed on a
-    /// shallow copy ([`crate::stack::patched`]): one call with the changed slots instead of a build
+    /// shallow copy ([`crate::ffi::patched`]): one call with the changed slots instead of a build
     /// with all of them. Only when `j` has the same keys as `oj` (an array of the same length,
     /// an object with the same keys) and every value keeps its kind: then the copy has the
     /// layout a fresh build would give, so `pairs` visits keys in the same order. `None`
@@ -414,7 +414,7 @@ impl Templates {
         if args.len() > MAX_PACKED {
             return Ok(None);
         }
-        let frozen = Frozen(crate::stack::patched(lua, MultiValue::from_vec(args))?);
+        let frozen = Frozen(crate::ffi::patched(lua, MultiValue::from_vec(args))?);
         Ok(Some(Rc::new(Tree { frozen, kids })))
     }
 
@@ -436,7 +436,7 @@ impl Templates {
         }
         if flat(j) {
             // Nothing nested: no children to reuse or keep.
-            let frozen = Frozen(crate::stack::flat_template(lua, j)?);
+            let frozen = Frozen(crate::ffi::flat_template(lua, j)?);
             return Ok(Rc::new(Tree {
                 frozen,
                 kids: Vec::new(),
@@ -499,7 +499,7 @@ impl Templates {
     /// # Errors
     /// Out of memory or the instruction budget.
     pub fn thaw(&self, lua: &Lua, f: &Frozen) -> mlua::Result<Table> {
-        crate::stack::clone(lua, &f.0)
+        crate::ffi::clone(lua, &f.0)
     }
 
     /// The shared read-only table of a template: the template itself. Why: check, choices and
@@ -531,7 +531,7 @@ impl Templates {
         if items.len() > MAX_PACKED {
             return lua.create_sequence_from(items);
         }
-        crate::stack::sequence(lua, items.into_iter().map(Value::Table).collect(), false)
+        crate::ffi::sequence(lua, items.into_iter().map(Value::Table).collect(), false)
     }
 
     /// Freezes `t` and every table in it (see `COPIER`): nothing can change them again.
@@ -554,7 +554,7 @@ impl Templates {
                 .collect::<mlua::Result<Vec<_>>>()?;
             return lua.create_sequence_from(tables);
         }
-        crate::stack::sequence(lua, fs.iter().map(Frozen::as_value).collect(), true)
+        crate::ffi::sequence(lua, fs.iter().map(Frozen::as_value).collect(), true)
     }
 
     /// The shared table of a template when `shared` (read-only callbacks), else a fresh copy.
@@ -582,7 +582,7 @@ impl Templates {
     }
 
     /// A fresh list of small tables built from flat values (light piece reads) through the C API
-    /// (`crate::stack::rows`): every row has the fields `spec` names, and `values` holds each
+    /// (`crate::ffi::rows`): every row has the fields `spec` names, and `values` holds each
     /// row's values in `spec` order ([`RowCell::Plain`] one value, [`RowCell::Hex`] two,
     /// [`RowCell::Copy`] one template). With `freeze`, the rows are frozen (the list is fresh). Why:
     /// setting fields from Rust is one protected call each; this is one call per few hundred
@@ -616,7 +616,7 @@ impl Templates {
             for row in chunk {
                 args.extend(row);
             }
-            out = Some(crate::stack::rows(
+            out = Some(crate::ffi::rows(
                 lua,
                 out.as_ref(),
                 &kinds,
@@ -635,7 +635,7 @@ impl Templates {
     /// The template of an array or object (other values: an empty template).
     fn json_template(&self, lua: &Lua, j: &Json) -> mlua::Result<Table> {
         if flat(j) {
-            return crate::stack::flat_template(lua, j);
+            return crate::ffi::flat_template(lua, j);
         }
         let mut slots = Slots::default();
         let mut arr = 0;
@@ -659,7 +659,7 @@ impl Templates {
     }
 
     /// The template of these slots for a table of `arr` array items (0 for an object), built
-    /// and frozen through the C API ([`crate::stack::template`]): sized as the Lua constructor
+    /// and frozen through the C API ([`crate::ffi::template`]): sized as the Lua constructor
     /// `{ ... }` of the same fields sized it (a presized array part of `arr`, or a presized hash
     /// part for every field, up to [`PRESIZED`]; larger tables grow field by field), the fields
     /// set in the order plain, hexes, nested. That is the layout templates have always had, so
@@ -681,7 +681,7 @@ impl Templates {
             let mut args = plain;
             args.extend(hexes);
             args.extend(subs);
-            return crate::stack::template(lua, None, size, &cells, args, true);
+            return crate::ffi::template(lua, None, size, &cells, args, true);
         }
         // Very large tables: several calls (a call's arguments live on the Lua stack), the same
         // fields in the same order.
@@ -701,7 +701,7 @@ impl Templates {
         }
         let last = chunks.len().saturating_sub(1);
         for (i, (cells, args)) in chunks.into_iter().enumerate() {
-            out = Some(crate::stack::template(
+            out = Some(crate::ffi::template(
                 lua,
                 out.as_ref(),
                 size,

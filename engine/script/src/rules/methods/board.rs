@@ -4,7 +4,7 @@ use super::*;
 
 pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     read!(methods, lua, "terrain", |lua, rules, s, args| {
-        let h = hex(lua, &args, 0)?;
+        let h = hex(lua, args, 0)?;
         let ids: Vec<String> = s
             .board
             .terrain_at(h, s.clock.label.as_deref())
@@ -15,7 +15,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     read!(methods, lua, "terrain_info", |lua, rules, _s, args| {
-        let id = string(&args, 0)?;
+        let id = string(args, 0)?;
         match rules.loaded.decls.terrains.get(&id) {
             Some(t) => one(
                 lua,
@@ -38,12 +38,12 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     read!(methods, lua, "on_board", |lua, rules, s, args| {
-        let h = hex(lua, &args, 0)?;
+        let h = hex(lua, args, 0)?;
         one(lua, s.board.shape.as_ref().is_none_or(|b| b.contains(h)))
     });
 
     read!(methods, lua, "hex_kind", |lua, rules, s, args| {
-        let h = hex(lua, &args, 0)?;
+        let h = hex(lua, args, 0)?;
         match s.board.shape.as_ref() {
             Some(b) => match b.kind(h) {
                 Some(k) => one(lua, lua.to_value(&k)?),
@@ -91,7 +91,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     read!(methods, lua, "graph_route", |lua, rules, s, args| {
         // ctx:graph_route(graph, from, to): the shortest route, both ends included (ties go to
         // the alphabetically first route), or nil.
-        let (id, from, to) = (string(&args, 0)?, string(&args, 1)?, string(&args, 2)?);
+        let (id, from, to) = (string(args, 0)?, string(args, 1)?, string(args, 2)?);
         let Some(g) = s.board.graphs.get(&id) else {
             return Err(mlua::Error::runtime(format!(
                 "there is no graph map {id:?}"
@@ -106,7 +106,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     read!(methods, lua, "graph_distance", |lua, rules, s, args| {
         // ctx:graph_distance(graph, from, to): routes crossed on the shortest route (the
         // destination counted, the start not), or nil when there is no route.
-        let (id, from, to) = (string(&args, 0)?, string(&args, 1)?, string(&args, 2)?);
+        let (id, from, to) = (string(args, 0)?, string(args, 1)?, string(args, 2)?);
         let Some(g) = s.board.graphs.get(&id) else {
             return Err(mlua::Error::runtime(format!(
                 "there is no graph map {id:?}"
@@ -119,7 +119,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     read!(methods, lua, "graph", |lua, rules, s, args| {
-        let id = string(&args, 0)?;
+        let id = string(args, 0)?;
         match s.board.graphs.get(&id) {
             Some(g) => one(
                 lua,
@@ -133,7 +133,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     read!(methods, lua, "lookup", |lua, rules, _s, args| {
-        let table = string(&args, 0)?;
+        let table = string(args, 0)?;
         let shift = match args.get(lua, 3)? {
             Value::Nil => 0,
             Value::Integer(n) => n,

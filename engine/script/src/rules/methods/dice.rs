@@ -4,18 +4,18 @@ use super::*;
 
 pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     write!(methods, lua, "roll", |lua, rules, s, args| {
-        let notation = string(&args, 0)?;
+        let notation = string(args, 0)?;
         let expr = DiceExpr::parse(&notation)
             .map_err(|e| mlua::Error::runtime(format!("dice {notation:?}: {e}")))?;
-        let roll = s.dice.roll(&expr, &label(&args, 1));
+        let roll = s.dice.roll(&expr, &label(args, 1));
         one(lua, roll.total)
     });
 
     write!(methods, lua, "roll_detail", |lua, rules, s, args| {
-        let notation = string(&args, 0)?;
+        let notation = string(args, 0)?;
         let expr = DiceExpr::parse(&notation)
             .map_err(|e| mlua::Error::runtime(format!("dice {notation:?}: {e}")))?;
-        let roll = s.dice.roll(&expr, &label(&args, 1));
+        let roll = s.dice.roll(&expr, &label(args, 1));
         let t = lua.create_table()?;
         t.raw_set("total", roll.total)?;
         let dice = serde_json::to_value(&roll.dice).map_err(mlua::Error::external)?;
@@ -24,7 +24,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     write!(methods, lua, "pool", |lua, rules, s, args| {
-        let n = count(lua, &args, 0)?;
+        let n = count(lua, args, 0)?;
         let sides = match args.get(lua, 1)? {
             Value::Integer(n) if (1..=i64::from(MAX_SIDES)).contains(&n) => n as u32,
             other => {
@@ -36,25 +36,25 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
         };
         let roll = s
             .dice
-            .pool(n, sides, &label(&args, 2))
+            .pool(n, sides, &label(args, 2))
             .map_err(|e| mlua::Error::runtime(e.to_string()))?;
         one(lua, roll.kept_values())
     });
 
     write!(methods, lua, "roll_named", |lua, rules, s, args| {
-        let id = string(&args, 0)?;
+        let id = string(args, 0)?;
         if rules.dice.get(&id).is_none() {
             return Err(mlua::Error::runtime(format!(
                 "no dice with named faces {id:?} (declare game.dice {{ id = {id:?}, faces = {{ ... }} }})"
             )));
         }
-        let n = count(lua, &args, 1)?;
+        let n = count(lua, args, 1)?;
         // Rolled as the core's `Nd[die]` so the log shows every die's face name.
         let expr = rules
             .dice
             .parse(&format!("{n}d[{id}]"))
             .map_err(|e| mlua::Error::runtime(format!("dice {id:?}: {e}")))?;
-        let roll = s.dice.roll(&expr, &label(&args, 2));
+        let roll = s.dice.roll(&expr, &label(args, 2));
         let faces: Vec<String> = roll
             .dice
             .iter()

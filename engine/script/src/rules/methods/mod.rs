@@ -12,9 +12,11 @@ macro_rules! read {
     ($methods:ident, $outer:ident, $name:literal, |$lua:ident, $rules:ident, $s:ident, $args:ident $(, $shared:ident)?| $body:expr) => {
         $methods.raw_set(
             $name,
-            $outer.create_function(move |$lua, $args: Args| {
+            $outer.create_function(move |$lua, on_stack: Args| {
+                // Lent to the body: nothing keeps the arguments past the call.
+                let $args = &on_stack;
                 // Refusals (returned, busy, not a ctx) name the mod's line.
-                let r = crate::rules::session::with_state($lua, &$args, $name, |$rules, $s, writable| {
+                let r = crate::rules::session::with_state($lua, $args, $name, |$rules, $s, writable| {
                     // Read-only callbacks get shared read-only tables, writable ones fresh
                     // copies.
                     $(let $shared = !writable;)?
@@ -41,9 +43,11 @@ macro_rules! write {
     ($methods:ident, $outer:ident, $name:literal, |$lua:ident, $rules:ident, $s:ident, $args:ident| $body:expr) => {
         $methods.raw_set(
             $name,
-            $outer.create_function(move |$lua, $args: Args| {
+            $outer.create_function(move |$lua, on_stack: Args| {
+                // Lent to the body: nothing keeps the arguments past the call.
+                let $args = &on_stack;
                 // Refusals (read-only ctx, busy, returned) name the mod's line.
-                let r = crate::rules::session::with_state_mut($lua, &$args, $name, |$rules, $s| {
+                let r = crate::rules::session::with_state_mut($lua, $args, $name, |$rules, $s| {
                     let _ = $rules; // not every method needs the rules
                     // The closure lets a body use `?`.
                     #[allow(clippy::redundant_closure_call)]

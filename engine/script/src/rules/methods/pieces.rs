@@ -13,7 +13,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     read!(methods, lua, "side", |lua, rules, s, args, shared| {
-        let id = string(&args, 0)?;
+        let id = string(args, 0)?;
         let side = s.sides.iter().find(|x| x.id.as_str() == id);
         rules
             .recorder
@@ -46,7 +46,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
 
     read!(methods, lua, "pieces", |lua, rules, s, args, shared| {
         // The usual filter is read off the stack; anything else as a table, with its errors.
-        let plain = plain_filter(&args);
+        let plain = plain_filter(args);
         let (query, fields, asked_shared) = match plain {
             Some(q) => q,
             None => {
@@ -94,7 +94,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     read!(methods, lua, "pieces_at", |lua, rules, s, args, shared| {
-        let h = hex(lua, &args, 0)?;
+        let h = hex(lua, args, 0)?;
         let ids = s
             .pieces
             .values()
@@ -104,12 +104,12 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     read!(methods, lua, "footprint", |lua, rules, s, args| {
-        let id = piece_id(lua, &args, 0, s)?;
+        let id = piece_id(lua, args, 0, s)?;
         one(lua, hexes_to_table(lua, footprint(rules, s, id))?)
     });
 
     read!(methods, lua, "global", |lua, rules, s, args, shared| {
-        let key = string(&args, 0)?;
+        let key = string(args, 0)?;
         rules
             .recorder
             .note(|| Read::Global(key.clone(), s.globals.get(&key).cloned()));
@@ -120,7 +120,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     read!(methods, lua, "type", |lua, rules, _s, args| {
-        let id = string(&args, 0)?;
+        let id = string(args, 0)?;
         match rules.loaded.decls.piece_types.get(&id) {
             Some(d) => {
                 let mut m: serde_json::Map<String, Json> = d.extra.clone().into_iter().collect();

@@ -4,8 +4,8 @@ use super::*;
 
 pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     write!(methods, lua, "move", |lua, rules, s, args| {
-        let id = piece_id(lua, &args, 0, s)?;
-        let h = hex(lua, &args, 1)?;
+        let id = piece_id(lua, args, 0, s)?;
+        let h = hex(lua, args, 1)?;
         let facing = match args.get(lua, 2)? {
             Value::Nil => None,
             v => Some(
@@ -22,7 +22,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     write!(methods, lua, "place", |lua, rules, s, args| {
-        let id = piece_id(lua, &args, 0, s)?;
+        let id = piece_id(lua, args, 0, s)?;
         let pos = parse_position(&args.get(lua, 1)?)
             .map_err(|m| mlua::Error::runtime(format!("argument 2: {m}")))?;
         if let Some(p) = s.pieces.get_mut(&id) {
@@ -32,13 +32,13 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     write!(methods, lua, "set", |lua, rules, s, args| {
-        let id = piece_id(lua, &args, 0, s)?;
+        let id = piece_id(lua, args, 0, s)?;
         // A key, or a path into a value: { "comps", 3, "charge" }.
         let path = match args.get(lua, 1)? {
             Value::Table(t) => value_path(&t)?,
-            _ => vec![PathStep::Key(string(&args, 1)?)],
+            _ => vec![PathStep::Key(string(args, 1)?)],
         };
-        let v = json(lua, &args, 2, "value")?;
+        let v = json(lua, args, 2, "value")?;
         if let Some(p) = s.pieces.get_mut(&id) {
             if let [PathStep::Key(key)] = path.as_slice() {
                 set_value(p, key, v);
@@ -50,9 +50,9 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     write!(methods, lua, "set_side", |lua, rules, s, args| {
-        let side = string(&args, 0)?;
-        let key = string(&args, 1)?;
-        let v = json(lua, &args, 2, "value")?;
+        let side = string(args, 0)?;
+        let key = string(args, 1)?;
+        let v = json(lua, args, 2, "value")?;
         let st = s
             .side_mut(&SideId::new(side.clone()))
             .ok_or_else(|| mlua::Error::runtime(format!("no side {side:?}")))?;
@@ -65,8 +65,8 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     write!(methods, lua, "set_global", |lua, rules, s, args| {
-        let key = string(&args, 0)?;
-        let v = json(lua, &args, 1, "value")?;
+        let key = string(args, 0)?;
+        let v = json(lua, args, 1, "value")?;
         // Setting what is already there changes nothing (and keeps the globals shared with the
         // state before the action).
         if v.is_null() {
@@ -119,13 +119,13 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     write!(methods, lua, "destroy", |lua, rules, s, args| {
-        let id = piece_id(lua, &args, 0, s)?;
+        let id = piece_id(lua, args, 0, s)?;
         s.remove_piece(id);
         one(lua, Value::Nil)
     });
 
     write!(methods, lua, "eliminate", |lua, rules, s, args| {
-        let side = string(&args, 0)?;
+        let side = string(args, 0)?;
         s.side_mut(&SideId::new(side.clone()))
             .ok_or_else(|| mlua::Error::runtime(format!("no side {side:?}")))?
             .eliminated = true;
@@ -133,8 +133,8 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     write!(methods, lua, "set_terrain", |lua, rules, s, args| {
-        let h = hex(lua, &args, 0)?;
-        let ids: Vec<String> = match json(lua, &args, 1, "terrain ids")? {
+        let h = hex(lua, args, 0)?;
+        let ids: Vec<String> = match json(lua, args, 1, "terrain ids")? {
             Json::Array(a) => a
                 .into_iter()
                 .filter_map(|x| x.as_str().map(str::to_string))
@@ -157,7 +157,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     write!(methods, lua, "log", |lua, rules, s, args| {
-        s.emit(label(&args, 0));
+        s.emit(label(args, 0));
         one(lua, Value::Nil)
     });
     Ok(())
