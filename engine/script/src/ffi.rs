@@ -1,41 +1,34 @@
 //! The one module of the script crate that uses the Lua C API (the ctx sessions in
-//! `rules::session` keep their own pointers). Everything else reaches Lua through mlua or through
-//! the safe pieces here:
-//! - [`Stack`]: a handle for reading plain values straight off a Lua stack without raising,
-//!   allocating in Lua or making registry references ([`read`], [`Args::with_stack`]);
-//! - [`Args`] and [`Ret`]: a ctx method's arguments where they sit on the stack, and its results;
-//! - the builders: new Lua tables laid out exactly as the Lua constructors they replaced, each in
-//!   one protected call ([`json_table`], [`template`], [`rows`], ...);
-//! - the patched VM's `copy`/`freeze` ([`frozen_tables`]) and the budget's [`each_function`].
+//! `rules::session` keep their own pointers); the rest of the crate uses mlua and the safe
+//! pieces here: [`Stack`] (reading plain values off a Lua stack, [`read`]), [`Args`] and [`Ret`]
+//! (a ctx method's arguments and results), the table builders ([`json_table`], [`copy`],
+//! [`rows`], [`template`], ...), [`frozen_tables`] and the budget's [`each_function`].
 //!
 //! Why this is sound:
-//! - **Reading raises nothing.** [`Stack`] only calls `lua_type`, `lua_toboolean`,
-//!   `lua_isinteger`, `lua_tointegerx`, `lua_tonumberx`, `lua_topointer`, `lua_rawlen`,
-//!   `lua_rawgeti` and `lua_next` on tables it has checked, `lua_getmetatable`, `lua_pushvalue`,
-//!   `lua_settop`, and `lua_tolstring` on strings only (nothing is converted). Stack space comes
-//!   from `lua_checkstack`, which reports failure instead of raising. So no `longjmp` crosses the
-//!   Rust frames of a walk, whatever they own.
-//! - **Indices are checked.** A `Stack` knows its exact height (only it changes the stack while
-//!   it is lent out: mlua operations in between restore the height they found) and a floor below
-//!   which it pops nothing. Every index is checked against the height; a [`Table`] token is made
-//!   only for a checked table, pins its slot above the floor, and cannot leave the closure it was
-//!   lent to (its lifetime is higher-ranked); `lua_next` gets back only the key it gave, which
-//!   nothing can pop or replace. Each `Stack` has its own brand, so two cannot be swapped.
-//! - **Borrowed strings stay.** [`Stack::bytes`] borrows the handle: nothing can pop the string
-//!   while the slice lives, and a value on the stack is reachable, so no collection frees it (Lua
-//!   strings never move).
-//! - **[`Args`]** is made only by mlua's callback wrapper, from the values it was called with,
-//!   which stay in their slots until the callback returns. The `read!`/`write!` macros lend it to
-//!   a method's body by reference; nothing keeps it past the call.
-//! - **Builders** run inside `exec_raw`'s protected call and may raise (out of memory): their
-//!   frames own nothing that needs dropping (borrowed JSON, integers, iterators over slices and
-//!   maps), every slot they use was pushed by `exec_raw` or by themselves after a
-//!   `luaL_checkstack`, and every table they write is fresh (no metatable, not frozen), so
-//!   `lua_rawset` with string or integer keys only stores.
+//! - **Reading raises nothing.** [`Stack`] calls only `lua_type`, `lua_toboolean`,
+//!   `lua_isinteger`, `lua_tointegerx`, `lua_tonumberx`, `lua_topointer`, `lua_getmetatable`,
+//!   `lua_pushvalue`, `lua_settop`, `lua_rawlen`, `lua_rawgeti` and `lua_next` on checked
+//!   tables, and `lua_tolstring` on strings only; stack space comes from `lua_checkstack`, which
+//!   reports failure. So no `longjmp` crosses a walk's Rust frames, whatever they own.
+//! - **Indices are checked.** A `Stack` knows its exact height (while it is lent out, mlua's
+//!   operations restore the height they found) and a floor it never pops below. Every index is
+//!   checked against the height; a [`Table`] token is made only for a checked table, pins its
+//!   slot above the floor and cannot leave the closure it was lent to (a higher-ranked
+//!   lifetime); `lua_next` gets back only its own key, which nothing can pop or replace. Each
+//!   `Stack` has its own brand, so two cannot be swapped.
+//! - **Borrowed strings stay.** [`Stack::bytes`] borrows the handle, so nothing pops the string
+//!   while the slice lives; a value on the stack is reachable, and Lua strings never move.
+//! - **[`Args`]** is made only by mlua's callback wrapper from the values it was called with,
+//!   which stay in their slots until the callback returns; `read!`/`write!` lend it to a
+//!   method's body by reference, so nothing keeps it past the call.
+//! - **Builders** run in `exec_raw`'s protected call and may raise (out of memory): their frames
+//!   own nothing that needs dropping (borrowed JSON, integers, iterators), every slot they use
+//!   was pushed by `exec_raw` or by them after a `luaL_checkstack`, and every table they write
+//!   is fresh (no metatable, not frozen), so `lua_rawset` with string or integer keys only stores.
 
 #![allow(unsafe_code)]
 
-use crate::layout::{PRESIZED, RowCell, TemplateCells, after_table, is_hex};
+use crate::layout::{RowCell, TemplateCells, after_table, flat_sizes, is_hex, members};
 use mlua::state::RawLua;
 use mlua::{FromLuaMulti, IntoLuaMulti, Lua, MultiValue, Value, ffi};
 use serde_json::Value as Json;
@@ -43,84 +36,25 @@ use std::marker::PhantomData;
 use std::os::raw::c_int;
 use std::rc::Rc;
 
-/// A Lua value's type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    /// No value: an index above the stack, an argument not passed.
-    None,
-    Nil,
-    Boolean,
-    Number,
-    String,
-    Table,
-    Function,
-    Userdata,
-    Thread,
+/// A Lua value's type, as `lua_type` gives it ([`kind::NONE`]: no value there).
+pub(crate) type Kind = c_int;
+
+/// The values of [`Kind`].
+pub(crate) mod kind {
+    pub(crate) use mlua::ffi::{
+        LUA_TBOOLEAN as BOOLEAN, LUA_TFUNCTION as FUNCTION, LUA_TLIGHTUSERDATA as LIGHTUSERDATA,
+        LUA_TNIL as NIL, LUA_TNONE as NONE, LUA_TNUMBER as NUMBER, LUA_TSTRING as STRING,
+        LUA_TTABLE as TABLE, LUA_TTHREAD as THREAD, LUA_TUSERDATA as USERDATA,
+    };
 }
 
-fn kind(l: *mut ffi::lua_State, at: c_int) -> Kind {
-    // SAFETY: every caller passes an index it checked against the stack's height.
-    match unsafe { ffi::lua_type(l, at) } {
-        ffi::LUA_TNIL => Kind::Nil,
-        ffi::LUA_TBOOLEAN => Kind::Boolean,
-        ffi::LUA_TNUMBER => Kind::Number,
-        ffi::LUA_TSTRING => Kind::String,
-        ffi::LUA_TTABLE => Kind::Table,
-        ffi::LUA_TFUNCTION => Kind::Function,
-        ffi::LUA_TUSERDATA | ffi::LUA_TLIGHTUSERDATA => Kind::Userdata,
-        ffi::LUA_TTHREAD => Kind::Thread,
-        _ => Kind::None,
-    }
-}
-
-// The readers below take an index their callers checked (a live argument slot, or one under a
-// `Stack`'s height); none converts a value or raises.
-
-fn truthy(l: *mut ffi::lua_State, at: c_int) -> bool {
-    // SAFETY: a checked index (above).
-    unsafe { ffi::lua_toboolean(l, at) != 0 }
-}
-
-fn integer(l: *mut ffi::lua_State, at: c_int) -> Option<i64> {
-    // SAFETY: a checked index; an integer converts to itself.
-    unsafe {
-        (ffi::lua_isinteger(l, at) != 0).then(|| ffi::lua_tointegerx(l, at, std::ptr::null_mut()))
-    }
-}
-
-fn float(l: *mut ffi::lua_State, at: c_int) -> Option<f64> {
-    // SAFETY: a number at a checked index.
-    (kind(l, at) == Kind::Number)
-        .then(|| unsafe { ffi::lua_tonumberx(l, at, std::ptr::null_mut()) })
-}
-
-/// The bytes of the string at `at`; the caller ties the slice to a borrow during which the
-/// string stays in its slot (module header).
-fn bytes<'a>(l: *mut ffi::lua_State, at: c_int) -> Option<&'a [u8]> {
-    if kind(l, at) != Kind::String {
-        return None;
-    }
-    let mut len = 0usize;
-    // SAFETY: a string, so nothing is converted or raised.
-    unsafe {
-        let p = ffi::lua_tolstring(l, at, &mut len);
-        (!p.is_null()).then(|| std::slice::from_raw_parts(p.cast::<u8>(), len))
-    }
-}
-
-fn address(l: *mut ffi::lua_State, at: c_int) -> Option<usize> {
-    // SAFETY: a table at a checked index.
-    (kind(l, at) == Kind::Table).then(|| unsafe { ffi::lua_topointer(l, at) } as usize)
-}
-
-/// A Lua stack lent out for reading (see the module header). Indices are absolute.
+/// A Lua stack lent out for reading (see the module header): its exact height `top`, the
+/// `floor` at or below which nothing is popped, the slots `reserved` by `lua_checkstack`.
+/// Indices are absolute.
 pub(crate) struct Stack<'s> {
     l: *mut ffi::lua_State,
-    /// The height, exactly.
     top: c_int,
-    /// Slots at or below it are never popped.
     floor: c_int,
-    /// Slots up to here are reserved by `lua_checkstack`.
     reserved: c_int,
     _brand: PhantomData<fn(&'s ()) -> &'s ()>,
 }
@@ -151,13 +85,19 @@ impl Stack<'_> {
         // SAFETY: the caller's guarantee.
         let top = unsafe { ffi::lua_gettop(l) };
         let _height = Height(l, top);
-        f(&mut Stack {
+        f(&mut Stack::new(l, top))
+    }
+
+    /// A handle on `l` with `top` values, none of which it pops.
+    fn new(l: *mut ffi::lua_State, top: c_int) -> Self {
+        let (floor, reserved, _brand) = (top, top, PhantomData);
+        Stack {
             l,
             top,
-            floor: top,
-            reserved: top,
-            _brand: PhantomData,
-        })
+            floor,
+            reserved,
+            _brand,
+        }
     }
 
     /// The height: the index of the value on top.
@@ -171,50 +111,64 @@ impl Stack<'_> {
 
     /// Room for `n` more values; false when the stack cannot grow.
     fn reserve(&mut self, n: c_int) -> bool {
-        if self.top + n <= self.reserved {
-            return true;
-        }
-        // SAFETY: reports failure instead of raising.
-        let ok = unsafe { ffi::lua_checkstack(self.l, n + 4) } != 0;
-        if ok {
+        if self.top + n > self.reserved {
+            // SAFETY: reports failure instead of raising.
+            if unsafe { ffi::lua_checkstack(self.l, n + 4) } == 0 {
+                return false;
+            }
             self.reserved = self.top + n + 4;
         }
-        ok
+        true
     }
 
-    /// The type of the value at `at` ([`Kind::None`] above the top).
+    /// The type of the value at `at` ([`kind::NONE`] above the top).
     pub(crate) fn kind(&self, at: c_int) -> Kind {
+        // SAFETY: a checked index.
         if self.has(at) {
-            kind(self.l, at)
+            unsafe { ffi::lua_type(self.l, at) }
         } else {
-            Kind::None
+            kind::NONE
         }
     }
 
     /// The value at `at` as a condition (false for nil, false and nothing).
     pub(crate) fn truthy(&self, at: c_int) -> bool {
-        self.has(at) && truthy(self.l, at)
+        // SAFETY: a checked index.
+        self.has(at) && unsafe { ffi::lua_toboolean(self.l, at) } != 0
     }
 
     /// The value at `at` when it is an integer (not a float or a string).
     pub(crate) fn integer(&self, at: c_int) -> Option<i64> {
-        self.has(at).then(|| integer(self.l, at)).flatten()
+        // SAFETY: a checked index; an integer converts to itself.
+        (self.has(at) && unsafe { ffi::lua_isinteger(self.l, at) } != 0)
+            .then(|| unsafe { ffi::lua_tointegerx(self.l, at, std::ptr::null_mut()) })
     }
 
     /// The value at `at` when it is a number, as a float.
     pub(crate) fn float(&self, at: c_int) -> Option<f64> {
-        self.has(at).then(|| float(self.l, at)).flatten()
+        // SAFETY: a number at a checked index.
+        (self.kind(at) == kind::NUMBER)
+            .then(|| unsafe { ffi::lua_tonumberx(self.l, at, std::ptr::null_mut()) })
     }
 
     /// The bytes of the string at `at` (numbers are not converted), borrowed from Lua: nothing
     /// pops the string while `self` is borrowed.
     pub(crate) fn bytes(&self, at: c_int) -> Option<&[u8]> {
-        self.has(at).then(|| bytes(self.l, at)).flatten()
+        if self.kind(at) != kind::STRING {
+            return None;
+        }
+        let mut len = 0usize;
+        // SAFETY: a string at a checked index; it stays while `self` is borrowed.
+        unsafe {
+            let p = ffi::lua_tolstring(self.l, at, &mut len);
+            (!p.is_null()).then(|| std::slice::from_raw_parts(p.cast::<u8>(), len))
+        }
     }
 
-    /// The string at `at` when it is UTF-8.
-    pub(crate) fn str(&self, at: c_int) -> Option<&str> {
-        std::str::from_utf8(self.bytes(at)?).ok()
+    /// The address of the table at `at`.
+    fn address(&self, at: c_int) -> Option<usize> {
+        // SAFETY: a table at a checked index.
+        (self.kind(at) == kind::TABLE).then(|| unsafe { ffi::lua_topointer(self.l, at) } as usize)
     }
 
     /// Pops down to `height`, but never below the floor.
@@ -235,7 +189,7 @@ impl Stack<'_> {
         plain: bool,
         f: impl for<'t> FnOnce(&mut Self, Table<'t>) -> R,
     ) -> Option<R> {
-        if self.kind(at) != Kind::Table {
+        if self.kind(at) != kind::TABLE {
             return None;
         }
         if plain {
@@ -250,41 +204,30 @@ impl Stack<'_> {
         }
         let floor = self.floor;
         self.floor = floor.max(at);
-        let r = f(
-            self,
-            Table {
-                l: self.l,
-                at,
-                _brand: PhantomData,
-            },
-        );
+        let (l, _brand) = (self.l, PhantomData);
+        let r = f(self, Table { l, at, _brand });
         self.floor = floor;
         Some(r)
     }
 
-    fn mine(&self, t: Table<'_>) -> bool {
-        t.l == self.l
-    }
-
     /// The raw length (`#`) of `t`.
     pub(crate) fn len(&self, t: Table<'_>) -> usize {
-        // SAFETY: a pinned table of this stack.
-        if self.mine(t) {
-            unsafe { ffi::lua_rawlen(self.l, t.at) }
-        } else {
-            0
+        if t.l != self.l {
+            return 0;
         }
+        // SAFETY: a pinned table of this stack.
+        unsafe { ffi::lua_rawlen(self.l, t.at) }
     }
 
     /// Pushes `t[i]` (raw) and gives its type; `None` when the stack cannot grow.
     pub(crate) fn geti(&mut self, t: Table<'_>, i: i64) -> Option<Kind> {
-        if !self.mine(t) || !self.reserve(1) {
+        if t.l != self.l || !self.reserve(1) {
             return None;
         }
         // SAFETY: a pinned table of this stack, one slot reserved; a raw read raises nothing.
         unsafe { ffi::lua_rawgeti(self.l, t.at, i) };
         self.top += 1;
-        Some(kind(self.l, self.top))
+        Some(self.kind(self.top))
     }
 
     /// Calls `f(stack, key, value)` for every field of `t` in `lua_next` order, the key and the
@@ -294,7 +237,7 @@ impl Stack<'_> {
         t: Table<'_>,
         mut f: impl FnMut(&mut Self, c_int, c_int) -> Option<()>,
     ) -> Option<()> {
-        if !self.mine(t) || !self.reserve(2) {
+        if t.l != self.l || !self.reserve(2) {
             return None;
         }
         let (base, floor) = (self.top, self.floor);
@@ -322,11 +265,8 @@ impl Stack<'_> {
     }
 }
 
-/// Runs `f` on `v` pushed on the stack of the thread mlua runs (`f` gets its index), then
-/// restores the height. No protected call: reading raises nothing.
-///
-/// # Errors
-/// Only if the Lua stack cannot grow.
+/// Runs `f` on `v` pushed on the stack of the thread mlua runs (`f` gets its index), without a
+/// protected call (reading raises nothing). Errors only if the stack cannot grow.
 pub(crate) fn read<R>(
     lua: &Lua,
     v: &Value,
@@ -353,31 +293,25 @@ pub(crate) fn read<R>(
 
 /// The arguments of one ctx method call, where they sit on the Lua stack: `self` (the ctx) and
 /// the rest, numbered from 0 after `self` as the method bodies count them.
+/// `base` is the index of `self`, `n` the number of values passed with it.
 pub(crate) struct Args {
     l: *mut ffi::lua_State,
-    /// The index of `self`.
     base: c_int,
-    /// How many values were passed, `self` included.
     n: c_int,
 }
 
 impl FromLuaMulti for Args {
     fn from_lua_multi(_: MultiValue, _: &Lua) -> mlua::Result<Self> {
         // Only mlua's callback wrapper makes Args (from the stack); nothing converts a list.
-        Err(mlua::Error::runtime(
-            "ctx method arguments are read from the Lua stack only",
-        ))
+        Err(mlua::Error::runtime("ctx arguments are read off the stack"))
     }
 
     unsafe fn from_stack_multi(nvals: c_int, lua: &RawLua) -> mlua::Result<Self> {
         let l = lua.state();
         // SAFETY: called by mlua with the callback's arguments as the top `nvals` values.
         let top = unsafe { ffi::lua_gettop(l) };
-        Ok(Args {
-            l,
-            base: top - nvals + 1,
-            n: nvals,
-        })
+        let (base, n) = (top - nvals + 1, nvals);
+        Ok(Args { l, base, n })
     }
 }
 
@@ -396,24 +330,29 @@ impl Args {
         (i < self.n).then_some(self.base + i)
     }
 
-    /// The type of argument `i` (`None`: `self`; [`Kind::None`] when not passed).
+    /// The arguments for reading in place: they sit in live slots for the whole call, and
+    /// nothing is above them between mlua's operations (module header). Never lent mutably.
+    fn view(&self) -> Stack<'_> {
+        Stack::new(self.l, self.base + self.n - 1)
+    }
+
+    /// The type of argument `i` (`None`: `self`; [`kind::NONE`] when not passed).
     pub(crate) fn kind(&self, i: Option<usize>) -> Kind {
-        // Arguments sit in live slots for the whole call (module header).
-        self.slot(i).map_or(Kind::None, |at| kind(self.l, at))
+        self.slot(i).map_or(kind::NONE, |at| self.view().kind(at))
     }
 
     /// Argument `i` (`None`: `self`) as a value, nil when not passed. Numbers, booleans and nil
     /// are read in place; strings, tables and the rest become a reference.
     pub(crate) fn value(&self, lua: &Lua, i: Option<usize>) -> mlua::Result<Value> {
-        let Some(at) = self.slot(i) else {
+        let (Some(at), s) = (self.slot(i), self.view()) else {
             return Ok(Value::Nil);
         };
-        match kind(self.l, at) {
-            Kind::Nil | Kind::None => Ok(Value::Nil),
-            Kind::Boolean => Ok(Value::Boolean(truthy(self.l, at))),
-            Kind::Number => Ok(match integer(self.l, at) {
+        match s.kind(at) {
+            kind::NIL | kind::NONE => Ok(Value::Nil),
+            kind::BOOLEAN => Ok(Value::Boolean(s.truthy(at))),
+            kind::NUMBER => Ok(match s.integer(at) {
                 Some(i) => Value::Integer(i),
-                None => Value::Number(float(self.l, at).unwrap_or(f64::NAN)),
+                None => Value::Number(s.float(at).unwrap_or(f64::NAN)),
             }),
             // SAFETY: `lua_checkstack` reports failure; the copy moves to mlua's state (the same
             // one within a callback), where `pop` takes it as mlua's own conversion does.
@@ -431,14 +370,16 @@ impl Args {
         }
     }
 
-    /// The bytes of argument `i` when it is a string (nothing is converted to one).
-    pub(crate) fn bytes(&self, i: usize) -> Option<&[u8]> {
-        self.slot(Some(i)).and_then(|at| bytes(self.l, at))
+    /// Argument `i` when it is a string (nothing else is converted to one), as mlua's
+    /// `to_string_lossy` gives it.
+    pub(crate) fn string(&self, i: usize) -> Option<String> {
+        let view = self.view();
+        Some(String::from_utf8_lossy(view.bytes(self.slot(Some(i))?)?).into_owned())
     }
 
     /// The address of `self` when it is a table (how sessions know their ctx).
     pub(crate) fn this_address(&self) -> Option<usize> {
-        self.slot(None).and_then(|at| address(self.l, at))
+        self.view().address(self.slot(None)?)
     }
 
     /// Runs `f` on the callback's stack, where the arguments are ([`Args::slot`]).
@@ -456,98 +397,55 @@ pub(crate) enum Ret {
 }
 
 impl IntoLuaMulti for Ret {
-    fn into_lua_multi(self, _: &Lua) -> mlua::Result<MultiValue> {
-        Ok(match self {
-            Ret::One(v) => MultiValue::from_iter([v]),
-            Ret::Two(a, b) => MultiValue::from_iter([a, b]),
-            Ret::Many(m) => m,
-        })
+    fn into_lua_multi(self, lua: &Lua) -> mlua::Result<MultiValue> {
+        match self {
+            Ret::One(v) => v.into_lua_multi(lua),
+            Ret::Two(a, b) => (a, b).into_lua_multi(lua),
+            Ret::Many(m) => Ok(m),
+        }
     }
 
     unsafe fn push_into_stack_multi(self, lua: &RawLua) -> mlua::Result<c_int> {
-        let n = match &self {
-            Ret::One(_) => 1,
-            Ret::Two(..) => 2,
-            Ret::Many(m) => m.len(),
-        };
-        let count = c_int::try_from(n).map_err(|_| mlua::Error::StackError)?;
-        // SAFETY: mlua's callback wrapper pushes results onto the callback's state, as here,
-        // with room checked first as its own conversion does.
+        // SAFETY: mlua's own pushes, called as mlua calls this one.
         unsafe {
-            if ffi::lua_checkstack(lua.state(), count + 2) == 0 {
-                return Err(mlua::Error::StackError);
-            }
-            match &self {
-                Ret::One(v) => lua.push_value(v)?,
-                Ret::Two(a, b) => {
-                    lua.push_value(a)?;
-                    lua.push_value(b)?;
-                }
-                Ret::Many(m) => {
-                    for v in m {
-                        lua.push_value(v)?;
-                    }
-                }
+            match self {
+                Ret::One(v) => v.push_into_stack_multi(lua),
+                Ret::Two(a, b) => (a, b).push_into_stack_multi(lua),
+                Ret::Many(m) => m.push_into_stack_multi(lua),
             }
         }
-        Ok(count)
     }
 }
 
-// The builders. Each runs in one protected call (`exec_raw`, which pushes its arguments in
-// slots 1.. and takes the one value left) and lays tables out as the Lua constructor or mlua
-// call it replaced did: the same sizes and the same insertion order, so `pairs` visits keys in
-// the same order and games stay the same. Through mlua each nested table or string was a
-// protected call of its own (about 1,000 instructions).
+// The builders. Each runs in one protected call (`exec_raw` pushes its arguments in slots 1..
+// and takes the one value left) and lays tables out as the Lua constructor or mlua call it
+// replaced did: the same sizes, the same insertion order, so `pairs` visits keys in the same
+// order and games stay the same. Through mlua each nested table or string was a protected call
+// of its own (about 1,000 instructions). All raise only out of memory.
 
+// Hexforge's Lua patch (`vendor/lua-src/PATCHES.md`): `clone` pushes a writable copy of the
+// table at `idx` with the same layout and no metatable (`deep`: nested tables too); `freeze`
+// marks it and the tables reachable from it read-only; `freeze(t)` and `copy(t)` (shallow) are
+// the same as Lua functions.
 unsafe extern "C-unwind" {
-    /// Hexforge's Lua patch (`vendor/lua-src/PATCHES.md`): pushes a writable copy of the table at
-    /// `idx` with the same layout and no metatable (`deep`: nested tables copied too). Raises
-    /// out of memory.
     fn lua_hexforge_clone(l: *mut ffi::lua_State, idx: c_int, deep: c_int);
-    /// Hexforge's Lua patch: marks the table at `idx` and the tables reachable from it read-only
-    /// (stopping at frozen ones). Allocates nothing.
     fn lua_hexforge_freeze(l: *mut ffi::lua_State, idx: c_int);
-    /// `freeze(t)` as a Lua function (the same patch).
     fn hexforge_freeze_f(l: *mut ffi::lua_State) -> c_int;
-    /// `copy(t)` as a Lua function: a shallow writable copy with the same layout.
     fn hexforge_copy_f(l: *mut ffi::lua_State) -> c_int;
 }
 
-/// The patched VM's `copy(t)` and `freeze(t)` as Lua functions, for the engine's own Lua
-/// ([`crate::api::plain::Templates`]), never a mod's environment.
-///
-/// # Errors
-/// Out of memory.
+/// The patched VM's `copy(t)` and `freeze(t)`, for the engine's own Lua (never a mod's).
 pub(crate) fn frozen_tables(lua: &Lua) -> mlua::Result<(mlua::Function, mlua::Function)> {
-    // SAFETY: ordinary `lua_CFunction`s of the vendored Lua: they check their argument and raise
-    // the usual way, inside Lua's own call machinery.
+    // SAFETY: ordinary `lua_CFunction`s of the vendored Lua, raising the usual way.
     unsafe {
-        Ok((
-            lua.create_c_function(hexforge_copy_f)?,
-            lua.create_c_function(hexforge_freeze_f)?,
-        ))
+        let copy = lua.create_c_function(hexforge_copy_f)?;
+        Ok((copy, lua.create_c_function(hexforge_freeze_f)?))
     }
 }
 
-/// Builds in one protected call (see above).
-///
-/// # Safety
-/// `f` keeps to the builders' rules (module header): it owns nothing that needs dropping, uses
-/// only the slots `args` filled and those it pushed after checking the stack, writes only fresh
-/// tables, and leaves the table to give in slot 1 (or alone on the stack).
-unsafe fn build(
-    lua: &Lua,
-    args: impl IntoLuaMulti,
-    f: impl FnOnce(*mut ffi::lua_State),
-) -> mlua::Result<mlua::Table> {
-    // SAFETY: the caller's guarantee.
-    unsafe { lua.exec_raw::<mlua::Table>(args, f) }
-}
-
-/// Sets `t[key] = value` from the slots `key` and `value` (two free slots needed).
+/// Sets `t[<slot key>] = <slot value>` (two free slots).
 unsafe fn set(l: *mut ffi::lua_State, t: c_int, key: c_int, value: c_int) {
-    // SAFETY: the builders' rules: a fresh table, valid slots, no nil or NaN key.
+    // SAFETY: the builders' rules: a fresh table, valid slots, string or integer keys.
     unsafe {
         ffi::lua_pushvalue(l, key);
         ffi::lua_pushvalue(l, value);
@@ -555,61 +453,68 @@ unsafe fn set(l: *mut ffi::lua_State, t: c_int, key: c_int, value: c_int) {
     }
 }
 
-/// Sets on `t` the pairs `key, value` in the slots `from..=last`.
+/// Sets on the table `t` the pairs `key, value` in the slots `from..=last`.
 unsafe fn set_pairs(l: *mut ffi::lua_State, t: c_int, from: c_int, last: c_int) {
-    let mut i = from;
-    while i < last {
+    for i in (from..last).step_by(2) {
         // SAFETY: the caller's guarantee.
         unsafe { set(l, t, i, i + 1) };
-        i += 2;
     }
 }
 
-/// Pushes a new `{ q = <slot qr>, r = <slot qr + 1> }`, laid out as that constructor does.
-unsafe fn push_hex(l: *mut ffi::lua_State, qr: c_int) {
-    // SAFETY: the builders' rules (two free slots).
+/// Pushes the key in slot `key`, then a new `{ q = <slot qr>, r = <slot qr + 1> }`, and sets it
+/// on `t` (three free slots).
+unsafe fn set_hex(l: *mut ffi::lua_State, t: c_int, key: c_int, qr: c_int) {
+    // SAFETY: the builders' rules.
     unsafe {
+        ffi::lua_pushvalue(l, key);
         ffi::lua_createtable(l, 0, 2);
         ffi::lua_pushvalue(l, qr);
         ffi::lua_setfield(l, -2, c"q".as_ptr());
         ffi::lua_pushvalue(l, qr + 1);
         ffi::lua_setfield(l, -2, c"r".as_ptr());
+        ffi::lua_rawset(l, t);
     }
 }
 
-/// A JSON array or object as a new Lua table, laid out as mlua's `create_table_from` does (sized
-/// for the non-null members, filled in order with `rawset`).
-///
-/// # Errors
-/// Out of memory, or nesting too deep for the Lua stack.
-pub(crate) fn json_table(lua: &Lua, v: &Json) -> mlua::Result<mlua::Table> {
-    // SAFETY: `push_json` keeps to the builders' rules.
-    unsafe { build(lua, (), |l| push_json(l, v)) }
+/// What [`json_table`] builds.
+#[derive(Clone, Copy)]
+pub(crate) enum JsonAs<'a> {
+    /// A new table, laid out as mlua's `create_table_from` does (sized for the non-null members).
+    Table,
+    /// An action's table for callbacks: its params (or an empty table), `id` and `side` set.
+    Action { id: &'a str, side: &'a str },
+    /// The frozen template of a [`flat`](crate::layout::flat) value, laid out as the general
+    /// builder does ([`flat_sizes`]), plain fields first, then hexes.
+    Flat,
 }
 
-/// An action's table as callbacks get it: its params as [`json_table`] makes them (an empty
-/// table for params that are not an array or object), then `id` and `side` set.
-///
-/// # Errors
-/// Out of memory.
-pub(crate) fn action_table(
-    lua: &Lua,
-    params: &Json,
-    id: &str,
-    side: &str,
-) -> mlua::Result<mlua::Table> {
-    // SAFETY: the builders' rules; three slots checked.
+/// A JSON array or object as a new Lua table, built as `how` says. Errors: out of memory, or
+/// nesting too deep for the Lua stack.
+pub(crate) fn json_table(lua: &Lua, v: &Json, how: JsonAs<'_>) -> mlua::Result<mlua::Table> {
+    let hex = |x: &Json| matches!(x, Json::Object(m) if is_hex(m));
+    // SAFETY: the builders' rules; `push_json` checks the stack. Keys are integers from 1 or
+    // strings; a hex is `{ q, r }`, with `q` set first (map keys are sorted).
     unsafe {
-        build(lua, (), |l| {
-            ffi::luaL_checkstack(l, 3, std::ptr::null());
-            match params {
-                Json::Object(_) | Json::Array(_) => push_json(l, params),
-                _ => ffi::lua_createtable(l, 0, 0),
+        lua.exec_raw::<mlua::Table>((), |l| match how {
+            JsonAs::Table => push_json(l, v),
+            JsonAs::Action { id, side } => {
+                match v {
+                    Json::Object(_) | Json::Array(_) => push_json(l, v),
+                    _ => ffi::lua_createtable(l, 0, 0),
+                }
+                ffi::lua_pushlstring(l, id.as_ptr().cast(), id.len());
+                ffi::lua_setfield(l, -2, c"id".as_ptr());
+                ffi::lua_pushlstring(l, side.as_ptr().cast(), side.len());
+                ffi::lua_setfield(l, -2, c"side".as_ptr());
             }
-            ffi::lua_pushlstring(l, id.as_ptr().cast(), id.len());
-            ffi::lua_setfield(l, -2, c"id".as_ptr());
-            ffi::lua_pushlstring(l, side.as_ptr().cast(), side.len());
-            ffi::lua_setfield(l, -2, c"side".as_ptr());
+            JsonAs::Flat => {
+                let (narr, nhash) = flat_sizes(v);
+                ffi::lua_createtable(l, narr, nhash);
+                for hexes in [false, true] {
+                    set_members(l, v, |x| !x.is_null() && hex(x) == hexes);
+                }
+                lua_hexforge_freeze(l, -1);
+            }
         })
     }
 }
@@ -631,105 +536,91 @@ unsafe fn push_json(l: *mut ffi::lua_State, v: &Json) {
             Json::String(s) => {
                 ffi::lua_pushlstring(l, s.as_ptr().cast(), s.len());
             }
-            Json::Array(a) => {
-                let n = a.iter().filter(|x| !x.is_null()).count();
-                ffi::lua_createtable(l, 0, c_int::try_from(n).unwrap_or(c_int::MAX));
-                for (i, x) in a.iter().enumerate().filter(|(_, x)| !x.is_null()) {
-                    ffi::lua_pushinteger(l, ffi::lua_Integer::try_from(i + 1).unwrap_or(0));
-                    push_json(l, x);
-                    ffi::lua_rawset(l, -3);
-                }
-            }
-            Json::Object(m) => {
-                let n = m.values().filter(|x| !x.is_null()).count();
-                ffi::lua_createtable(l, 0, c_int::try_from(n).unwrap_or(c_int::MAX));
-                for (k, x) in m.iter().filter(|(_, x)| !x.is_null()) {
-                    ffi::lua_pushlstring(l, k.as_ptr().cast(), k.len());
-                    push_json(l, x);
-                    ffi::lua_rawset(l, -3);
-                }
+            Json::Array(_) | Json::Object(_) => {
+                let n = c_int::try_from(members(v)).unwrap_or(c_int::MAX);
+                ffi::lua_createtable(l, 0, n);
+                set_members(l, v, |x| !x.is_null());
             }
         }
     }
 }
 
-/// A new ctx table: a shallow copy of `template` (one `memcpy` of its slots) with `mt` as its
-/// metatable; its frozen `acting` and `options` are shared by every ctx.
-///
-/// # Errors
-/// Out of memory.
-pub(crate) fn ctx_from_template(
-    lua: &Lua,
-    template: &mlua::Table,
-    mt: &mlua::Table,
-) -> mlua::Result<mlua::Table> {
-    // SAFETY: the builders' rules: slots 1 (template) and 2 (metatable); the copy (3) is fresh.
+/// Sets on the table on top the members of the array or object `j` that `keep` keeps, in order.
+unsafe fn set_members(l: *mut ffi::lua_State, j: &Json, keep: impl Fn(&Json) -> bool) {
+    // SAFETY: the builders' rules; `push_json` checks the stack.
     unsafe {
-        build(lua, (template, mt), |l| {
-            ffi::luaL_checkstack(l, 2, std::ptr::null());
-            lua_hexforge_clone(l, 1, 0);
-            ffi::lua_pushvalue(l, 2);
-            ffi::lua_setmetatable(l, 3);
-            ffi::lua_copy(l, 3, 1);
-            ffi::lua_settop(l, 1);
-        })
+        match j {
+            Json::Array(a) => {
+                for (i, x) in a.iter().enumerate().filter(|(_, x)| keep(x)) {
+                    ffi::lua_pushinteger(l, i as i64 + 1);
+                    push_json(l, x);
+                    ffi::lua_rawset(l, -3);
+                }
+            }
+            Json::Object(m) => {
+                for (k, x) in m.iter().filter(|(_, x)| keep(x)) {
+                    ffi::lua_pushlstring(l, k.as_ptr().cast(), k.len());
+                    push_json(l, x);
+                    ffi::lua_rawset(l, -3);
+                }
+            }
+            _ => {}
+        }
     }
 }
 
-/// A changed template: a shallow copy of `args[0]` (a frozen table) with the `key, value` pairs
-/// that follow set, frozen again. Only existing keys change, so the layout stays the one a fresh
-/// build of the same shape gives.
-///
-/// # Errors
-/// Out of memory.
-pub(crate) fn patched(lua: &Lua, args: MultiValue) -> mlua::Result<mlua::Table> {
-    // SAFETY: the builders' rules: slots 1..=n; the copy (n + 1) is fresh; the callers pass
-    // string keys.
+/// What [`copy`] makes of the copy of its first argument.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CopyAs {
+    /// A deep writable copy (of a frozen template).
+    Deep,
+    /// A new ctx: a shallow copy of the template with the second argument as its metatable.
+    Ctx,
+    /// A changed template: a shallow copy with the `key, value` pairs that follow set (existing
+    /// keys only, so the layout stays the one a fresh build gives), frozen again.
+    Patched,
+}
+
+/// A copy of the table `args[0]` with the same layout, made into what `how` says.
+pub(crate) fn copy(lua: &Lua, args: impl IntoLuaMulti, how: CopyAs) -> mlua::Result<mlua::Table> {
+    // SAFETY: the builders' rules: slots 1..=n (string keys for `Patched`); the copy (n + 1)
+    // is fresh.
     unsafe {
-        build(lua, args, |l| {
+        lua.exec_raw::<mlua::Table>(args, |l| {
             let n = ffi::lua_gettop(l);
             ffi::luaL_checkstack(l, 3, std::ptr::null());
-            lua_hexforge_clone(l, 1, 0);
-            set_pairs(l, n + 1, 2, n);
-            lua_hexforge_freeze(l, n + 1);
+            lua_hexforge_clone(l, 1, c_int::from(how == CopyAs::Deep));
+            match how {
+                CopyAs::Deep => {}
+                CopyAs::Ctx => {
+                    ffi::lua_pushvalue(l, 2);
+                    ffi::lua_setmetatable(l, n + 1);
+                }
+                CopyAs::Patched => {
+                    set_pairs(l, n + 1, 2, n);
+                    lua_hexforge_freeze(l, n + 1);
+                }
+            }
             ffi::lua_copy(l, n + 1, 1);
             ffi::lua_settop(l, 1);
         })
     }
 }
 
-/// A deep writable copy of the frozen table `t`, with the same layout.
-///
-/// # Errors
-/// Out of memory.
-pub(crate) fn clone(lua: &Lua, t: &mlua::Table) -> mlua::Result<mlua::Table> {
-    // SAFETY: the builders' rules: slot 1 is `t`.
-    unsafe {
-        build(lua, t, |l| {
-            lua_hexforge_clone(l, 1, 1);
-            ffi::lua_replace(l, 1);
-        })
-    }
-}
-
 /// A fresh sequence of `items` (none nil; with `copies`, all tables, each replaced by a deep
 /// writable copy), laid out as `{ ... }` does (an array part of exactly their number).
-///
-/// # Errors
-/// Out of memory.
 pub(crate) fn sequence(lua: &Lua, items: Vec<Value>, copies: bool) -> mlua::Result<mlua::Table> {
     // SAFETY: the builders' rules: slots 1..=n; `lua_rawseti` into the presized array part of
     // the fresh list only stores.
     unsafe {
-        build(lua, MultiValue::from_vec(items), |l| {
+        lua.exec_raw::<mlua::Table>(MultiValue::from_vec(items), |l| {
             let n = ffi::lua_gettop(l);
             ffi::luaL_checkstack(l, 2, std::ptr::null());
             ffi::lua_createtable(l, n, 0);
             for i in 1..=n {
-                if copies {
-                    lua_hexforge_clone(l, i, 1);
-                } else {
-                    ffi::lua_pushvalue(l, i);
+                match copies {
+                    true => lua_hexforge_clone(l, i, 1),
+                    false => ffi::lua_pushvalue(l, i),
                 }
                 ffi::lua_rawseti(l, n + 1, ffi::lua_Integer::from(i));
             }
@@ -739,89 +630,22 @@ pub(crate) fn sequence(lua: &Lua, items: Vec<Value>, copies: bool) -> mlua::Resu
     }
 }
 
-/// The frozen template of a [`flat`](crate::layout::flat) value, laid out as the general
-/// builder does: presized as the constructor of the same fields (an array part of the length,
-/// or a hash part for every field, up to [`PRESIZED`]), plain fields first, then hexes.
-///
-/// # Errors
-/// Out of memory.
-pub(crate) fn flat_template(lua: &Lua, j: &Json) -> mlua::Result<mlua::Table> {
-    /// Pushes `x` and sets it under the key pushed before it, on the table below the key.
-    unsafe fn set_value(l: *mut ffi::lua_State, x: &Json) {
-        // SAFETY: the builders' rules; four slots were checked.
-        unsafe {
-            match x {
-                Json::Bool(b) => ffi::lua_pushboolean(l, c_int::from(*b)),
-                Json::Number(n) => match n.as_i64() {
-                    Some(i) => ffi::lua_pushinteger(l, i),
-                    None => ffi::lua_pushnumber(l, n.as_f64().unwrap_or(f64::NAN)),
-                },
-                Json::String(s) => {
-                    ffi::lua_pushlstring(l, s.as_ptr().cast(), s.len());
-                }
-                Json::Object(m) => {
-                    let coord = |k: &str| m.get(k).and_then(Json::as_i64).unwrap_or(0);
-                    ffi::lua_createtable(l, 0, 2);
-                    ffi::lua_pushinteger(l, coord("q"));
-                    ffi::lua_setfield(l, -2, c"q".as_ptr());
-                    ffi::lua_pushinteger(l, coord("r"));
-                    ffi::lua_setfield(l, -2, c"r".as_ptr());
-                }
-                Json::Null | Json::Array(_) => ffi::lua_pushnil(l),
-            }
-            ffi::lua_rawset(l, -3);
-        }
-    }
-    let hex = |x: &Json| matches!(x, Json::Object(m) if is_hex(m));
-    let count = match j {
-        Json::Array(a) => a.iter().filter(|x| !x.is_null()).count(),
-        Json::Object(m) => m.values().filter(|x| !x.is_null()).count(),
-        _ => 0,
-    };
-    let (narr, nhash) = match j.as_array().map_or(0, Vec::len) {
-        0 if count <= PRESIZED => (0, count),
-        n if n > 0 && n <= PRESIZED => (n, 0),
-        _ => (0, 0),
-    };
-    // SAFETY: the builders' rules: keys are integers from 1 or strings; nulls are skipped.
+/// Puts a new table sized `narr` and `nhash` in slot 1 unless a table is there (a build that
+/// goes on in the table an earlier call started).
+unsafe fn table_in_slot_1(l: *mut ffi::lua_State, narr: c_int, nhash: c_int) {
+    // SAFETY: the builders' rules (slot 1 was pushed by `exec_raw`).
     unsafe {
-        build(lua, (), |l| {
-            ffi::luaL_checkstack(l, 5, std::ptr::null());
-            ffi::lua_createtable(l, narr as c_int, nhash as c_int);
-            for hexes in [false, true] {
-                match j {
-                    Json::Array(a) => {
-                        for (i, x) in a.iter().enumerate() {
-                            if !x.is_null() && hex(x) == hexes {
-                                ffi::lua_pushinteger(l, i as i64 + 1);
-                                set_value(l, x);
-                            }
-                        }
-                    }
-                    Json::Object(m) => {
-                        for (k, x) in m {
-                            if !x.is_null() && hex(x) == hexes {
-                                ffi::lua_pushlstring(l, k.as_ptr().cast(), k.len());
-                                set_value(l, x);
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            lua_hexforge_freeze(l, -1);
-        })
+        if ffi::lua_type(l, 1) != ffi::LUA_TTABLE {
+            ffi::lua_createtable(l, narr, nhash);
+            ffi::lua_replace(l, 1);
+        }
     }
 }
 
-/// Appends `n` rows to `out` (a new list when `None`) and gives the list. In `args`, slots
-/// `1..=kinds.len()` are the field keys, then come each row's values in field order (one per
-/// field, two for [`RowCell::Hex`]). A row is presized with `presized` hash slots (0: a growing
-/// table) and its fields set in order, as the Lua builder it replaced did. With `freeze`, every
-/// row (and each new table in it) is frozen; the list stays writable.
-///
-/// # Errors
-/// Out of memory.
+/// Appends `n` rows to `out` (a new list when `None`) and gives the list. `args`: the field keys,
+/// then each row's values in field order (two for [`RowCell::Hex`]). A row gets `presized` hash
+/// slots (0: a growing table) and its fields in order, as the Lua builder it replaced did. With
+/// `freeze`, every row (and each new table in it) is frozen; the list stays writable.
 pub(crate) fn rows(
     lua: &Lua,
     out: Option<&mlua::Table>,
@@ -837,12 +661,9 @@ pub(crate) fn rows(
     // SAFETY: the builders' rules: slot 1 is `out`, 2..=nf + 1 the keys, then the values that
     // `kinds` and `n` call for (the callers pass exactly those).
     unsafe {
-        build(lua, MultiValue::from_vec(all), |l| {
+        lua.exec_raw::<mlua::Table>(MultiValue::from_vec(all), |l| {
             ffi::luaL_checkstack(l, 6, std::ptr::null());
-            if ffi::lua_type(l, 1) != ffi::LUA_TTABLE {
-                ffi::lua_createtable(l, 0, 0);
-                ffi::lua_replace(l, 1);
-            }
+            table_in_slot_1(l, 0, 0);
             let base = ffi::lua_rawlen(l, 1) as ffi::lua_Integer;
             let mut j = nf + 2;
             for i in 1..=n as ffi::lua_Integer {
@@ -850,15 +671,12 @@ pub(crate) fn rows(
                 let t = ffi::lua_gettop(l);
                 for (f, kind) in kinds.iter().enumerate() {
                     let key = 2 + f as c_int;
+                    let yes = |at| ffi::lua_toboolean(l, at) != 0;
                     match kind {
                         RowCell::Plain if ffi::lua_type(l, j) != ffi::LUA_TNIL => set(l, t, key, j),
-                        RowCell::Hex if ffi::lua_toboolean(l, j + 1) != 0 => {
-                            ffi::lua_pushvalue(l, key);
-                            push_hex(l, j);
-                            ffi::lua_rawset(l, t);
-                        }
-                        RowCell::Hex if ffi::lua_toboolean(l, j) != 0 => set(l, t, key, j),
-                        RowCell::Copy if ffi::lua_toboolean(l, j) != 0 => {
+                        RowCell::Hex if yes(j + 1) => set_hex(l, t, key, j),
+                        RowCell::Hex if yes(j) => set(l, t, key, j),
+                        RowCell::Copy if yes(j) => {
                             ffi::lua_pushvalue(l, key);
                             lua_hexforge_clone(l, j, 1);
                             ffi::lua_rawset(l, t);
@@ -877,14 +695,10 @@ pub(crate) fn rows(
     }
 }
 
-/// Sets fields on a template in one call: on a new table sized `narr` array and `nhash` hash
-/// slots when `into` is `None`, else on `into` (started by an earlier call of the same build).
-/// `args` holds what `cells` counts, set in this order with `rawset` (as the constructors it
-/// replaced inserted them): plain pairs, hexes (key, q, r), nested templates. With `freeze`
-/// (the last call of a build), the table and the new tables in it are frozen.
-///
-/// # Errors
-/// Out of memory.
+/// Sets fields on a template: a new table sized `narr` and `nhash` when `into` is `None`, else
+/// `into` (started by an earlier call). `args` holds what `cells` counts, set in this order (as
+/// the constructors it replaced did): plain pairs, hexes (key, q, r), nested templates. With
+/// `freeze` (the last call of a build), the table and the new tables in it are frozen.
 pub(crate) fn template(
     lua: &Lua,
     into: Option<&mlua::Table>,
@@ -894,28 +708,21 @@ pub(crate) fn template(
     freeze: bool,
 ) -> mlua::Result<mlua::Table> {
     let all = after_table(into, args);
-    let narr = c_int::try_from(narr).unwrap_or(0);
-    let nhash = c_int::try_from(nhash).unwrap_or(0);
-    let plain = c_int::try_from(cells.plain).unwrap_or(0);
-    let subs = c_int::try_from(cells.subs).unwrap_or(0);
+    let int = |n: usize| c_int::try_from(n).unwrap_or(0);
+    let (plain, hexes, subs) = (int(cells.plain), int(cells.hexes), int(cells.subs));
     // SAFETY: the builders' rules: slot 1 is `into`, then exactly the values `cells` counts;
     // the table is not frozen before the last call.
     unsafe {
-        build(lua, MultiValue::from_vec(all), |l| {
+        lua.exec_raw::<mlua::Table>(MultiValue::from_vec(all), |l| {
             ffi::luaL_checkstack(l, 4, std::ptr::null());
-            if ffi::lua_type(l, 1) != ffi::LUA_TTABLE {
-                ffi::lua_createtable(l, narr, nhash);
-                ffi::lua_replace(l, 1);
-            }
+            table_in_slot_1(l, int(narr), int(nhash));
             set_pairs(l, 1, 2, 1 + 2 * plain);
-            let mut j = 2 + 2 * plain;
-            for _ in 0..cells.hexes {
-                ffi::lua_pushvalue(l, j);
-                push_hex(l, j + 1);
-                ffi::lua_rawset(l, 1);
-                j += 3;
+            let first_hex = 2 + 2 * plain;
+            for j in (first_hex..first_hex + 3 * hexes).step_by(3) {
+                set_hex(l, 1, j, j + 1);
             }
-            set_pairs(l, 1, j, j + 2 * subs - 1);
+            let first_sub = first_hex + 3 * hexes;
+            set_pairs(l, 1, first_sub, first_sub + 2 * subs - 1);
             if freeze {
                 lua_hexforge_freeze(l, 1);
             }
@@ -924,11 +731,11 @@ pub(crate) fn template(
     }
 }
 
-/// What [`each_function`]'s function does before each call.
+/// What [`each_function`]'s function does before each call (`RestartCount`: start the hook's
+/// instruction count again, installing the same hook anew, then call).
 pub(crate) enum Before {
     Stop,
     Call,
-    /// Start the hook's instruction count again (installing the same hook anew), then call.
     RestartCount,
 }
 
@@ -937,21 +744,19 @@ pub(crate) trait EachCall: 'static {
     fn before(&self) -> Before;
 }
 
-/// Keeps the guards of [`each_function`]s alive as long as the VM (its app data).
-struct Kept<G>(Vec<Rc<G>>);
+/// Keeps the guard of [`each_function`] alive as long as the VM (its app data).
+#[allow(dead_code, reason = "only kept")]
+struct Kept<G>(Rc<G>);
 
 /// `each(a, b, f1, f2, ...)`, a C function: calls `f1(a, b)`, `f2(a, b)`, ... in turn (one
 /// result each), asking `guard` before each call, and returns the results so far. Why: a
-/// listing calls one function per piece, and each call through mlua was a protected call.
-///
-/// # Errors
-/// Out of memory.
+/// listing calls one function per piece; through mlua each was a protected call.
 pub(crate) fn each_function<G: EachCall>(lua: &Lua, guard: &Rc<G>) -> mlua::Result<mlua::Function> {
-    let at = Rc::as_ptr(guard) as *mut std::ffi::c_void;
-    match lua.app_data_mut::<Kept<G>>() {
-        Some(mut kept) => kept.0.push(Rc::clone(guard)),
-        None => drop(lua.set_app_data(Kept(vec![Rc::clone(guard)]))),
+    if lua.app_data_ref::<Kept<G>>().is_some() {
+        return Err(mlua::Error::runtime("one each-function per VM"));
     }
+    lua.set_app_data(Kept(Rc::clone(guard)));
+    let at = Rc::as_ptr(guard) as *mut std::ffi::c_void;
     // SAFETY: the builders' rules; the closure's upvalue points to a guard the VM keeps alive.
     unsafe {
         lua.exec_raw::<mlua::Function>((), |l| {

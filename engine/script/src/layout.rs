@@ -35,7 +35,7 @@ pub(crate) fn is_hex(m: &serde_json::Map<String, Json>) -> bool {
 }
 
 /// Whether `j` is an array or an object whose items are all plain (null, booleans, numbers,
-/// strings) or hexes: a template `ffi::flat_template` builds in one call (a path, a map of
+/// strings) or hexes: a template `ffi::json_table` builds in one call (a path, a map of
 /// counts).
 pub(crate) fn flat(j: &Json) -> bool {
     let plain_or_hex = |x: &Json| match x {
@@ -66,4 +66,27 @@ pub(crate) struct TemplateCells {
     pub(crate) plain: usize,
     pub(crate) hexes: usize,
     pub(crate) subs: usize,
+}
+
+/// How `ffi::json_table` presizes the template of a [`flat`] value: as the Lua constructor of
+/// the same fields (an array part of the length, or a hash part for every field), up to
+/// [`PRESIZED`]; larger ones grow as usual.
+pub(crate) fn flat_sizes(j: &Json) -> (std::os::raw::c_int, std::os::raw::c_int) {
+    let count = members(j);
+    let (narr, nhash) = match j.as_array().map_or(0, Vec::len) {
+        0 if count <= PRESIZED => (0, count),
+        n if n > 0 && n <= PRESIZED => (n, 0),
+        _ => (0, 0),
+    };
+    // Both at most PRESIZED.
+    (narr as std::os::raw::c_int, nhash as std::os::raw::c_int)
+}
+
+/// The members of an array or object that are not null (0 for anything else).
+pub(crate) fn members(j: &Json) -> usize {
+    match j {
+        Json::Array(a) => a.iter().filter(|x| !x.is_null()).count(),
+        Json::Object(m) => m.values().filter(|x| !x.is_null()).count(),
+        _ => 0,
+    }
 }

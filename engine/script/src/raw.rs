@@ -1,6 +1,6 @@
 //! Plain Lua data read straight off the Lua stack into JSON: the one Lua -> JSON conversion
 //! ([`from_lua`], with serde only for what the walk leaves), and records read in place. Safe
-//! code over [`crate::ffi::Stack`].
+//! code over `crate::ffi::Stack`.
 //!
 //! Why it exists: every legal action a mod lists crosses into Rust as a small table (`{ piece =
 //! 3, to = { q = 1, r = 2 } }`), and a listing holds hundreds of them. Read through mlua's safe
@@ -27,7 +27,7 @@
 //! .unwrap();
 //! ```
 
-use crate::ffi::{Kind, Stack, read};
+use crate::ffi::{Stack, kind, read};
 use mlua::{Lua, LuaString, Table, Value};
 use serde_json::Value as Json;
 use std::os::raw::c_int;
@@ -91,7 +91,7 @@ impl RawReader {
         read(lua, &Value::Table(t.clone()), |s, at| {
             s.table(at, false, |s, t| {
                 let mut out = Vec::new();
-                while s.geti(t, out.len() as i64 + 1)? != Kind::Nil {
+                while s.geti(t, out.len() as i64 + 1)? != kind::NIL {
                     let top = s.top();
                     out.push(walk(s, top));
                     s.pop_to(top - 1);
@@ -118,8 +118,8 @@ impl RawReader {
                     let kind = s.geti(t, i64::try_from(n + 1).unwrap_or(i64::MAX))?;
                     s.pop_to(top);
                     match kind {
-                        Kind::Nil => return Some((n, userdata)),
-                        Kind::Userdata => userdata.push(n),
+                        kind::NIL => return Some((n, userdata)),
+                        kind::USERDATA => userdata.push(n),
                         _ => {}
                     }
                     n += 1;
@@ -168,14 +168,14 @@ pub(crate) fn walk(s: &mut Stack<'_>, at: c_int) -> Option<Json> {
 
 fn walk_at(s: &mut Stack<'_>, at: c_int, depth: usize) -> Option<Json> {
     match s.kind(at) {
-        Kind::Nil => Some(Json::Null),
-        Kind::Boolean => Some(Json::Bool(s.truthy(at))),
-        Kind::Number => Some(match s.integer(at) {
+        kind::NIL => Some(Json::Null),
+        kind::BOOLEAN => Some(Json::Bool(s.truthy(at))),
+        kind::NUMBER => Some(match s.integer(at) {
             Some(i) => Json::from(i),
             None => Json::from(s.float(at)?),
         }),
-        Kind::String => s.str(at).map(|x| Json::String(x.to_owned())),
-        Kind::Table if depth < MAX_DEPTH => {
+        kind::STRING => str_at(s, at).map(|x| Json::String(x.to_owned())),
+        kind::TABLE if depth < MAX_DEPTH => {
             let top = s.top();
             let out = s.table(at, true, |s, t| table(s, t, depth)).flatten();
             s.pop_to(top);
@@ -201,14 +201,19 @@ fn table(s: &mut Stack<'_>, t: crate::ffi::Table<'_>, depth: usize) -> Option<Js
     }
     let mut out = serde_json::Map::new();
     s.pairs(t, |s, k, v| {
-        if s.kind(k) != Kind::String {
+        if s.kind(k) != kind::STRING {
             return None;
         }
-        let key = s.str(k)?.to_owned();
+        let key = str_at(s, k)?.to_owned();
         out.insert(key, walk_at(s, v, depth + 1)?);
         Some(())
     })?;
     Some(Json::Object(out))
+}
+
+/// The string at `at` when it is UTF-8, borrowed from Lua.
+fn str_at<'a>(s: &'a Stack<'_>, at: c_int) -> Option<&'a str> {
+    std::str::from_utf8(s.bytes(at)?).ok()
 }
 
 /// One field of a record read by [`record`]: its value when it is a string, a boolean or a
@@ -238,20 +243,20 @@ pub(crate) fn record(
             return None;
         }
         s.pairs(t, |s, k, v| {
-            if s.kind(k) != Kind::String {
+            if s.kind(k) != kind::STRING {
                 return None;
             }
             // A list's items are pushed, so they stay while the visit borrows them.
             let items = match s.kind(v) {
-                Kind::Table => push_strings(s, v),
+                kind::TABLE => push_strings(s, v),
                 _ => None,
             };
-            let key = s.str(k)?;
+            let key = str_at(s, k)?;
             let field = match s.kind(v) {
-                Kind::String => s.str(v).map_or(Field::Other, Field::Str),
-                Kind::Boolean => Field::Bool(s.truthy(v)),
-                Kind::Table => items
-                    .and_then(|r| r.map(|i| s.str(i)).collect::<Option<Vec<_>>>())
+                kind::STRING => str_at(s, v).map_or(Field::Other, Field::Str),
+                kind::BOOLEAN => Field::Bool(s.truthy(v)),
+                kind::TABLE => items
+                    .and_then(|r| r.map(|i| str_at(s, i)).collect::<Option<Vec<_>>>())
                     .map_or(Field::Other, Field::Strings),
                 _ => Field::Other,
             };
@@ -270,7 +275,7 @@ fn push_strings(s: &mut Stack<'_>, at: c_int) -> Option<std::ops::RangeInclusive
         }
         let from = s.top() + 1;
         for i in 1..=len {
-            if s.geti(t, i as i64)? != Kind::String {
+            if s.geti(t, i as i64)? != kind::STRING {
                 return None;
             }
         }

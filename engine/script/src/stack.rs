@@ -8,7 +8,7 @@
 //! address, a hex or a filter walked in place, and only a table a body wants as an mlua
 //! [`Value`] gets a reference.
 
-use crate::ffi::{Kind, Stack};
+use crate::ffi::{Stack, kind};
 use crate::raw::Field;
 use mlua::{Lua, MultiValue, Value};
 use serde_json::Value as Json;
@@ -27,12 +27,6 @@ impl Args {
         self.value(lua, Some(i))
     }
 
-    /// Argument `i` when it is a string (nothing else is converted to one), as mlua's
-    /// `to_string_lossy` gives it.
-    pub(crate) fn string(&self, i: usize) -> Option<String> {
-        Some(String::from_utf8_lossy(self.bytes(i)?).into_owned())
-    }
-
     /// Argument `i` as hex coordinates `(q, r)` when it is a small table without a metatable whose
     /// `q` and `r` are integers (`None`: anything else, for the general reading and its errors).
     /// Why: nearly every method call passes a hex, and a reference to its table cost more than
@@ -45,14 +39,15 @@ impl Args {
     /// The Lua type name of argument `i` (`"nil"` when not passed), for messages.
     pub(crate) fn type_name(&self, i: usize) -> &'static str {
         match self.kind(Some(i)) {
-            Kind::Nil | Kind::None => "nil",
-            Kind::Boolean => "boolean",
-            Kind::Number => "number",
-            Kind::String => "string",
-            Kind::Table => "table",
-            Kind::Function => "function",
-            Kind::Userdata => "userdata",
-            Kind::Thread => "thread",
+            kind::NIL | kind::NONE => "nil",
+            kind::BOOLEAN => "boolean",
+            kind::NUMBER => "number",
+            kind::STRING => "string",
+            kind::TABLE => "table",
+            kind::FUNCTION => "function",
+            kind::USERDATA | kind::LIGHTUSERDATA => "userdata",
+            kind::THREAD => "thread",
+            _ => "other",
         }
     }
 

@@ -6,7 +6,7 @@
 //!   sequences, integers stay integers, floats stay floats).
 //! - [`Templates`]: a value converted once into a *template*: the Lua table itself, frozen by the
 //!   VM (Hexforge's Lua patch, `vendor/lua-src/PATCHES.md`), so read-only callbacks share it as
-//!   it is and writable ones get a deep copy made in C (`crate::ffi::clone`: the same layout, so the copy
+//!   it is and writable ones get a deep copy made in C (`crate::ffi::copy`: the same layout, so the copy
 //!   iterates in the same order). Why: with a memory limit every mlua table operation is a
 //!   protected call (~1 µs per field), so a snapshot built field by field from Rust cost ~140k
 //!   instructions; a cached template costs nothing to share and a `memcpy` per table to copy.
@@ -69,8 +69,10 @@ pub fn json_to_lua(lua: &Lua, v: &Json) -> mlua::Result<Value> {
         Json::Bool(b) => Value::Boolean(*b),
         Json::Number(n) => number(lua, n)?,
         Json::String(s) => Value::String(lua.create_string(s)?),
-        // Built in one protected call (crate::stack), the tables as mlua would make them.
-        Json::Array(_) | Json::Object(_) => Value::Table(crate::ffi::json_table(lua, v)?),
+        // Built in one protected call (crate::ffi), the tables as mlua would make them.
+        Json::Array(_) | Json::Object(_) => {
+            Value::Table(crate::ffi::json_table(lua, v, crate::ffi::JsonAs::Table)?)
+        }
     })
 }
 
@@ -87,7 +89,7 @@ fn number(lua: &Lua, n: &serde_json::Number) -> mlua::Result<Value> {
 
 /// The ctx maker, the one engine helper still written in Lua: it builds the template a ctx is
 /// copied from when the clock has moved (see [`Templates::ctx_maker`]). Templates themselves are
-/// built, copied and frozen in C ([`crate::ffi::template`], [`crate::ffi::clone`]).
+/// built, copied and frozen in C ([`crate::ffi::template`], [`crate::ffi::copy`]).
 /// No globals are used (the chunk's environment is empty).
 const COPIER: &str = r"
 local copy, setmetatable = ...
@@ -263,12 +265,12 @@ impl Templates {
 
     /// An action's table as callbacks get it: its params (an object; anything else gives no
     /// fields) with `id` and `side`, fresh, in one call through the C API
-    /// (`crate::ffi::action_table`).
+    /// (`crate::ffi::json_table`).
     ///
     /// # Errors
     /// Out of memory.
     pub fn action(&self, lua: &Lua, params: &Json, id: &str, side: &str) -> mlua::Result<Table> {
-        crate::ffi::action_table(lua, params, id, side)
+        crate::ffi::json_table(lua, params, crate::ffi::JsonAs::Action { id, side })
     }
 
     /// `old` with the fields `pairs` (key, value, key, value, ...) set, frozen: a snapshot whose
@@ -280,9 +282,11 @@ impl Templates {
         let mut args = Vec::with_capacity(pairs.len() + 1);
         args.push(old.as_value());
         args.extend(pairs);
-        Ok(Frozen(crate::ffi::patched(
+        let args = MultiValue::from_vec(args);
+        Ok(Frozen(crate::ffi::copy(
             lua,
-            MultiValue::from_vec(args),
+            args,
+            crate::ffi::CopyAs::Patched,
         )?))
     }
 
@@ -327,7 +331,7 @@ impl Templates {
         if args.len() > MAX_PACKED {
             return Ok(None);
         }
-        let t = crate::ffi::patched(lua, MultiValue::from_vec(args))?;
+        let t = crate::ffi::copy(lua, MultiValue::from_vec(args), crate::ffi::CopyAs::Patched)?;
         Ok(Some((Frozen(t), parts)))
     }
 
@@ -351,7 +355,7 @@ impl Templates {
     }
 
     /// `j`'s template made from `ot` (the template of `oj`) by setting only what changed on a
-    /// shallow copy ([`crate::ffi::patched`]): one call with the changed slots instead of a build
+    /// shallow copy ([`crate::ffi::copy`]): one call with the changed slots instead of a build
     /// with all of them. Only when `j` has the same keys as `oj` (an array of the same length,
     /// an object with the same keys) and every value keeps its kind: then the copy has the
     /// layout a fresh build would give, so `pairs` visits keys in the same order. `None`
@@ -414,7 +418,11 @@ impl Templates {
         if args.len() > MAX_PACKED {
             return Ok(None);
         }
-        let frozen = Frozen(crate::ffi::patched(lua, MultiValue::from_vec(args))?);
+        let frozen = Frozen(crate::ffi::copy(
+            lua,
+            MultiValue::from_vec(args),
+            crate::ffi::CopyAs::Patched,
+        )?);
         Ok(Some(Rc::new(Tree { frozen, kids })))
     }
 
@@ -436,7 +444,7 @@ impl Templates {
         }
         if flat(j) {
             // Nothing nested: no children to reuse or keep.
-            let frozen = Frozen(crate::ffi::flat_template(lua, j)?);
+            let frozen = Frozen(crate::ffi::json_table(lua, j, crate::ffi::JsonAs::Flat)?);
             return Ok(Rc::new(Tree {
                 frozen,
                 kids: Vec::new(),
@@ -499,7 +507,7 @@ impl Templates {
     /// # Errors
     /// Out of memory or the instruction budget.
     pub fn thaw(&self, lua: &Lua, f: &Frozen) -> mlua::Result<Table> {
-        crate::ffi::clone(lua, &f.0)
+        crate::ffi::copy(lua, &f.0, crate::ffi::CopyAs::Deep)
     }
 
     /// The shared read-only table of a template: the template itself. Why: check, choices and
@@ -635,7 +643,7 @@ impl Templates {
     /// The template of an array or object (other values: an empty template).
     fn json_template(&self, lua: &Lua, j: &Json) -> mlua::Result<Table> {
         if flat(j) {
-            return crate::ffi::flat_template(lua, j);
+            return crate::ffi::json_table(lua, j, crate::ffi::JsonAs::Flat);
         }
         let mut slots = Slots::default();
         let mut arr = 0;
@@ -1179,7 +1187,7 @@ mod tests {
                     })
                     .collect(),
             ));
-            // Flat values (built in one call, see `stack::flat_template`): hexes and plain
+            // Flat values (built in one call, see `ffi::json_table`): hexes and plain
             // items mixed, holes, floats, long strings, more fields than are presized.
             let flat = [
                 json!([{"q": 1, "r": 2}, 5, null, {"q": -3, "r": 0}, "x", 2.5, true]),

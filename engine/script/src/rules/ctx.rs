@@ -81,7 +81,7 @@ pub(super) fn open_ctx<'a>(
 ) -> mlua::Result<(Table, Session<'a>)> {
     let template = ctx_template(lua, rules, access.get())?;
     let ctx = match tracked {
-        false => crate::ffi::ctx_from_template(lua, &template, &rules.ctx_mt)?,
+        false => crate::ffi::copy(lua, (&template, &rules.ctx_mt), crate::ffi::CopyAs::Ctx)?,
         true => {
             let ctx = lua.create_table_with_capacity(0, crate::rules::memo::CTX_FIELDS.len())?;
             ctx.set_metatable(Some(tracked_mt(lua, rules, &template)?))?;
@@ -133,7 +133,7 @@ pub(super) fn tracked_mt(lua: &Lua, rules: &LuaRules, template: &Table) -> mlua:
     Ok(mt)
 }
 
-/// The template of every ctx for `s` (see [`crate::ffi::ctx_from_template`]): the last one
+/// The template of every ctx for `s` (see [`crate::ffi::copy`]): the last one
 /// made when its fields are the same, else made now by `make_ctx` (with the shared options).
 pub(super) fn ctx_template(lua: &Lua, rules: &LuaRules, s: &GameState) -> mlua::Result<Table> {
     let turn_limit = s.effective_turn_limit(&rules.turns);
@@ -176,7 +176,7 @@ pub(super) fn ctx_template(lua: &Lua, rules: &LuaRules, s: &GameState) -> mlua::
 
 /// The game options for a ctx template: a table is the shared (frozen) table of a template
 /// cached while the options stay the same (every ctx shares it, see
-/// [`crate::ffi::ctx_from_template`]); anything else is the plain value.
+/// [`crate::ffi::copy`]); anything else is the plain value.
 pub(super) fn options_value(lua: &Lua, rules: &LuaRules, options: &Json) -> mlua::Result<Value> {
     if !(options.is_object() || options.is_array()) {
         return json_to_lua(lua, options);
