@@ -315,6 +315,42 @@ mod tests {
     ];
 
     #[test]
+    fn the_stack_handle_reads_only_what_is_there_and_pops_nothing_it_was_lent() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        sb.guarded(|lua| {
+            let v: Value = lua.load("return { 'a', 'b', x = 1 }").eval()?;
+            let other: Value = lua.load("return { 1 }").eval()?;
+            crate::ffi::read(lua, &v, |s, at| {
+                // Indices outside the stack read as nothing.
+                assert_eq!(s.kind(0), kind::NONE);
+                assert_eq!(s.kind(at + 1), kind::NONE);
+                assert_eq!(s.integer(-1), None);
+                // The lent value stays whatever is popped.
+                s.pop_to(0);
+                assert_eq!((s.top(), s.kind(at)), (at, kind::TABLE));
+                s.table(at, true, |s, t| {
+                    assert_eq!(s.len(t), 2);
+                    assert_eq!(s.geti(t, 2), Some(kind::STRING));
+                    assert_eq!(str_at(s, s.top()), Some("b"));
+                    // A table token works only on the stack of the table it was made for: here
+                    // a second read on the same thread sees it (its slot is pinned below).
+                    crate::ffi::read(lua, &other, |s2, _| assert_eq!(s2.len(t), 2)).unwrap();
+                    let mut n = 0;
+                    s.pairs(t, |_, _, _| {
+                        n += 1;
+                        Some(())
+                    });
+                    assert_eq!(n, 3);
+                })
+                .unwrap();
+                assert_eq!(s.top(), at + 1, "geti's value stays until popped");
+            })?;
+            Ok(())
+        })
+        .unwrap();
+    }
+
+    #[test]
     fn kept_keys_are_the_strings_they_name_and_are_made_once() {
         let sb = Sandbox::new(Limits::default()).unwrap();
         sb.guarded(|lua| {

@@ -382,8 +382,8 @@ fn bad_field_lists_are_errors_that_name_the_field() {
     assert!(e.contains("fields: expected a list of field names"), "{e}");
 }
 
-/// What a method call reads off the Lua stack (crate::stack, over crate::ffi) means what mlua's conversion
-/// made of it: every kind of argument, the errors, and one or two results.
+/// What a method call reads off the Lua stack (crate::stack, over crate::ffi) means what mlua's
+/// conversion made of it: every kind of argument, the errors, and one or two results.
 #[test]
 fn method_arguments_read_off_the_stack_keep_their_meaning_and_errors() {
     let (_d, rules, mut state) = setup();
