@@ -42,6 +42,7 @@
 //! .unwrap();
 //! ```
 
+use crate::ffi::{CopyAs, JsonAs};
 pub use crate::layout::RowCell;
 use crate::layout::TemplateCells;
 use crate::layout::{PRESIZED, flat, is_hex};
@@ -71,7 +72,7 @@ pub fn json_to_lua(lua: &Lua, v: &Json) -> mlua::Result<Value> {
         Json::String(s) => Value::String(lua.create_string(s)?),
         // Built in one protected call (crate::ffi), the tables as mlua would make them.
         Json::Array(_) | Json::Object(_) => {
-            Value::Table(crate::ffi::json_table(lua, v, crate::ffi::JsonAs::Table)?)
+            Value::Table(crate::ffi::json_table(lua, v, JsonAs::Table)?)
         }
     })
 }
@@ -270,7 +271,7 @@ impl Templates {
     /// # Errors
     /// Out of memory.
     pub fn action(&self, lua: &Lua, params: &Json, id: &str, side: &str) -> mlua::Result<Table> {
-        crate::ffi::json_table(lua, params, crate::ffi::JsonAs::Action { id, side })
+        crate::ffi::json_table(lua, params, JsonAs::Action { id, side })
     }
 
     /// `old` with the fields `pairs` (key, value, key, value, ...) set, frozen: a snapshot whose
@@ -283,11 +284,7 @@ impl Templates {
         args.push(old.as_value());
         args.extend(pairs);
         let args = MultiValue::from_vec(args);
-        Ok(Frozen(crate::ffi::copy(
-            lua,
-            args,
-            crate::ffi::CopyAs::Patched,
-        )?))
+        Ok(Frozen(crate::ffi::copy(lua, args, CopyAs::Patched)?))
     }
 
     /// [`Templates::freeze_object`] as a patch of `old` (see [`Templates::patch_tree`]), or
@@ -331,7 +328,7 @@ impl Templates {
         if args.len() > MAX_PACKED {
             return Ok(None);
         }
-        let t = crate::ffi::copy(lua, MultiValue::from_vec(args), crate::ffi::CopyAs::Patched)?;
+        let t = crate::ffi::copy(lua, MultiValue::from_vec(args), CopyAs::Patched)?;
         Ok(Some((Frozen(t), parts)))
     }
 
@@ -418,11 +415,8 @@ impl Templates {
         if args.len() > MAX_PACKED {
             return Ok(None);
         }
-        let frozen = Frozen(crate::ffi::copy(
-            lua,
-            MultiValue::from_vec(args),
-            crate::ffi::CopyAs::Patched,
-        )?);
+        let args = MultiValue::from_vec(args);
+        let frozen = Frozen(crate::ffi::copy(lua, args, CopyAs::Patched)?);
         Ok(Some(Rc::new(Tree { frozen, kids })))
     }
 
@@ -444,7 +438,7 @@ impl Templates {
         }
         if flat(j) {
             // Nothing nested: no children to reuse or keep.
-            let frozen = Frozen(crate::ffi::json_table(lua, j, crate::ffi::JsonAs::Flat)?);
+            let frozen = Frozen(crate::ffi::json_table(lua, j, JsonAs::Flat)?);
             return Ok(Rc::new(Tree {
                 frozen,
                 kids: Vec::new(),
@@ -507,7 +501,7 @@ impl Templates {
     /// # Errors
     /// Out of memory or the instruction budget.
     pub fn thaw(&self, lua: &Lua, f: &Frozen) -> mlua::Result<Table> {
-        crate::ffi::copy(lua, &f.0, crate::ffi::CopyAs::Deep)
+        crate::ffi::copy(lua, &f.0, CopyAs::Deep)
     }
 
     /// The shared read-only table of a template: the template itself. Why: check, choices and
@@ -643,7 +637,7 @@ impl Templates {
     /// The template of an array or object (other values: an empty template).
     fn json_template(&self, lua: &Lua, j: &Json) -> mlua::Result<Table> {
         if flat(j) {
-            return crate::ffi::json_table(lua, j, crate::ffi::JsonAs::Flat);
+            return crate::ffi::json_table(lua, j, JsonAs::Flat);
         }
         let mut slots = Slots::default();
         let mut arr = 0;
