@@ -3,7 +3,7 @@
 //! Every command reaches mods through these functions, so following a change in the script
 //! crate's API means editing this file only: loading a rule set (`load_mods` + `LuaRules`),
 //! checking it (every problem, plus every Lua file compiled), running its Lua tests, evaluating
-//! snippets, and hot reload (`ModWatcher`, `reload`, `replay_report`).
+//! snippets, and hot reload (`ModWatcher`, `reload`, a `ReplayJob` the next change cancels).
 //!
 //! ```no_run
 //! let loaded = hexforge::runtime::load(std::path::Path::new("mods/tutorial")).unwrap();
@@ -21,7 +21,7 @@ use hexforge_script::paths;
 use hexforge_script::rules::LuaRules;
 use hexforge_script::sandbox::RequirePaths;
 pub use hexforge_script::scenario::scenario_ids;
-use hexforge_script::watch::{ModWatcher, reload, replay_report};
+use hexforge_script::watch::{Budget, ModWatcher, ReplayJob, ReplayReport, reload};
 use hexforge_script::{Limits, Sandbox};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -380,12 +380,15 @@ fn watch_game(loaded: LoadedMod, out: &mut dyn std::io::Write) -> Result<Game<Lu
 
 /// Reloads after a change: swaps the rules into the kept game if the mod loads (reporting
 /// orphaned pieces and the first action of the game that now goes differently), else keeps the
-/// old rules and prints every problem.
+/// old rules and prints every problem. The comparison runs in slices and stops as soon as
+/// `changed_again` says the mod changed once more: then the new rules are kept, and the answer
+/// is `true` (reload again at once, without waiting for the comparison).
 fn on_change(
     dir: &Path,
     game: &mut Option<Game<LuaRules>>,
+    changed_again: &mut dyn FnMut() -> bool,
     out: &mut dyn std::io::Write,
-) -> Result<()> {
+) -> Result<bool> {
     let start = std::time::Instant::now();
     let Some(g) = game.as_mut() else {
         // No game yet (the first load failed): try from scratch.
@@ -396,46 +399,80 @@ fn on_change(
             }
             Err(e) => writeln!(out, "not reloaded:\n{e}")?,
         }
-        return Ok(());
+        return Ok(false);
     };
     let (root, id) = root_and_id(dir)?;
-    match reload(&root, &id, &load_options(&root), g.state()) {
-        Ok((new, report)) => {
-            writeln!(out, "reloaded in {} ms", start.elapsed().as_millis())?;
-            for (piece, kind) in &report.orphaned_pieces {
-                writeln!(out, "  piece {piece}: type {kind} no longer exists")?;
-            }
-            match replay_report(g.rules(), &new, &g.record()) {
-                Ok(r) => match r.first_difference {
-                    None => writeln!(
-                        out,
-                        "  the kept game replays the same ({} actions)",
-                        r.compared
-                    )?,
-                    Some(d) => {
-                        let at = match (&d.index, &d.action) {
-                            (Some(i), Some(a)) => format!("action {i} (`{}` by {})", a.id, a.side),
-                            _ => "the game start".to_owned(),
-                        };
-                        writeln!(
-                            out,
-                            "  the kept game now differs at {at}: was {}, now {}",
-                            d.old, d.new
-                        )?;
-                    }
-                },
-                Err(e) => writeln!(out, "  could not compare the kept game: {e}")?,
-            }
-            g.set_rules(new);
-        }
+    let (new, report) = match reload(&root, &id, &load_options(&root), g.state()) {
+        Ok(r) => r,
         Err(errors) => {
             writeln!(out, "not reloaded; the previous rules stay:")?;
             for e in errors {
                 writeln!(out, "{e}")?;
             }
+            return Ok(false);
+        }
+    };
+    writeln!(out, "reloaded in {} ms", start.elapsed().as_millis())?;
+    for (piece, kind) in &report.orphaned_pieces {
+        writeln!(out, "  piece {piece}: type {kind} no longer exists")?;
+    }
+    let compared = compare_kept(g, &new, changed_again, out);
+    g.set_rules(new);
+    match compared? {
+        Some(r) => match r.first_difference {
+            None => writeln!(
+                out,
+                "  the kept game replays the same ({} actions)",
+                r.compared
+            )?,
+            Some(d) => {
+                let at = match (&d.index, &d.action) {
+                    (Some(i), Some(a)) => format!("action {i} (`{}` by {})", a.id, a.side),
+                    _ => "the game start".to_owned(),
+                };
+                writeln!(
+                    out,
+                    "  the kept game now differs at {at}: was {}, now {}",
+                    d.old, d.new
+                )?;
+            }
+        },
+        None => {
+            writeln!(out, "  comparison stopped: the mod changed again")?;
+            return Ok(true);
         }
     }
-    Ok(())
+    Ok(false)
+}
+
+/// Replays the kept game under its rules and `new` side by side, a slice at a time, saying how
+/// far it is every second; `None` when `changed_again` stopped it first.
+fn compare_kept(
+    g: &Game<LuaRules>,
+    new: &LuaRules,
+    changed_again: &mut dyn FnMut() -> bool,
+    out: &mut dyn std::io::Write,
+) -> Result<Option<ReplayReport>> {
+    let mut job = ReplayJob::new(g.rules(), new, g.record());
+    let mut shown = std::time::Instant::now();
+    loop {
+        if changed_again() {
+            return Ok(None);
+        }
+        let p = job.step(new, Budget::Time(Duration::from_millis(20)));
+        if p.finished {
+            return Ok(Some(job.finish(new)));
+        }
+        if shown.elapsed() >= Duration::from_secs(1) {
+            writeln!(
+                out,
+                "  comparing the kept game: {} of {} actions",
+                p.done, p.total
+            )?;
+            out.flush()?;
+            shown = std::time::Instant::now();
+        }
+    }
 }
 
 /// Watches a mod (and the rest of its rule set) and reloads it on every change, printing
@@ -467,11 +504,38 @@ pub fn watch(dir: &Path, out: &mut dyn std::io::Write) -> Result<()> {
         }
     };
     out.flush()?;
+    let mut again = false;
     loop {
-        if watcher.wait(Duration::from_secs(3600)).is_empty() {
+        if !again && watcher.wait(Duration::from_secs(3600)).is_empty() {
             continue;
         }
-        on_change(dir, &mut game, out)?;
+        again = on_change(dir, &mut game, &mut || !watcher.poll().is_empty(), out)?;
         out.flush()?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_during_the_comparison_stops_it_and_keeps_the_new_rules() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods/tutorial");
+        let dir = dir.canonicalize().unwrap();
+        let mut out = Vec::new();
+        let mut game = Some(watch_game(load(&dir).unwrap(), &mut out).unwrap());
+        let again = on_change(&dir, &mut game, &mut || true, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(again, "{text}");
+        assert!(text.contains("reloaded in"), "{text}");
+        assert!(
+            text.contains("comparison stopped: the mod changed again"),
+            "{text}"
+        );
+        // Left alone, the next comparison runs to its end.
+        let mut out = Vec::new();
+        assert!(!on_change(&dir, &mut game, &mut || false, &mut out).unwrap());
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("the kept game replays the same"), "{text}");
     }
 }

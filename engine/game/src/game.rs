@@ -22,6 +22,7 @@ use crate::dice::DiceSource;
 use crate::ids::SideId;
 use crate::record::{FORMAT_VERSION, GameRecord};
 use crate::rules::{Rules, RulesError};
+use crate::size::{StateLimits, entry_bytes, shown};
 use crate::state::{GameState, LogEntry, Outcome};
 use crate::turn::{self, HookEvent, Order, TurnError};
 use std::collections::VecDeque;
@@ -40,6 +41,9 @@ pub enum PerformError {
     Turn(#[from] TurnError),
 }
 
+/// What the undo states may hold together by default, in counted bytes ([`crate::size`]).
+const DEFAULT_UNDO_MEMORY: usize = 256 << 20;
+
 /// How many hook/phase rounds one action may trigger before the engine calls it a loop.
 const MAX_CASCADE: usize = 100_000;
 
@@ -47,9 +51,14 @@ const MAX_CASCADE: usize = 100_000;
 pub struct Game<R: Rules> {
     state: GameState,
     rules: R,
-    undo: VecDeque<GameState>,
+    /// Earlier states, each with its bytes as counted by [`GameState::approx_bytes`].
+    undo: VecDeque<(GameState, usize)>,
     redo: Vec<(GameState, LogEntry)>,
     undo_limit: usize,
+    /// The most the undo states may hold together, in counted bytes.
+    undo_memory: usize,
+    /// The log's bytes as saved ([`crate::size::entry_bytes`] of every entry).
+    log_bytes: usize,
     /// The action [`Game::pick_legal_action`] last returned, while the state and the rules are
     /// still the ones it was listed for (every change clears it): [`Game::perform`] does not ask
     /// the rules' check about it again, and logs this copy instead of cloning its argument.
@@ -74,6 +83,7 @@ impl<R: Rules> Game<R> {
             rolls: state.dice.drain_rolls(),
             events: std::mem::take(&mut state.events),
         };
+        let log_bytes = entry_bytes(&entry);
         state.log.push(entry);
         Ok(Game {
             state,
@@ -81,6 +91,8 @@ impl<R: Rules> Game<R> {
             undo: VecDeque::new(),
             redo: Vec::new(),
             undo_limit: usize::MAX,
+            undo_memory: DEFAULT_UNDO_MEMORY,
+            log_bytes,
             listed: std::cell::RefCell::new(None),
         })
     }
@@ -112,8 +124,26 @@ impl<R: Rules> Game<R> {
     /// Keeps at most `limit` undo steps (oldest dropped first). Default: unlimited.
     pub fn set_undo_limit(&mut self, limit: usize) {
         self.undo_limit = limit;
-        while self.undo.len() > limit {
-            self.undo.pop_front();
+        self.trim_undo();
+    }
+
+    /// Keeps undo steps only while together they hold at most `bytes` (counted as saved, see
+    /// [`crate::size`]; states share their unchanged parts in memory, so this errs on the safe
+    /// side). Default: 256 MiB.
+    pub fn set_undo_memory(&mut self, bytes: usize) {
+        self.undo_memory = bytes;
+        self.trim_undo();
+    }
+
+    /// Drops the oldest undo steps past the count or the memory limit.
+    fn trim_undo(&mut self) {
+        let mut held: usize = self.undo.iter().map(|(_, n)| n).sum();
+        while self.undo.len() > self.undo_limit
+            || (held > self.undo_memory && !self.undo.is_empty())
+        {
+            if let Some((_, n)) = self.undo.pop_front() {
+                held -= n;
+            }
         }
     }
 
@@ -226,25 +256,37 @@ impl<R: Rules> Game<R> {
 
         transact(&self.rules, &mut work, action)?;
 
-        let rolls = work.dice.drain_rolls();
-        let events = std::mem::take(&mut work.events);
-        let mut prev = std::mem::replace(&mut self.state, work);
-        self.state.log = std::mem::take(&mut prev.log);
-        let index = self.state.log.len() as u32;
-        self.state.log.push(LogEntry {
-            index,
+        let entry = LogEntry {
+            index: self.state.log.len() as u32,
+            rolls: work.dice.drain_rolls(),
+            events: std::mem::take(&mut work.events),
             // The listed copy equals `action` and is ours already: logging it saves a clone.
             action: Some(listed.unwrap_or_else(|| action.clone())),
-            rolls,
-            events,
-        });
+        };
+        // What the mod's writes may grow is bounded in total (the rules bound each action).
+        let entry_size = entry_bytes(&entry);
+        let total = self.rules.state_limits().total;
+        let size = work.approx_bytes() + self.log_bytes + entry_size;
+        if size > total {
+            return Err(RulesError::new(format!(
+                "state budget: this action would grow the game state to {} as saved, over the {} \
+                 the rule set allows (`state_mib` in mod.toml raises it, up to {})",
+                shown(size),
+                shown(total),
+                shown(StateLimits::HOST_TOTAL)
+            ))
+            .into());
+        }
+        let mut prev = std::mem::replace(&mut self.state, work);
+        self.state.log = std::mem::take(&mut prev.log);
+        self.state.log.push(entry);
+        self.log_bytes += entry_size;
         // Without undo (bots), the old state is dropped here rather than moved through the
         // deque: a state is 704 bytes, and every move of it is a copy.
         if self.undo_limit > 0 {
-            self.undo.push_back(prev);
-            if self.undo.len() > self.undo_limit {
-                self.undo.pop_front();
-            }
+            let held = prev.approx_bytes();
+            self.undo.push_back((prev, held));
+            self.trim_undo();
         }
         self.redo.clear();
         Ok(self.state.outcome.clone())
@@ -274,16 +316,17 @@ impl<R: Rules> Game<R> {
     /// Undoes the last action (no replay). Returns false if there is nothing to undo.
     pub fn undo(&mut self) -> bool {
         *self.listed.get_mut() = None;
-        let Some(mut prev) = self.undo.pop_back() else {
+        let Some((mut prev, held)) = self.undo.pop_back() else {
             return false;
         };
         prev.log = std::mem::take(&mut self.state.log);
         let Some(entry) = prev.log.pop() else {
             // Unreachable by construction (every snapshot has a log entry); restore and refuse.
             self.state.log = std::mem::take(&mut prev.log);
-            self.undo.push_back(prev);
+            self.undo.push_back((prev, held));
             return false;
         };
+        self.log_bytes = self.log_bytes.saturating_sub(entry_bytes(&entry));
         let cur = std::mem::replace(&mut self.state, prev);
         self.redo.push((cur, entry));
         true
@@ -296,9 +339,12 @@ impl<R: Rules> Game<R> {
             return false;
         };
         next.log = std::mem::take(&mut self.state.log);
+        self.log_bytes += entry_bytes(&entry);
         next.log.push(entry);
         let prev = std::mem::replace(&mut self.state, next);
-        self.undo.push_back(prev);
+        let held = prev.approx_bytes();
+        self.undo.push_back((prev, held));
+        self.trim_undo();
         true
     }
 

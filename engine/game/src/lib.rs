@@ -32,6 +32,7 @@ pub mod piece;
 pub mod play;
 pub mod record;
 pub mod rules;
+pub mod size;
 pub mod state;
 pub mod turn;
 
@@ -43,5 +44,6 @@ pub use ids::{PieceId, SideId, Value};
 pub use piece::{Piece, Position, footprint_hexes};
 pub use record::{GameRecord, ReplayError, SaveError, SaveFile, replay, state_hash};
 pub use rules::{Rules, RulesError};
+pub use size::StateLimits;
 pub use state::{GameState, LogEntry, ModLock, Outcome, SideState};
 pub use turn::{Actor, Clock, HookEvent, Order, PhaseSpec, Scope, TurnError, TurnStructure};

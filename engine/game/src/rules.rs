@@ -62,6 +62,12 @@ pub trait Rules {
     /// The game's turn structure.
     fn turn_structure(&self) -> &TurnStructure;
 
+    /// The limits on what the state may hold (see [`crate::size`]). [`crate::Game`] keeps the
+    /// total; the rules charge what each action writes against `per_action` themselves.
+    fn state_limits(&self) -> crate::StateLimits {
+        crate::StateLimits::default()
+    }
+
     /// Fills a fresh state (sides, board, pieces) from `state.scenario` and `state.options`.
     ///
     /// # Errors
@@ -163,6 +169,9 @@ impl<R: Rules + ?Sized> Rules for &R {
     fn turn_structure(&self) -> &TurnStructure {
         (**self).turn_structure()
     }
+    fn state_limits(&self) -> crate::StateLimits {
+        (**self).state_limits()
+    }
     fn setup(&self, state: &mut GameState) -> Result<(), RulesError> {
         (**self).setup(state)
     }
@@ -205,6 +214,9 @@ impl<R: Rules + ?Sized> Rules for &R {
 impl<R: Rules + ?Sized> Rules for Box<R> {
     fn turn_structure(&self) -> &TurnStructure {
         (**self).turn_structure()
+    }
+    fn state_limits(&self) -> crate::StateLimits {
+        (**self).state_limits()
     }
     fn setup(&self, state: &mut GameState) -> Result<(), RulesError> {
         (**self).setup(state)

@@ -19,7 +19,7 @@
 
 use crate::decl::{ModDecls, install_game, read_decls};
 use crate::error::{ModError, ScriptError};
-use crate::manifest::{ModSet, discover_with};
+use crate::manifest::{Manifest, ModSet, discover_with};
 use crate::sandbox::{Limits, RequirePaths, Sandbox};
 use mlua::RegistryKey;
 use sha2::{Digest, Sha256};
@@ -64,6 +64,9 @@ pub struct LoadedMods {
     pub mods: Vec<LoadedMod>,
     /// The scanned mods folder.
     pub mods_root: PathBuf,
+    /// What the game state may hold (`write_kib` and `state_mib` in mod.toml, the largest
+    /// request among the set's mods, clamped to the host caps).
+    pub state_limits: hexforge_game::StateLimits,
 }
 
 impl std::fmt::Debug for LoadedMods {
@@ -153,6 +156,16 @@ pub fn load_from_set(
         limits.memory = limits.memory.max((mib as usize) << 20);
     }
     let sandbox = Sandbox::new(limits).map_err(|e| vec![script_to_mod_error(&e)])?;
+    let most = |f: fn(&Manifest) -> Option<u32>| {
+        order
+            .iter()
+            .filter_map(|id| f(&set.mods.get(id)?.manifest))
+            .max()
+    };
+    let state_limits = hexforge_game::StateLimits::asked(
+        most(|m| m.write_kib).map(|k| (k as usize) << 10),
+        most(|m| m.state_mib).map(|m| (m as usize) << 20),
+    );
     let mut paths = RequirePaths {
         scripts: opts.scripts_dir.as_ref().map(|d| {
             (
@@ -215,6 +228,7 @@ pub fn load_from_set(
         callbacks,
         mods,
         mods_root: mods_root.to_path_buf(),
+        state_limits,
     })
 }
 

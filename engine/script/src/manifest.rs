@@ -67,6 +67,12 @@ pub struct Manifest {
     /// Memory its rule set's VM may use, in MiB (default 64; the host caps it at 512). A rule
     /// set gets the largest request among its mods.
     pub memory_mib: Option<u32>,
+    /// What one action may add to the game state, in KiB as saved (default 1024; the host caps
+    /// it at 16384). A rule set gets the largest request among its mods.
+    pub write_kib: Option<u32>,
+    /// What the whole game state (with its log) may hold, in MiB as saved (default 64; the host
+    /// caps it at 1024). A rule set gets the largest request among its mods.
+    pub state_mib: Option<u32>,
 }
 
 /// One entry of `[dependencies]`.
@@ -96,6 +102,8 @@ struct RawManifest {
     dependencies: BTreeMap<String, Spanned<RawDep>>,
     extends: Option<Spanned<String>>,
     memory_mib: Option<u32>,
+    write_kib: Option<u32>,
+    state_mib: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -148,7 +156,7 @@ impl Manifest {
             Ok(r) => r,
             Err(e) => {
                 let msg = format!(
-                    "{} (mod.toml needs id, name, version, engine; optional: authors, license, description, entry, extends, memory_mib, [dependencies])",
+                    "{} (mod.toml needs id, name, version, engine; optional: authors, license, description, entry, extends, memory_mib, write_kib, state_mib, [dependencies])",
                     e.message().trim()
                 );
                 return Err(vec![match e.span() {
@@ -282,6 +290,8 @@ impl Manifest {
             dependencies,
             extends,
             memory_mib: raw.memory_mib,
+            write_kib: raw.write_kib,
+            state_mib: raw.state_mib,
         })
     }
 

@@ -39,9 +39,12 @@ use hexforge_core::dice::{DiceExpr, DiceSet, MAX_DICE, MAX_SIDES};
 use hexforge_core::hex::Hex;
 use hexforge_core::table::Cell;
 use hexforge_game::rules::{Rules, RulesError, pick_index};
+use hexforge_game::size::{json_bytes, shown};
 use hexforge_game::state::ModLock;
 use hexforge_game::turn::{Actor, HookEvent, Order, PhaseSpec, Scope, TurnStructure};
-use hexforge_game::{Action, GameState, Illegal, Outcome, Piece, PieceId, Position, SideId};
+use hexforge_game::{
+    Action, GameState, Illegal, Outcome, Piece, PieceId, Position, SideId, StateLimits,
+};
 use mlua::{Function, Lua, LuaSerdeExt, MultiValue, Table, Value};
 use serde_json::Value as Json;
 use std::cell::RefCell;
@@ -107,6 +110,34 @@ pub struct LuaRules {
     functions: Vec<Function>,
     /// The last scenario file parsed (see [`crate::scenario::find_scenario`]).
     scenario: ParsedScenario,
+    /// What the running action (or setup) has written into the state so far, in bytes as saved
+    /// ([`LuaRules::charge`]).
+    written: std::cell::Cell<usize>,
+}
+
+impl LuaRules {
+    /// Charges `bytes` a ctx method writes into the state against the running action's budget
+    /// (`per_action` of [`StateLimits`]: its apply and the hooks it fires, or setup). Why: the
+    /// state lives outside the VM's memory limit. Over the budget, the method fails, and with it
+    /// the action, which leaves the state as it was.
+    ///
+    /// # Errors
+    /// Over the budget, naming the mod.toml key that raises it.
+    pub(crate) fn charge(&self, bytes: usize) -> mlua::Result<()> {
+        let used = self.written.get().saturating_add(bytes);
+        self.written.set(used);
+        let limit = self.loaded.state_limits.per_action;
+        if used <= limit {
+            return Ok(());
+        }
+        Err(mlua::Error::runtime(format!(
+            "state budget: this action has written {} into the game state, over the {} an action \
+             may write (`write_kib` in mod.toml raises it, up to {})",
+            shown(used),
+            shown(limit),
+            shown(StateLimits::HOST_PER_ACTION)
+        )))
+    }
 }
 
 impl std::fmt::Debug for LuaRules {
@@ -265,6 +296,7 @@ impl LuaRules {
             remember: std::cell::Cell::new(true),
             ctx_template: RefCell::new(None),
             functions,
+            written: std::cell::Cell::new(0),
             scenario: ParsedScenario::default(),
         })
     }
@@ -397,7 +429,12 @@ impl Rules for LuaRules {
         &self.turns
     }
 
+    fn state_limits(&self) -> StateLimits {
+        self.loaded.state_limits
+    }
+
     fn setup(&self, state: &mut GameState) -> Result<(), RulesError> {
+        self.written.set(0);
         apply_scenario(&self.loaded, &self.scenario, state).map_err(rerr)?;
         if let Some(cb) = self.loaded.decls.setup {
             self.call(
@@ -440,6 +477,8 @@ impl Rules for LuaRules {
         state: &mut GameState,
         action: &Action,
     ) -> Result<Result<(), Illegal>, RulesError> {
+        // Its hooks write against the same budget.
+        self.written.set(0);
         if action.is_end_phase() {
             return Ok(Ok(()));
         }

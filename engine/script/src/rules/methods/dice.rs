@@ -1,6 +1,7 @@
 //! Rolling the engine's seeded dice (every roll is logged).
 
 use super::*;
+use hexforge_game::size::roll_bytes;
 
 pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     write!(methods, lua, "roll", |lua, rules, s, args| {
@@ -8,6 +9,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
         let expr = DiceExpr::parse(&notation)
             .map_err(|e| mlua::Error::runtime(format!("dice {notation:?}: {e}")))?;
         let roll = s.dice.roll(&expr, &label(args, 1));
+        rules.charge(roll_bytes(&roll))?;
         one(lua, roll.total)
     });
 
@@ -16,6 +18,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
         let expr = DiceExpr::parse(&notation)
             .map_err(|e| mlua::Error::runtime(format!("dice {notation:?}: {e}")))?;
         let roll = s.dice.roll(&expr, &label(args, 1));
+        rules.charge(roll_bytes(&roll))?;
         let t = lua.create_table()?;
         t.raw_set("total", roll.total)?;
         let dice = serde_json::to_value(&roll.dice).map_err(mlua::Error::external)?;
@@ -38,6 +41,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
             .dice
             .pool(n, sides, &label(args, 2))
             .map_err(|e| mlua::Error::runtime(e.to_string()))?;
+        rules.charge(roll_bytes(&roll))?;
         one(lua, roll.kept_values())
     });
 
@@ -55,6 +59,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
             .parse(&format!("{n}d[{id}]"))
             .map_err(|e| mlua::Error::runtime(format!("dice {id:?}: {e}")))?;
         let roll = s.dice.roll(&expr, &label(args, 2));
+        rules.charge(roll_bytes(&roll))?;
         let faces: Vec<String> = roll
             .dice
             .iter()

@@ -178,6 +178,15 @@ pub(super) enum PathStep {
     Index(usize),
 }
 
+/// A path's steps, in bytes as saved (for [`LuaRules::charge`]).
+fn path_bytes(path: &[PathStep]) -> usize {
+    let step = |p: &PathStep| match p {
+        PathStep::Key(k) => k.len() + 4,
+        PathStep::Index(_) => 8,
+    };
+    path.iter().map(step).sum()
+}
+
 /// Reads a path `{ key, step, ... }`: a value key first, then list positions (integers from 1)
 /// or table keys (strings).
 pub(super) fn value_path(t: &Table) -> mlua::Result<Vec<PathStep>> {

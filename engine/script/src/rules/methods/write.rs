@@ -39,6 +39,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
             _ => vec![PathStep::Key(string(args, 1)?)],
         };
         let v = json(lua, args, 2, "value")?;
+        rules.charge(json_bytes(&v) + 4 + path_bytes(&path))?;
         if let Some(p) = s.pieces.get_mut(&id) {
             if let [PathStep::Key(key)] = path.as_slice() {
                 set_value(p, key, v);
@@ -53,6 +54,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
         let side = string(args, 0)?;
         let key = string(args, 1)?;
         let v = json(lua, args, 2, "value")?;
+        rules.charge(key.len() + 4 + json_bytes(&v))?;
         let st = s
             .side_mut(&SideId::new(side.clone()))
             .ok_or_else(|| mlua::Error::runtime(format!("no side {side:?}")))?;
@@ -67,6 +69,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     write!(methods, lua, "set_global", |lua, rules, s, args| {
         let key = string(args, 0)?;
         let v = json(lua, args, 1, "value")?;
+        rules.charge(key.len() + 4 + json_bytes(&v))?;
         // Setting what is already there changes nothing (and keeps the globals shared with the
         // state before the action).
         if v.is_null() {
@@ -107,6 +110,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
             v => Some(dir_from_value(&v).map_err(mlua::Error::runtime)?),
         };
         let extra = from_lua(lua, t.raw_get("values")?, &"values")?;
+        rules.charge(kind.len() + owner.len() + 64 + json_bytes(&extra))?;
         let id = s.add_piece(&kind, SideId::new(owner), pos, facing);
         if let Some(p) = s.pieces.get_mut(&id) {
             let mut values = decl.values.clone();
@@ -141,6 +145,7 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
                 .collect(),
             _ => Vec::new(),
         };
+        rules.charge(16 + ids.iter().map(|i| i.len() + 3).sum::<usize>())?;
         if ids.is_empty() {
             if s.board.terrain.contains_key(&h) {
                 Arc::make_mut(&mut s.board).terrain.remove(&h);
@@ -152,12 +157,16 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
     });
 
     write!(methods, lua, "end_game", |lua, rules, s, args| {
-        s.outcome = Some(parse_outcome(lua, args.get(lua, 0)?)?);
+        let outcome = parse_outcome(lua, args.get(lua, 0)?)?;
+        rules.charge(outcome.reason.len() + 64)?;
+        s.outcome = Some(outcome);
         one(lua, Value::Nil)
     });
 
     write!(methods, lua, "log", |lua, rules, s, args| {
-        s.emit(label(args, 0));
+        let line = label(args, 0);
+        rules.charge(line.len() + 3)?;
+        s.emit(line);
         one(lua, Value::Nil)
     });
     Ok(())
