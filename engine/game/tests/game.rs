@@ -150,6 +150,37 @@ fn undo_and_redo_restore_exact_states() {
 }
 
 #[test]
+fn an_action_past_the_total_state_budget_is_refused_and_changes_nothing() {
+    let mut rules = Fake::new();
+    let g = new_game(14, Fake::new());
+    let size = g.state().approx_bytes() + hexforge_game::size::entry_bytes(&g.state().log[0]);
+    // Room for the start, not for one more log entry.
+    rules.limits.total = size + 10;
+    let mut g = new_game(14, rules);
+    let before = state_hash(g.state());
+    let side = g.waiting()[0].clone();
+    let e = g.perform(&Action::end_phase(side)).unwrap_err().to_string();
+    assert!(e.contains("state budget") && e.contains("state_mib"), "{e}");
+    assert_eq!(state_hash(g.state()), before);
+    assert_eq!(g.state().log.len(), 1);
+}
+
+#[test]
+fn undo_history_is_bounded_by_memory_too() {
+    let mut g = new_game(15, Fake::new());
+    let one = g.state().approx_bytes();
+    // Room for two states' worth of bytes: the third oldest goes.
+    g.set_undo_memory(2 * one + one / 2);
+    for _ in 0..4 {
+        let side = g.waiting()[0].clone();
+        g.perform(&Action::end_phase(side)).unwrap();
+    }
+    assert!(g.undo() && g.undo());
+    assert!(!g.undo(), "only two kept");
+    assert_eq!(g.state().log.len(), 3);
+}
+
+#[test]
 fn undo_limit_drops_oldest() {
     let mut g = new_game(12, Fake::new());
     g.set_undo_limit(3);

@@ -234,7 +234,38 @@ pub fn load_from_set(
 
 #[cfg(test)]
 mod tests {
-    use super::content_hash;
+    use super::{LoadOptions, content_hash, load_mods};
+    use hexforge_game::StateLimits;
+
+    #[test]
+    fn state_limits_are_the_largest_request_of_the_set_clamped_to_the_host_caps() {
+        let tmp = tempfile::tempdir().unwrap();
+        let manifest = |id: &str, extra: &str| {
+            format!("id = \"{id}\"\nname = \"{id}\"\nversion = \"0.1.0\"\nengine = \"*\"\n{extra}")
+        };
+        for (id, extra) in [
+            ("base", "write_kib = 2048\n"),
+            (
+                "variant",
+                "extends = \"base\"\nstate_mib = 4096\nwrite_kib = 8\n",
+            ),
+            ("plain", ""),
+        ] {
+            let dir = tmp.path().join(id);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("mod.toml"), manifest(id, extra)).unwrap();
+            std::fs::write(dir.join("main.lua"), "").unwrap();
+        }
+        let limits = |id| {
+            load_mods(tmp.path(), id, &LoadOptions::default())
+                .unwrap()
+                .state_limits
+        };
+        let v = limits("variant");
+        assert_eq!(v.per_action, 2048 << 10, "the base's larger request");
+        assert_eq!(v.total, StateLimits::HOST_TOTAL, "clamped");
+        assert_eq!(limits("plain"), StateLimits::default());
+    }
 
     #[test]
     fn the_content_hash_skips_hidden_entries_but_not_a_hidden_mod_folder() {

@@ -1,6 +1,9 @@
 //! Hostile snippets against the sandbox: none may escape, hang or crash, and the VM must stay
 //! usable after each. Each row says how the snippet must fail (or that it is harmless).
 
+mod common;
+
+use hexforge_game::{Action, SideId, state_hash};
 use hexforge_script::{Limits, Sandbox, ScriptErrorKind};
 use std::time::{Duration, Instant};
 
@@ -648,5 +651,114 @@ fn memory_kept_for_reuse_is_given_back_before_the_limit_refuses() {
             )
             .unwrap_or_else(|e| panic!("round {round}: {e}"));
         assert_eq!(got, n as i64);
+    }
+}
+
+/// Hostile writes into the game state, each from an action's apply (`a.n` picks the case): the
+/// state lives outside the VM's memory limit, so the rules charge every write against the
+/// action's budget. Each must end its action with an error (the state budget's, at the mod's
+/// line, where one is named), leave the state exactly as it was, and leave the game playable.
+const WRITE_CASES: &[(&str, &str, Option<&str>)] = &[
+    (
+        "log bomb",
+        r#"ctx:log(string.rep("x", 4 << 20))"#,
+        Some("ctx:log: state budget"),
+    ),
+    (
+        "many log lines",
+        r#"for i = 1, 1e6 do ctx:log("line " .. i) end"#,
+        Some("ctx:log: state budget"),
+    ),
+    (
+        "value bomb: one long string",
+        r#"ctx:set(1, "v", string.rep("x", 4 << 20))"#,
+        Some("ctx:set: state budget"),
+    ),
+    (
+        "value bomb: one big table",
+        r#"local t = {} for i = 1, 300000 do t[i] = i end ctx:set(1, "v", t)"#,
+        Some("ctx:set: state budget"),
+    ),
+    (
+        "value bomb: many keys",
+        r#"local t = {} for i = 1, 200000 do t["k" .. i] = true end ctx:set(1, "v", t)"#,
+        Some("ctx:set: state budget"),
+    ),
+    (
+        "value bomb: deep nesting",
+        r#"local t = {} for i = 1, 100000 do t = { t } end ctx:set(1, "v", t)"#,
+        None,
+    ),
+    (
+        "many small writes",
+        r#"for i = 1, 1e6 do ctx:set(1, "k" .. i, i) end"#,
+        Some("ctx:set: state budget"),
+    ),
+    (
+        "many globals",
+        r#"for i = 1, 1e6 do ctx:set_global("g" .. i, i) end"#,
+        Some("ctx:set_global: state budget"),
+    ),
+    (
+        "many side values",
+        r#"for i = 1, 1e6 do ctx:set_side("blue", "s" .. i, i) end"#,
+        Some("ctx:set_side: state budget"),
+    ),
+    (
+        "many pieces",
+        r#"for i = 1, 1e6 do ctx:create { type = "ship", owner = "blue", hex = { q = 0, r = 0 } } end"#,
+        Some("ctx:create: state budget"),
+    ),
+    (
+        "many rolls",
+        r#"for i = 1, 1e6 do ctx:roll("1d6", "again") end"#,
+        Some("ctx:roll: state budget"),
+    ),
+];
+
+#[test]
+fn hostile_writes_end_their_action_and_leave_the_state_as_it_was() {
+    let cases: String = WRITE_CASES
+        .iter()
+        .enumerate()
+        .map(|(i, (_, src, _))| format!("  [{}] = function(ctx) {src} end,\n", i + 1))
+        .collect();
+    let main = format!(
+        r#"game.piece_type {{ id = "ship" }}
+game.turns {{ order = "fixed", phases = {{ {{ id = "main" }} }} }}
+local cases = {{
+{cases}}}
+game.action {{ id = "write", params = {{ n = "number" }},
+  apply = function(ctx, a) cases[a.n](ctx) end }}
+game.action {{ id = "calm", apply = function(ctx) ctx:set(1, "calm", true) end }}
+"#
+    );
+    let scenario = "name = \"Writes\"\n[board]\nshape = \"hexagon\"\nradius = 2\n[[sides]]\n\
+                    id = \"blue\"\n[[pieces]]\ntype = \"ship\"\nowner = \"blue\"\n\
+                    hex = { q = 0, r = 0 }\n";
+    let (_dir, mut g) = common::game("writes", &main, scenario, serde_json::Value::Null);
+    let blue = SideId::new("blue");
+    for (i, (name, _, want)) in WRITE_CASES.iter().enumerate() {
+        eprintln!("case: {name}");
+        let before = state_hash(g.state());
+        let start = Instant::now();
+        let write = Action::new("write", blue.clone(), serde_json::json!({ "n": i + 1 }));
+        let e = g.perform(&write).expect_err(name).to_string();
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{name}: took {:?}",
+            start.elapsed()
+        );
+        if let Some(want) = want {
+            assert!(e.contains(want), "{name}: {e}");
+            assert!(
+                e.contains("writes/main.lua:"),
+                "{name}: the mod's line: {e}"
+            );
+            assert!(e.contains("write_kib"), "{name}: how to raise it: {e}");
+        }
+        assert_eq!(state_hash(g.state()), before, "{name}: the state changed");
+        g.perform(&Action::new("calm", blue.clone(), serde_json::Value::Null))
+            .unwrap_or_else(|e| panic!("after {name}: {e}"));
     }
 }

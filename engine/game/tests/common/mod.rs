@@ -32,6 +32,8 @@ pub struct Fake {
     pub fail_at: Option<Fail>,
     /// How many times `check` was asked.
     pub checks: std::cell::Cell<usize>,
+    /// The limits it reports (the engine's defaults unless a test sets them).
+    pub limits: hexforge_game::StateLimits,
 }
 
 pub const RADIUS: i32 = 3;
@@ -47,6 +49,7 @@ impl Fake {
             turns,
             fail_at: None,
             checks: std::cell::Cell::new(0),
+            limits: hexforge_game::StateLimits::default(),
         }
     }
 
@@ -107,6 +110,10 @@ fn can_move(state: &GameState, action: &Action) -> Result<(PieceId, Hex), Illega
 impl Rules for Fake {
     fn turn_structure(&self) -> &TurnStructure {
         &self.turns
+    }
+
+    fn state_limits(&self) -> hexforge_game::StateLimits {
+        self.limits
     }
 
     fn setup(&self, state: &mut GameState) -> Result<(), RulesError> {
