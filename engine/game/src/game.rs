@@ -59,6 +59,9 @@ pub struct Game<R: Rules> {
     undo_memory: usize,
     /// The log's bytes as saved ([`crate::size::entry_bytes`] of every entry).
     log_bytes: usize,
+    /// At least the state's bytes without its log ([`GameState::approx_bytes`]): measured, or
+    /// a measure plus what the rules wrote since ([`Rules::written_last`]).
+    size: usize,
     /// The action [`Game::pick_legal_action`] last returned, while the state and the rules are
     /// still the ones it was listed for (every change clears it): [`Game::perform`] does not ask
     /// the rules' check about it again, and logs this copy instead of cloning its argument.
@@ -84,6 +87,7 @@ impl<R: Rules> Game<R> {
             events: std::mem::take(&mut state.events),
         };
         let log_bytes = entry_bytes(&entry);
+        let size = state.approx_bytes();
         state.log.push(entry);
         Ok(Game {
             state,
@@ -93,6 +97,7 @@ impl<R: Rules> Game<R> {
             undo_limit: usize::MAX,
             undo_memory: DEFAULT_UNDO_MEMORY,
             log_bytes,
+            size,
             listed: std::cell::RefCell::new(None),
         })
     }
@@ -263,11 +268,17 @@ impl<R: Rules> Game<R> {
             // The listed copy equals `action` and is ours already: logging it saves a clone.
             action: Some(listed.unwrap_or_else(|| action.clone())),
         };
-        // What the mod's writes may grow is bounded in total (the rules bound each action).
+        // What the mod's writes may grow is bounded in total (the rules bound each action). The
+        // state is measured only when what the rules say they wrote leaves it in doubt.
         let entry_size = entry_bytes(&entry);
         let total = self.rules.state_limits().total;
-        let size = work.approx_bytes() + self.log_bytes + entry_size;
-        if size > total {
+        let fits = |n: usize| n.saturating_add(self.log_bytes + entry_size) <= total;
+        let new_size = match self.rules.written_last() {
+            Some(w) if fits(self.size.saturating_add(w)) => self.size + w,
+            _ => work.approx_bytes(),
+        };
+        if !fits(new_size) {
+            let size = new_size + self.log_bytes + entry_size;
             return Err(RulesError::new(format!(
                 "state budget: this action would grow the game state to {} as saved, over the {} \
                  the rule set allows (`state_mib` in mod.toml raises it, up to {})",
@@ -281,10 +292,10 @@ impl<R: Rules> Game<R> {
         self.state.log = std::mem::take(&mut prev.log);
         self.state.log.push(entry);
         self.log_bytes += entry_size;
+        let held = std::mem::replace(&mut self.size, new_size);
         // Without undo (bots), the old state is dropped here rather than moved through the
         // deque: a state is 704 bytes, and every move of it is a copy.
         if self.undo_limit > 0 {
-            let held = prev.approx_bytes();
             self.undo.push_back((prev, held));
             self.trim_undo();
         }
@@ -298,7 +309,10 @@ impl<R: Rules> Game<R> {
         self.undo.clear();
         self.redo.clear();
         *self.listed.get_mut() = None;
-        f(&mut self.state)
+        let out = f(&mut self.state);
+        self.size = self.state.approx_bytes();
+        self.log_bytes = self.state.log.iter().map(entry_bytes).sum();
+        out
     }
 
     /// Whether there is an action to undo.
@@ -327,6 +341,7 @@ impl<R: Rules> Game<R> {
             return false;
         };
         self.log_bytes = self.log_bytes.saturating_sub(entry_bytes(&entry));
+        self.size = held;
         let cur = std::mem::replace(&mut self.state, prev);
         self.redo.push((cur, entry));
         true
@@ -342,7 +357,7 @@ impl<R: Rules> Game<R> {
         self.log_bytes += entry_bytes(&entry);
         next.log.push(entry);
         let prev = std::mem::replace(&mut self.state, next);
-        let held = prev.approx_bytes();
+        let held = std::mem::replace(&mut self.size, self.state.approx_bytes());
         self.undo.push_back((prev, held));
         self.trim_undo();
         true

@@ -68,6 +68,13 @@ pub trait Rules {
         crate::StateLimits::default()
     }
 
+    /// What the last action (its apply and hooks) wrote into the state, in bytes as saved, when
+    /// the rules count it: an upper bound of how much the state grew, which spares
+    /// [`crate::Game`] measuring the whole state after every action. `None`: not counted.
+    fn written_last(&self) -> Option<usize> {
+        None
+    }
+
     /// Fills a fresh state (sides, board, pieces) from `state.scenario` and `state.options`.
     ///
     /// # Errors
@@ -166,6 +173,9 @@ pub trait Rules {
 // Why these two: a `Game` owns its rules, but replays, comparisons and sessions often want to
 // run several games over one set of rules (e.g. one Lua VM) without wrapper types.
 impl<R: Rules + ?Sized> Rules for &R {
+    fn written_last(&self) -> Option<usize> {
+        (**self).written_last()
+    }
     fn turn_structure(&self) -> &TurnStructure {
         (**self).turn_structure()
     }
@@ -212,6 +222,9 @@ impl<R: Rules + ?Sized> Rules for &R {
 }
 
 impl<R: Rules + ?Sized> Rules for Box<R> {
+    fn written_last(&self) -> Option<usize> {
+        (**self).written_last()
+    }
     fn turn_structure(&self) -> &TurnStructure {
         (**self).turn_structure()
     }

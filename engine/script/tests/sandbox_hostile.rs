@@ -762,3 +762,53 @@ game.action {{ id = "calm", apply = function(ctx) ctx:set(1, "calm", true) end }
             .unwrap_or_else(|e| panic!("after {name}: {e}"));
     }
 }
+
+/// Many actions that each stay within their budget still cannot grow the state without bound:
+/// the action that would pass the rule set's total is refused, and the state stays as it was.
+#[test]
+fn small_writes_that_add_up_stop_at_the_total_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let mods = dir.path().join("mods");
+    common::write(
+        &mods,
+        &[
+            (
+                "grow/mod.toml",
+                "id = \"grow\"\nname = \"grow\"\nversion = \"0.1.0\"\nengine = \"*\"\nstate_mib = 1\n",
+            ),
+            (
+                "grow/main.lua",
+                r#"game.turns { order = "fixed", phases = { { id = "main" } } }
+game.action { id = "grow", apply = function(ctx) ctx:log(string.rep("x", 300 * 1024)) end }
+"#,
+            ),
+            (
+                "grow/scenarios/grow.toml",
+                "name = \"Grow\"\n[board]\nshape = \"hexagon\"\nradius = 1\n[[sides]]\nid = \"blue\"\n",
+            ),
+        ],
+    );
+    let loaded = hexforge_script::loader::load_mods(&mods, "grow", &Default::default()).unwrap();
+    let rules = hexforge_script::LuaRules::new(loaded).unwrap();
+    let state =
+        hexforge_game::GameState::new(rules.mod_locks(), "grow", serde_json::Value::Null, 1);
+    let mut g = hexforge_game::Game::new(rules, state).unwrap();
+    let grow = Action::new("grow", SideId::new("blue"), serde_json::Value::Null);
+    let mut done = 0;
+    let e = loop {
+        let before = state_hash(g.state());
+        match g.perform(&grow) {
+            Ok(_) => done += 1,
+            Err(e) => {
+                assert_eq!(state_hash(g.state()), before);
+                break e.to_string();
+            }
+        }
+        assert!(done < 10, "never stopped");
+    };
+    assert_eq!(
+        done, 3,
+        "three lines of 300 KiB fit in 1 MiB, not four: {e}"
+    );
+    assert!(e.contains("state budget") && e.contains("state_mib"), "{e}");
+}

@@ -433,6 +433,10 @@ impl Rules for LuaRules {
         self.loaded.state_limits
     }
 
+    fn written_last(&self) -> Option<usize> {
+        Some(self.written.get())
+    }
+
     fn setup(&self, state: &mut GameState) -> Result<(), RulesError> {
         self.written.set(0);
         apply_scenario(&self.loaded, &self.scenario, state).map_err(rerr)?;
