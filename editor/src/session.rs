@@ -51,7 +51,9 @@ pub const EDITOR_SEED: u64 = 1;
 pub const RANDOM: &str = "random";
 
 /// How many undo steps the editor keeps (a bot game of thousands of actions would otherwise
-/// keep a state copy per action).
+/// keep a state copy per action). They are bounded by memory as well: `Game` keeps undo states
+/// only while they hold 256 MiB together, counted as saved (`Game::set_undo_memory`), so a mod
+/// with big state values keeps fewer steps.
 pub const UNDO_LIMIT: usize = 1000;
 
 /// The folder `ModError` file names are relative to: the mods root's parent.
