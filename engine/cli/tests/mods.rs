@@ -112,6 +112,99 @@ fn a_saved_game_replays_to_its_hash_and_a_changed_mod_is_caught() {
 }
 
 #[test]
+fn replaying_hostile_saves_gives_clear_errors_under_the_real_rules() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(
+        &root().join("mods/tutorial"),
+        &tmp.path().join("mods/tutorial"),
+    );
+    let o = hexforge(
+        &["play", "tutorial", "--seed", "4", "--save", "g.hexsave"],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    let text = std::fs::read(tmp.path().join("g.hexsave")).unwrap();
+    // What the load estimates it builds stays within its budget (16 times the size cap).
+    let cost = hexforge_game::record::load_cost(&text, u64::MAX).unwrap();
+    assert!(
+        cost < 16 * text.len() as u64,
+        "{cost} for {} bytes",
+        text.len()
+    );
+    let good: serde_json::Value = serde_json::from_slice(&text).unwrap();
+    let far = serde_json::json!({ "q": i32::MIN, "r": i32::MAX });
+    let long = "s".repeat(100_000);
+    let cases: Vec<(&str, serde_json::Value, &str)> = vec![
+        (
+            "/record/actions/0/side",
+            "green".into(),
+            "action 0 (`move` by green) failed on replay",
+        ),
+        (
+            "/record/actions/0/id",
+            "teleport".into(),
+            "action 0 (`teleport` by blue) failed on replay",
+        ),
+        (
+            "/record/actions/0/params/to",
+            far,
+            "action 0 (`move` by blue) failed on replay",
+        ),
+        (
+            "/record/actions/0/params/piece",
+            u64::MAX.into(),
+            "action 0 (`move` by blue) failed",
+        ),
+        (
+            "/record/actions/0/params",
+            serde_json::json!([[[[[[1]]]]]]),
+            "action 0 (`move` by blue)",
+        ),
+        (
+            "/record/actions/0/side",
+            long.into(),
+            "… (100000 bytes in all)",
+        ),
+        (
+            "/record/format_version",
+            2.into(),
+            "record format version 2 is not supported",
+        ),
+        (
+            "/record/scenario",
+            "nowhere".into(),
+            "the game could not start",
+        ),
+    ];
+    for (at, value, says) in cases {
+        let mut v = good.clone();
+        *v.pointer_mut(at).unwrap() = value;
+        std::fs::write(tmp.path().join("h.hexsave"), v.to_string()).unwrap();
+        let o = hexforge(&["replay", "h.hexsave"], tmp.path());
+        let e = err(&o);
+        assert_eq!(o.status.code(), Some(1), "{at}: {e:.500}");
+        assert!(
+            e.starts_with("error: h.hexsave does not replay: "),
+            "{at}: {e:.500}"
+        );
+        assert!(e.contains(says), "{at}: {e:.500}");
+        assert!(e.len() < 2000, "{at}: {} bytes: {e:.500}", e.len());
+    }
+    // A save cut short says so, and the seed must fit.
+    std::fs::write(tmp.path().join("h.hexsave"), &text[..text.len() / 2]).unwrap();
+    let e = err(&hexforge(&["replay", "h.hexsave"], tmp.path()));
+    assert!(e.contains("the file ends too early"), "{e}");
+    let mut v = good;
+    v["record"]["seed"] = serde_json::json!(1e30);
+    std::fs::write(tmp.path().join("h.hexsave"), v.to_string()).unwrap();
+    let e = err(&hexforge(&["replay", "h.hexsave"], tmp.path()));
+    assert!(
+        e.starts_with("error: h.hexsave: damaged save: invalid type: floating point"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_broken_mod_reports_every_problem_with_file_and_line_and_exits_1() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("mods/tutorial");

@@ -11,7 +11,7 @@ use crate::cli::ReplayArgs;
 use crate::runtime;
 use anyhow::{Context, bail};
 use hexforge_game::record::{SaveFile, compare_locks, load};
-use hexforge_game::{ModLock, Rules, replay, state_hash};
+use hexforge_game::{ModLock, ReplayError, Rules, replay, state_hash};
 use hexforge_pack::ModStore;
 use hexforge_script::manifest::Manifest;
 use hexforge_script::migrate::migrate_record;
@@ -28,9 +28,17 @@ use std::process::ExitCode;
 pub fn run(args: &ReplayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let file = load(&args.file)?;
     let same = match &args.module {
-        Some(m) => replay_with(&file, &paths::resolve(m)?, out)?,
-        None => replay_by_lock(&file, out)?,
-    };
+        Some(m) => replay_with(&file, &paths::resolve(m)?, out),
+        None => replay_by_lock(&file, out),
+    }
+    .map_err(|e| {
+        // A replay failure is the save's: name it (mod loading errors name their own files).
+        if e.is::<ReplayError>() {
+            e.context(format!("{} does not replay", args.file.display()))
+        } else {
+            e
+        }
+    })?;
     Ok(if same {
         ExitCode::SUCCESS
     } else {

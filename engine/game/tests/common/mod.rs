@@ -69,9 +69,18 @@ impl Fake {
     }
 }
 
+/// The largest hex coordinate an action may name (like the script API's `COORD_LIMIT`): hex
+/// arithmetic on coordinates near `i32::MAX` overflows, and a saved action is untrusted.
+pub const COORD_LIMIT: i32 = 1 << 24;
+
 fn parse(action: &Action) -> Option<(PieceId, Hex)> {
-    let piece = PieceId(action.param("piece")?.as_u64()? as u32);
+    let piece = PieceId(u32::try_from(action.param("piece")?.as_u64()?).ok()?);
     let to: Hex = serde_json::from_value(action.param("to")?.clone()).ok()?;
+    if to.q.unsigned_abs() > COORD_LIMIT.unsigned_abs()
+        || to.r.unsigned_abs() > COORD_LIMIT.unsigned_abs()
+    {
+        return None;
+    }
     Some((piece, to))
 }
 
