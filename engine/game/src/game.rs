@@ -77,8 +77,10 @@ impl<R: Rules> Game<R> {
     pub fn new(rules: R, mut state: GameState) -> Result<Self, PerformError> {
         state.log.clear();
         rules.setup(&mut state)?;
-        let events = turn::start(&mut state, rules.turn_structure())?;
-        run_events(&rules, &mut state, events)?;
+        match turn::start(&mut state, rules.turn_structure()) {
+            Err(TurnError::NoActors) => nobody_can_act(&rules, &mut state)?,
+            started => run_events(&rules, &mut state, started?)?,
+        }
         settle_outcome(&rules, &mut state)?;
         let entry = LogEntry {
             index: 0,
@@ -396,9 +398,18 @@ fn transact<R: Rules + ?Sized>(
     };
     let mut events = Vec::new();
     if action.is_end_phase() {
-        let moved = turn::end_phase(work, turns, &action.side)??;
-        events.push(after);
-        events.extend(moved);
+        match turn::end_phase(work, turns, &action.side) {
+            // The phase's end hooks do not fire: the game is over.
+            Err(TurnError::NoActors) => {
+                nobody_can_act(rules, work)?;
+                events.push(after);
+            }
+            moved => {
+                let moved = moved??;
+                events.push(after);
+                events.extend(moved);
+            }
+        }
     } else {
         rules.apply(work, action)??;
         events.push(after);
@@ -430,9 +441,27 @@ fn run_events<R: Rules + ?Sized>(
         if turn::refresh_acting(state, turns) {
             return Ok(());
         }
-        queue.extend(turn::advance(state, turns)?);
+        match turn::advance(state, turns) {
+            Err(TurnError::NoActors) => return nobody_can_act(rules, state),
+            next => queue.extend(next?),
+        }
     }
     Err(RulesError::new("hooks keep ending phases: gave up after 100000 events").into())
+}
+
+/// When no side is left to act (every side is out of the game, say one blast destroyed the last
+/// ships of all), the game is over: the rules' victory decides, and without an answer it is a
+/// draw. Why not an error: a game that ends legally never ends in one.
+fn nobody_can_act<R: Rules + ?Sized>(rules: &R, state: &mut GameState) -> Result<(), PerformError> {
+    if state.outcome.is_none() {
+        state.outcome = rules.outcome(state)?;
+    }
+    if state.outcome.is_none() {
+        state.outcome = Some(Outcome::draw(
+            "no side can act: every side is out of the game",
+        ));
+    }
+    Ok(())
 }
 
 /// Asks the rules for an outcome; past the turn limit a game without one is a draw.

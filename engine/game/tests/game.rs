@@ -180,6 +180,51 @@ fn undo_history_is_bounded_by_memory_too() {
     assert_eq!(g.state().log.len(), 3);
 }
 
+/// One action can put every side out of the game (a blast that destroys the last ships of all):
+/// the game then ends as the rules' victory says, or in a draw, never in an error.
+#[test]
+fn a_game_where_no_side_can_act_ends_in_a_draw_not_an_error() {
+    use hexforge_game::turn::{HookEvent, TurnStructure};
+    use hexforge_game::{GameState, Illegal, Outcome, Rules, RulesError};
+    /// The fake rules, except that every move puts both sides out of the game.
+    struct AllOut(Fake);
+    impl Rules for AllOut {
+        fn turn_structure(&self) -> &TurnStructure {
+            self.0.turn_structure()
+        }
+        fn setup(&self, state: &mut GameState) -> Result<(), RulesError> {
+            self.0.setup(state)
+        }
+        fn legal_actions(&self, s: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError> {
+            self.0.legal_actions(s, side)
+        }
+        fn check(&self, s: &GameState, a: &Action) -> Result<Result<(), Illegal>, RulesError> {
+            self.0.check(s, a)
+        }
+        fn apply(&self, s: &mut GameState, a: &Action) -> Result<Result<(), Illegal>, RulesError> {
+            let r = self.0.apply(s, a)?;
+            for side in s.sides_mut().iter_mut() {
+                side.eliminated = true;
+            }
+            Ok(r)
+        }
+        fn hook(&self, s: &mut GameState, e: &HookEvent) -> Result<(), RulesError> {
+            self.0.hook(s, e)
+        }
+        fn outcome(&self, s: &GameState) -> Result<Option<Outcome>, RulesError> {
+            self.0.outcome(s)
+        }
+    }
+    let state = GameState::new(vec![], "skirmish", serde_json::Value::Null, 16);
+    let mut g = hexforge_game::Game::new(AllOut(Fake::new()), state).unwrap();
+    let side = g.waiting()[0].clone();
+    let a = g.legal_actions(&side).unwrap().remove(0);
+    let out = g.perform(&a).expect("no error").expect("the game is over");
+    assert!(out.winners.is_empty(), "{out:?}");
+    assert!(out.reason.contains("no side can act"), "{}", out.reason);
+    assert!(g.waiting().is_empty());
+}
+
 #[test]
 fn undo_limit_drops_oldest() {
     let mut g = new_game(12, Fake::new());
