@@ -159,8 +159,11 @@ test("a planet blocks fire only when every shortest path passes through it", fun
   end
   local O = { q = 0, r = 0 }
   t:ok(blocked(O, { q = 0, r = 3 }, { { q = 0, r = 1 } }))           -- straight line through it
-  t:ok(blocked(O, { q = 3, r = 1 }, { { q = 2, r = 0 } }))           -- a hex the line clips
-  t:falsy(blocked(O, { q = 3, r = 1 }, { { q = 2, r = -1 } }))       -- off the line
+  t:falsy(blocked(O, { q = 3, r = 1 }, { { q = 2, r = 0 } }))        -- the centre line clips it,
+  -- but (0,1) (1,1) (2,1) is an equally short chain round it
+  t:falsy(blocked(O, { q = 3, r = 1 }, { { q = 2, r = -1 } }))       -- off every chain
+  t:ok(blocked(O, { q = 3, r = 1 }, { { q = 1, r = 0 }, { q = 0, r = 1 }, { q = 1, r = 1 } }))
+  t:falsy(blocked(O, { q = 3, r = 1 }, { { q = 1, r = 0 }, { q = 3, r = 0 } })) -- by (0,1) (1,1)
   t:falsy(blocked(O, { q = 1, r = -2 }, { { q = 0, r = -1 } }))      -- along a hexside: go round
   t:ok(blocked(O, { q = 1, r = -2 }, { { q = 0, r = -1 }, { q = 1, r = -1 } })) -- both sides
   -- In the game: the planet at (0,0) sits between the frigates.
