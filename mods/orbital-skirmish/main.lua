@@ -239,6 +239,28 @@ local function may_start_move(ctx, a)
   return p
 end
 
+-- Whether a ship may fly at `speed` this turn without entering a planet: some move ends on the
+-- map or leaves it (speed 0, standing or stopping, enters nothing). A ship leaving orbit
+-- rotates freely, so any facing counts.
+local function speed_has_path(p, speed, env)
+  if speed == 0 then return true end
+  local facings = p.values.orbit and { 0, 1, 2, 3, 4, 5 } or { facing_of(p) }
+  local ends, exits = mv.reach(p.hex, facings, speed, p.stats.mr, env)
+  return ends[1] ~= nil or exits[1] ~= nil
+end
+
+-- The speeds a ship may choose now: those within its ADF that have a legal move; all of them
+-- when none has one (then it crashes into the planet, README assumption 13a).
+local function flyable_speeds(ctx, p)
+  local env = ORBITAL_SKIRMISH.move_env(ctx)
+  local all, out = mv.speed_options(p.values.speed, p.stats.adf), {}
+  for _, s in ipairs(all) do
+    if speed_has_path(p, s, env) then out[#out + 1] = s end
+  end
+  return #out > 0 and out or all
+end
+ORBITAL_SKIRMISH.flyable_speeds = flyable_speeds
+
 game.action {
   id = "speed",
   phases = { "move" },
@@ -247,7 +269,7 @@ game.action {
     local out = {}
     for _, p in ipairs(listed_ships_of(ctx, side)) do
       if not p.values.moved and p.values.new_speed < 0 then
-        for _, s in ipairs(mv.speed_options(p.values.speed, p.stats.adf)) do
+        for _, s in ipairs(flyable_speeds(ctx, p)) do
           out[#out + 1] = { piece = p.id, speed = s }
         end
       end
@@ -262,7 +284,10 @@ game.action {
     end
     why = mv.speed_reason(p.values.speed, p.stats.adf, a.speed)
     if why then return false, why end
-    return true
+    for _, s in ipairs(flyable_speeds(ctx, p)) do
+      if s == a.speed then return true end
+    end
+    return false, ("at speed %d every move of ship %d enters a planet"):format(a.speed, p.id)
   end,
   apply = function(ctx, a)
     local p = ctx:piece(a.piece, SHARED)
@@ -557,6 +582,28 @@ local function default_move(ctx, p)
   if p.values.new_speed < 0 then
     ctx:set(p.id, "new_speed", p.values.speed)
     p = ctx:piece(p.id, SHARED)
+  end
+  if not speed_has_path(p, p.values.new_speed, env) then
+    -- Every move at this speed enters a planet: the nearest speed it may choose with a move that
+    -- avoids them instead, the slower of two (stopping where its ADF allows).
+    local best
+    for _, s in ipairs(flyable_speeds(ctx, p)) do
+      local d = math.abs(s - p.values.speed)
+      if speed_has_path(p, s, env) and (best == nil or d < math.abs(best - p.values.speed)) then
+        best = s
+      end
+    end
+    if best == 0 and p.values.speed > 0 then
+      ctx:set(p.id, "new_speed", 0)
+      ctx:set(p.id, "speed", 0)
+      ctx:set(p.id, "moved", true)
+      ctx:set(p.id, "path", { p.hex })
+      ctx:log(("ship %d had no orders and stops short of a planet"):format(p.id))
+      return
+    elseif best then
+      ctx:set(p.id, "new_speed", best)
+      p = ctx:piece(p.id, SHARED)
+    end
   end
   local plan = string.rep("F", p.values.new_speed)
   local a = { piece = p.id, plan = plan }

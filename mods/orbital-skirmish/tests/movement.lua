@@ -224,10 +224,31 @@ test("a ship left without orders flies straight on at last turn's speed", functi
   t:eq(g:clock().phase, "defensive_fire")
 end)
 
+test("a speed is offered only if some move at it avoids the planets", function(t)
+  local g = t:game { scenario = "duel", seed = 1 }
+  place(g, 1, { q = 0, r = 1 }, 0, 1) -- next to the planet, facing it, at speed 1
+  -- Every move at speed 1 to 4 starts into the planet; stopping is allowed.
+  t:eq(speeds(g, 1), { 0 })
+  local ok, why = g:try { id = "speed", side = "blue", piece = 1, speed = 1 }
+  t:falsy(ok); t:matches(why, "at speed 1 every move of ship 1 enters a planet")
+  -- Facing away, every speed has a way.
+  place(g, 1, { q = 0, r = 1 }, 3, 1)
+  t:eq(speeds(g, 1), { 0, 1, 2, 3, 4 })
+end)
+
+test("a ship without orders stops short of a planet rather than flying into it", function(t)
+  local g = t:game { scenario = "duel", seed = 1 }
+  place(g, 1, { q = 0, r = 1 }, 0, 1)
+  g:end_phase("blue")
+  local p = g:piece(1)
+  t:ok(p, "ship 1 is still in the game")
+  t:eq(p.hex, { q = 0, r = 1 }); t:eq(p.values.speed, 0)
+end)
+
 test("a ship with no move that avoids the planets crashes into one", function(t)
   local g = t:game { scenario = "duel", seed = 1 }
-  place(g, 1, { q = 0, r = 1 }, 0, 1) -- next to the planet, facing it
-  g:act { id = "speed", side = "blue", piece = 1, speed = 1 }
+  place(g, 1, { q = 0, r = 1 }, 0, 5) -- next to the planet, facing it, too fast to stop (ADF 3)
+  g:act { id = "speed", side = "blue", piece = 1, speed = 5 }
   local moves = {}
   for _, a in ipairs(g:legal("blue")) do if a.id == "move" then moves[#moves + 1] = a end end
   t:eq(#moves, 1); t:eq(moves[1].to, { q = 0, r = 0 })
