@@ -268,7 +268,7 @@ game.action {
   choices = function(ctx, side)
     local out = {}
     for _, p in ipairs(listed_ships_of(ctx, side)) do
-      if not p.values.moved and p.values.new_speed < 0 then
+      if not p.values.moved and p.values.new_speed < 0 and not (p.values.orbit and p.stats.adf == 0) then
         for _, s in ipairs(flyable_speeds(ctx, p)) do
           out[#out + 1] = { piece = p.id, speed = s }
         end
@@ -281,6 +281,9 @@ game.action {
     if not p then return false, why end
     if p.values.new_speed >= 0 then
       return false, ("ship %d has already chosen its speed this turn (a ship cannot both accelerate and decelerate)"):format(p.id)
+    end
+    if p.values.orbit and p.stats.adf == 0 then
+      return false, ("ship %d has no engines (ADF 0): it never leaves its orbit"):format(p.id)
     end
     why = mv.speed_reason(p.values.speed, p.stats.adf, a.speed)
     if why then return false, why end

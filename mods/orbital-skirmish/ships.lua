@@ -41,12 +41,12 @@ data.ships = {
   { id = "heavy_cruiser", name = "Heavy cruiser", hull = 80, adf = 1, mr = 1,
     weapons = { "laser_cannon", "laser_battery", "laser_battery", "laser_battery", "torpedo", "rocket_battery" },
     ammo = { torpedo = 4, rocket_battery = 8 }, interceptors = 8 },
-  -- Assumption: the notes give the battleship no weapon list; it carries the heavy cruiser's.
   { id = "battleship", name = "Battleship", hull = 120, adf = 2, mr = 2,
-    weapons = { "laser_cannon", "laser_battery", "laser_battery", "laser_battery", "torpedo", "rocket_battery" },
-    ammo = { torpedo = 4, rocket_battery = 8 }, interceptors = 8 },
-  -- Assumption: an armed station for the orbit scenario (the notes list none); it cannot
-  -- accelerate (ADF 0), so it stays in orbit or sits still.
+    weapons = { "laser_cannon", "laser_cannon", "laser_battery", "laser_battery", "laser_battery",
+                "laser_battery", "torpedo", "rocket_battery" },
+    ammo = { torpedo = 8, rocket_battery = 10 }, interceptors = 20 },
+  -- Assumption: an armed station for the orbit scenario (the notes list none). It has no
+  -- engines (ADF 0): it never leaves its orbit, or sits still.
   { id = "station", name = "Armed station", hull = 60, adf = 0, mr = 0,
     weapons = { "laser_battery", "laser_battery", "rocket_battery" },
     ammo = { rocket_battery = 6 }, interceptors = 6 },

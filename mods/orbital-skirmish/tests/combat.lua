@@ -221,3 +221,15 @@ test("damage comes off the hull; a ship at 0 hull is destroyed", function(t)
   end
   t:ok(destroyed > 0)
 end)
+
+test("the battleship carries two laser cannons, four batteries, 8 torpedoes, 10 rocket batteries and 20 interceptors", function(t)
+  local stats
+  for _, ship in ipairs(require("ships").ships) do
+    if ship.id == "battleship" then stats = ship end
+  end
+  local count = {}
+  for _, w in ipairs(stats.weapons) do count[w] = (count[w] or 0) + 1 end
+  t:eq(count.laser_cannon, 2); t:eq(count.laser_battery, 4)
+  t:eq(stats.ammo.torpedo, 8); t:eq(stats.ammo.rocket_battery, 10)
+  t:eq(stats.interceptors, 20)
+end)

@@ -139,10 +139,13 @@ test("a ship in orbit goes on round the planet each turn unless it leaves orbit"
     if a.piece == 1 and a.id == "speed" then speed[#speed + 1] = a.speed end
   end
   t:eq(orbit, { "cw", "cw", "cw", "cw", "cw", "cw" }) -- one per facing
-  t:eq(speed, { 0 }) -- the station (ADF 0) may only leave orbit to sit still
+  t:eq(speed, {}) -- the station has no engines (ADF 0): it never leaves its orbit
+  local ok, why = g:check { id = "speed", side = "defenders", piece = 1, speed = 0 }
+  t:falsy(ok); t:matches(why, "no engines %(ADF 0%): it never leaves its orbit")
   g:act { id = "orbit", side = "defenders", piece = 1, planet = PLANET, dir = "cw", facing = 2 }
   t:eq(g:piece(1).hex, { q = 1, r = -1 })
   -- Without orders the frigate (ship 2, counter-clockwise) goes on round its orbit.
   g:end_phase("defenders")
   t:eq(g:piece(2).hex, { q = 1, r = -1 })
 end)
+
