@@ -1153,15 +1153,7 @@ end
 game.on("phase_end", { phases = { "weapons" } }, function(ctx, ev)
   local pl = pending(ctx)
   if pl then ctx:set_global("pending", false) end
-  local sides = (ctx.acting and #ctx.acting > 0) and ctx.acting or { ctx.active }
-  for _, side in ipairs(sides) do
-    for _, t in ipairs(R.torpedoes(ctx, side)) do
-      if (t.values.launched_round or ctx.round) < ctx.round then
-        ctx:destroy(t.id)
-        ctx:log(("torpedo %d is disarmed at the end of its second round"):format(t.id))
-      end
-    end
-  end
+  R.expire_torpedoes(ctx, (ctx.acting and #ctx.acting > 0) and ctx.acting or { ctx.active })
   if ctx.phase == "movement" then burn_overcharge(ctx) end
 end)
 

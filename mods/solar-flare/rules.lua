@@ -231,6 +231,26 @@ function R.torpedoes(ctx, owner)
   return memo(ctx, "torps", owner, read_torpedoes, owner)
 end
 
+---Disarms the torpedoes past their second round, as a weapons phase ends: those of `sides` (the
+---sides that acted in it) and those of every eliminated side, which never has a weapons phase
+---again (README assumption: its torpedoes expire at the end of the first weapons phase after
+---their second round begins).
+function R.expire_torpedoes(ctx, sides)
+  local list = {}
+  for _, s in ipairs(sides) do list[#list + 1] = s end
+  for _, s in ipairs(ctx:sides()) do
+    if s.eliminated then list[#list + 1] = s.id end
+  end
+  for _, side in ipairs(list) do
+    for _, t in ipairs(R.torpedoes(ctx, side)) do
+      if (t.values.launched_round or ctx.round) < ctx.round then
+        ctx:destroy(t.id)
+        ctx:log(("torpedo %d is disarmed at the end of its second round"):format(t.id))
+      end
+    end
+  end
+end
+
 ---Ships (as spots) and torpedoes on the board, sorted by id: what a beam can target and what
 ---blocks a line of attack.
 local function read_board_pieces(ctx)

@@ -150,6 +150,24 @@ test("torpedo: one fired last round must detonate or disarm before the weapons p
   t:ok((g:try { id = "end_phase", side = "red" }))
 end)
 
+test("torpedo: an eliminated player's torpedoes still expire after their two rounds", function(t)
+  local g = range(t)
+  local R = require("rules")
+  local round = g:clock().round
+  local old, new
+  g:edit(function(ctx)
+    old = ctx:create { type = "torpedo", owner = "blue", hex = { q = 2, r = -2 }, facing = 0,
+      values = { level = 3, integrity = 1, launched_round = round - 1, from = 3 } }
+    new = ctx:create { type = "torpedo", owner = "blue", hex = { q = 3, r = -2 }, facing = 0,
+      values = { level = 3, integrity = 1, launched_round = round, from = 3 } }
+    ctx:eliminate("blue")
+    -- What the end of red's weapons phase does (blue never has one again).
+    R.expire_torpedoes(ctx, { "red" })
+  end)
+  t:eq(g:piece(old), nil)
+  t:ok(g:piece(new), "a torpedo in its first round stays")
+end)
+
 test("torpedo: asteroids attack with 6 dice less the movement points spent", function(t)
   local g, red = range(t)
   face_blue(g, red)
