@@ -40,7 +40,7 @@ end)
 
 test("ships: not on an anomaly, not in a sector with an enemy ship; battle starts next round", function(t)
   local g = t:game { scenario = "skirmish", seed = 11 }
-  local pick = H.lcg(3)
+  local anomaly_at
   -- place anomalies far from the centre sector with the first legal choice until ships are due
   for _ = 1, 200 do
     local side = H.active(g)
@@ -48,7 +48,7 @@ test("ships: not on an anomaly, not in a sector with an enemy ship; battle start
     for _, a in ipairs(g:legal(side)) do
       if a.id == "place_anomaly" and a.kind == "small_asteroid" then last = a end
     end
-    if last then last.side = side; g:act(last); placed = true end
+    if last then last.side = side; g:act(last); placed = true; anomaly_at = last.at end
     if not placed then
       local dep = nil
       for _, a in ipairs(g:legal(side)) do if a.id == "deploy" then dep = a break end end
@@ -59,7 +59,9 @@ test("ships: not on an anomaly, not in a sector with an enemy ship; battle start
   local side = H.active(g)
   local enemy = side == "red" and "blue" or "red"
   local mine = H.ship(g, side)
-  local ok, why
+  t:ok(anomaly_at, "an anomaly was placed")
+  local ok, why = g:try { id = "deploy", side = side, ship = mine.id, at = anomaly_at, facing = 2 }
+  t:falsy(ok); t:matches(why, "ships can not be placed on an anomaly")
   g:act { id = "deploy", side = side, ship = mine.id, at = { q = 0, r = 0 }, facing = 2 }
   t:eq(g:piece(mine.id).hex, { q = 0, r = 0 }); t:eq(g:piece(mine.id).facing, 2)
   g:end_phase(side)
@@ -75,7 +77,6 @@ test("ships: not on an anomaly, not in a sector with an enemy ship; battle start
   local round = g:clock().round
   while g:clock().round == round do g:end_phase(H.active(g)) end
   t:eq(g:global("battle"), true)
-  local _ = pick
 end)
 
 test("standard setup: levels change one at a time within 80 points, never below 1", function(t)

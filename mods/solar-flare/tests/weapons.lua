@@ -123,17 +123,33 @@ test("torpedo: 6 movement points a round, at most 2 hexside turns", function(t)
 end)
 
 test("torpedo: blast of its level minus 1 per hex, into a ship and by chain reaction", function(t)
-  local g, red, blue = range(t)
-  g:edit(function(ctx)
-    ctx:create { type = "torpedo", owner = "red", hex = { q = 0, r = -2 }, facing = 0, values = { level = 3, integrity = 1, launched_round = 1, from = 3 } }
-    ctx:create { type = "torpedo", owner = "blue", hex = { q = 2, r = -2 }, facing = 0, values = { level = 6, integrity = 1, launched_round = 1, from = 3 } }
-  end)
-  local mine = H.torps(g, "red")[1].id
-  g:act { id = "detonate", side = "red", torpedo = mine }
-  -- blue's ship is 1 hex away: 2 dice; blue's torpedo 2 hexes away: 1 die
-  local dice = H.dice(g)
-  t:ok(#dice >= 3)
-  t:eq(g:piece(mine), nil)
+  -- Red's level-3 torpedo blasts blue's ship 1 hex away (2 dice) and blue's level-6 torpedo 2
+  -- hexes away (1 die). Where that die destroys blue's torpedo, it detonates in turn.
+  local chained, survived = false, false
+  for seed = 1, 40 do
+    local g = range(t, seed)
+    g:edit(function(ctx)
+      ctx:create { type = "torpedo", owner = "red", hex = { q = 0, r = -2 }, facing = 0, values = { level = 3, integrity = 1, launched_round = 1, from = 3 } }
+      ctx:create { type = "torpedo", owner = "blue", hex = { q = 2, r = -2 }, facing = 0, values = { level = 6, integrity = 1, launched_round = 1, from = 3 } }
+    end)
+    local mine, theirs = H.torps(g, "red")[1].id, H.torps(g, "blue")[1].id
+    g:act { id = "detonate", side = "red", torpedo = mine }
+    t:eq(g:piece(mine), nil)
+    local log = g:log()
+    local lines = table.concat(log[#log].events, "\n")
+    local second = lines:find(("torpedo %d detonates"):format(theirs), 1, true) ~= nil
+    if g:piece(theirs) == nil then
+      chained = true
+      t:ok(second, "a torpedo destroyed by a blast detonates: " .. lines)
+      t:ok(#H.dice(g) > 3, "its blast rolls dice of its own")
+    else
+      survived = true
+      t:falsy(second)
+      t:eq(#H.dice(g), 3)
+    end
+  end
+  t:ok(chained, "some seed destroys the second torpedo")
+  t:ok(survived, "some seed leaves it")
 end)
 
 test("torpedo: one fired last round must detonate or disarm before the weapons phase ends", function(t)
