@@ -124,9 +124,11 @@ game.action {
   choices = function(ctx, side)
     ctx = R.memo(ctx)
     local g, out = R.graph(ctx), {}
-    for _, p in ipairs(unmoved_own(ctx, side, { ground = true, character = true })) do
+    for _, p in ipairs(unmoved_own(ctx, side, { ground = true, character = true, courier = true })) do
       local loc, slot = R.where(p)
-      if (p.values.aboard or 0) ~= 0 and slot == data.slots.orbit then
+      -- Units land from aboard a ship; a character spaceship lands itself.
+      local aboard = (p.values.aboard or 0) ~= 0
+      if aboard ~= (R.class(ctx, p) == "courier") and slot == data.slots.orbit then
         for _, e in ipairs(G.environs(g, loc)) do
           if R.check_land(ctx, side, p.id, e.id) == nil then out[#out + 1] = { piece = p.id, to = e.id } end
         end
@@ -136,6 +138,22 @@ game.action {
   end,
   check = function(ctx, a) return verdict(R.check_land(R.memo(ctx), a.side, a.piece, a.to)) end,
   apply = function(ctx, a) R.apply_land(ctx, a.side, a.piece, a.to) end,
+}
+
+game.action {
+  id = "take_off",
+  phases = { "planet" },
+  params = { piece = "piece" },
+  choices = function(ctx, side)
+    ctx = R.memo(ctx)
+    local out = {}
+    for _, p in ipairs(unmoved_own(ctx, side, { courier = true })) do
+      if R.check_take_off(ctx, side, p.id) == nil then out[#out + 1] = { piece = p.id } end
+    end
+    return out
+  end,
+  check = function(ctx, a) return verdict(R.check_take_off(R.memo(ctx), a.side, a.piece)) end,
+  apply = function(ctx, a) R.apply_take_off(ctx, a.side, a.piece) end,
 }
 
 game.action {

@@ -426,7 +426,7 @@ end
 -- Landing, lifting off, marching (S1, S2, S5)
 ---------------------------------------------------------------------------------------------
 
-local function lands(class) return class == "ground" or class == "character" end
+local function lands(class) return class == "ground" or class == "character" or class == "courier" end
 
 -- Can a side's unit enter an environ (S1)? Returns a reason or nil.
 local function room_in_environ(ctx, side, p, planet, env)
@@ -441,12 +441,33 @@ end
 function R.check_land(ctx, side, id, env)
   local p, why = own(ctx, side, id)
   if not p then return why end
-  if not lands(R.class(ctx, p)) then return "only ground units and characters land" end
-  if (p.values.aboard or 0) == 0 then return "the unit is not aboard a ship" end
+  local class = R.class(ctx, p)
+  if not lands(class) then return "only ground units, characters and character spaceships land" end
+  -- A character spaceship lands itself, with the characters aboard; the others land from one.
+  if class ~= "courier" and (p.values.aboard or 0) == 0 then return "the unit is not aboard a ship" end
   if moved(ctx, p) then return ("piece %d has already moved this segment"):format(id) end
   local loc, slot = R.where(p)
   if slot ~= SLOT.orbit then return "units land only from an orbit box" end
   return room_in_environ(ctx, side, p, loc, env)
+end
+
+--- Can a side's landed character spaceship take off to its planet's orbit box? nil or a reason.
+function R.check_take_off(ctx, side, id)
+  local p, why = own(ctx, side, id)
+  if not p then return why end
+  if R.class(ctx, p) ~= "courier" then return "only character spaceships take off" end
+  if moved(ctx, p) then return ("piece %d has already moved this segment"):format(id) end
+  local _, slot = R.where(p)
+  if is_space_slot(slot) then return ("piece %d is not in an environ"):format(id) end
+  return nil
+end
+
+function R.apply_take_off(ctx, side, id)
+  local p = ctx:piece(id)
+  local loc = R.where(p)
+  R.relocate(ctx, p, loc, SLOT.orbit)
+  ctx:set(id, "moved", R.segment_key(ctx))
+  ctx:log(("%s %d takes off to the orbit box of %s"):format(p.type, id, loc))
 end
 
 function R.apply_land(ctx, side, id, env)

@@ -103,9 +103,10 @@ test("every offered choice is legal", function(t)
   local g = game(t)
   -- Space: impulse to Rime for 6 ships; jumps for 6 single ships and the 5 starships together
   -- to the 5 planets of other systems (35); the courier may join the military stack; end (43).
-  -- Planet: 4 troopers and 2 characters land in 2 environs (12); trooper 13 marches; end (14).
+  -- Planet: 4 troopers, 2 characters and the courier land in 2 environs (14); trooper 13
+  -- marches; end (16).
   -- Combat: no enemy near, only the end of the segment.
-  for i, want in ipairs({ 43, 14, 1 }) do
+  for i, want in ipairs({ 43, 16, 1 }) do
     local side = g:clock().active
     local legal = g:legal(side)
     t:eq(#legal, want, "segment " .. i)

@@ -122,3 +122,25 @@ test("restack a character into the military stack", function(t)
   t:falsy(ok)
   t:matches(why, "no military stack")
 end)
+
+test("a character spaceship lands in an environ with its characters, any number of them, and takes off again", function(t)
+  local g = game(t)
+  to_planet(g)
+  -- Courier 6 is in Vessa Prime's orbit box with its pilot (7) aboard.
+  t:eq({ where(g, 6) }, { "vessa_prime", "orbit" })
+  g:act { id = "land", side = "hegemony", piece = 6, to = "wilds" }
+  t:eq({ where(g, 6) }, { "vessa_prime", "wilds" })
+  t:eq({ where(g, 7) }, { "vessa_prime", "wilds" }) -- the pilot came down with it
+  t:eq(g:piece(7).values.aboard, 6)
+  t:eq(g:piece(6).values.stack, "characters")
+  -- Environ size limits ground units only: the troopers still fit beside it (S1, S2).
+  g:act { id = "land", side = "hegemony", piece = 9, to = "wilds" }
+  g:act { id = "land", side = "hegemony", piece = 10, to = "wilds" }
+  -- Landed, it cannot move in space; next planet segment it takes off.
+  local ok, why = g:try { id = "take_off", side = "hegemony", piece = 6 }
+  t:falsy(ok); t:matches(why, "already moved this segment")
+  g:edit(function(ctx) ctx:set(6, "moved", "") end)
+  g:act { id = "take_off", side = "hegemony", piece = 6 }
+  t:eq({ where(g, 6) }, { "vessa_prime", "orbit" })
+  t:eq({ where(g, 7) }, { "vessa_prime", "orbit" })
+end)
