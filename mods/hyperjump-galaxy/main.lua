@@ -259,13 +259,45 @@ game.action {
   end,
 }
 
--- S3: a segment cannot end with more than two stacks of the side in a box.
+-- I1, H8, H9: a ship that begins its move in a drift area must leave it: from Drift 1 by impulse
+-- to a planet of its system or by hyperjump, from Drift 2 by hyperjump. The side's ships that
+-- still must and can (a courier without a pilot cannot, I4).
+local function stranded(ctx, side)
+  local g, out = R.graph(ctx), {}
+  local planets = G.ids_of_kind(g, data.kinds.planet)
+  for _, p in ipairs(unmoved_own(ctx, side, { starship = true, courier = true })) do
+    local loc, slot = R.where(p)
+    if (p.values.aboard or 0) == 0 and R.is_drift(slot) then
+      local can = false
+      if slot == data.slots.drift1 then
+        for _, planet in ipairs(G.planets(g, G.system_of(g, loc))) do
+          can = can or R.check_impulse(ctx, side, p.id, planet) == nil
+        end
+      end
+      for _, planet in ipairs(planets) do
+        can = can or R.check_jump(ctx, side, { p.id }, planet) == nil
+      end
+      if can then out[#out + 1] = p.id end
+    end
+  end
+  return out
+end
+
+-- S3: a segment cannot end with more than two stacks of the side in a box; and no space segment
+-- ends with a ship left in a drift area it could leave.
 game.action {
   id = "end_phase",
   check = function(ctx, a)
-    local over = R.overstacked(R.memo(ctx), a.side)
+    ctx = R.memo(ctx)
+    local over = R.overstacked(ctx, a.side)
     if #over > 0 then
       return false, ("more than %d stacks in %s: rearrange them first"):format(data.max_stacks, table.concat(over, ", "))
+    end
+    if ctx.phase == "space" then
+      local left = stranded(ctx, a.side)
+      if #left > 0 then
+        return false, ("ship %d is in a drift area: it must move by impulse to a planet of its system (Drift 1 only) or hyperjump"):format(left[1])
+      end
     end
     return true
   end,

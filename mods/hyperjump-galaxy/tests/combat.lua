@@ -44,9 +44,10 @@ end)
 
 test("no combat in drift areas; both sides must be present", function(t)
   local g = game(t)
+  to_combat(g)
+  -- Put there for the combat segment (a ship that begins the space segment adrift must leave).
   put(g, 2, "korrin", "drift2")
   put(g, 14, "korrin", "drift2")
-  to_combat(g)
   local ok, why = g:try { id = "attack", side = "hegemony", location = "korrin", slot = "drift2" }
   t:falsy(ok)
   t:eq(why, "no combat in drift areas")

@@ -87,6 +87,19 @@ test("a drift 2 ship cannot use impulse", function(t)
   t:matches(why, "Drift 2 box must hyperjump")
 end)
 
+test("a ship that begins its move in a drift area must leave it", function(t)
+  local g = game(t)
+  put(g, 2, "dathe", "drift1")
+  put(g, 3, "dathe", "drift2")
+  local ok, why = g:try { id = "end_phase", side = "hegemony" }
+  t:falsy(ok); t:matches(why, "ship 2 is in a drift area")
+  g:act { id = "impulse", side = "hegemony", piece = 2, to = "marrow" }
+  ok, why = g:try { id = "end_phase", side = "hegemony" }
+  t:falsy(ok); t:matches(why, "ship 3 is in a drift area")
+  g:act { id = "jump", side = "hegemony", ships = { 3 }, to = "marrow" }
+  t:ok((g:try { id = "end_phase", side = "hegemony" }))
+end)
+
 test("an empty courier cannot move", function(t)
   local g = game(t)
   t:ok(can(g, { id = "impulse", side = "hegemony", piece = 6, to = "rime" }))
