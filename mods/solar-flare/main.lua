@@ -987,10 +987,11 @@ action {
 -- is made again after every transfer; building (and collecting) the same small tables each time
 -- was most of its cost. Nobody changes a choices table (the engine only reads it).
 local TRANSFERS = {}
+-- The power a crew team may move into `comp`: the pool and every battery's charge, but a battery
+-- does not charge from itself (it may from the others: "the Ship itself, Generators and Batteries").
 local function available_for(ctx, s, comp)
-  local pool = R.pool(ctx, s)
-  if comp.kind == "battery" then return pool end
-  return pool + R.battery_charge(s)
+  local own = (comp.kind == "battery" and not comp.dead) and comp.charge or 0
+  return R.pool(ctx, s) + R.battery_charge(s) - own
 end
 
 action {
@@ -1012,7 +1013,7 @@ action {
         local open, nopen = {}, 0
         for ki, comp in ipairs(s.comps) do
           if comp.kind ~= "generator" and not comp.dead and comp.charged_round ~= round then
-            local avail = (comp.kind == "battery") and pool or (pool + battery)
+            local avail = pool + battery - ((comp.kind == "battery") and comp.charge or 0)
             local room = min(avail, PW.useful(comp))
             if room > 0 then
               open[nopen + 1], open[nopen + 2] = ki, room
@@ -1078,7 +1079,7 @@ action {
     -- Only the charged component, the batteries drawn from and the crew team change: each is
     -- written alone.
     local touched = { [ki] = true }
-    R.drain(s, "battery", from_bat, touched)
+    R.drain(s, "battery", from_bat, touched, ki)
     local before_over = comp.over
     local used = PW.charge(comp, n)
     if comp.kind == "beam" and comp.over > before_over then comp.over_round = ctx.round end

@@ -437,14 +437,14 @@ function R.thruster_charges(s)
   return n
 end
 
----Takes up to n charges from working components of `kind`, first first; returns how many it
----took (0: the components are unchanged). With `touched`, marks the index of each component it
----drew from (for R.save_comps).
-local function drain(s, kind, n, touched)
+---Takes up to n charges from working components of `kind`, first first, never from the one at
+---index `skip`; returns how many it took (0: the components are unchanged). With `touched`,
+---marks the index of each component it drew from (for R.save_comps).
+local function drain(s, kind, n, touched, skip)
   local took = 0
   for i, c in ipairs(s.comps) do
     if n <= 0 then break end
-    if c.kind == kind and not c.dead and c.charge > 0 then
+    if c.kind == kind and not c.dead and c.charge > 0 and i ~= skip then
       local t = math.min(c.charge, n)
       c.charge = c.charge - t
       n = n - t

@@ -38,7 +38,22 @@ test("batteries: power beyond the generators comes from battery charge", functio
   s = g:piece(red.id).values
   t:eq(s.comps[1].over, 1); t:eq(s.comps[14].charge, 3)
   local ok, why = g:try { id = "transfer", side = "red", ship = red.id, crew = 4, comp = 14, amount = 1 }
-  t:falsy(ok); t:matches(why, "not enough power") -- batteries charge from generator power only
+  t:falsy(ok); t:matches(why, "not enough power") -- a battery does not charge from itself
+end)
+
+test("batteries: one battery charges from another", function(t)
+  local g, red = powering(t)
+  g:act { id = "transfer", side = "red", ship = red.id, crew = 1, comp = 7, amount = 4 }
+  g:act { id = "transfer", side = "red", ship = red.id, crew = 2, comp = 9, amount = 4 }
+  t:eq(g:piece(red.id).values.pool, 0)
+  -- A second, empty battery beside battery 14 (charge 4).
+  local n = #g:piece(red.id).values.comps + 1
+  g:edit(function(ctx)
+    ctx:set(red.id, { "comps", n }, { kind = "battery", section = 4, level = 4, charge = 0 })
+  end)
+  g:act { id = "transfer", side = "red", ship = red.id, crew = 3, comp = n, amount = 3 }
+  local s = g:piece(red.id).values
+  t:eq(s.comps[n].charge, 3); t:eq(s.comps[14].charge, 1)
 end)
 
 test("overcharge is lost after the next weapons phase and burns a level", function(t)
