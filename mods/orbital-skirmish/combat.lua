@@ -47,13 +47,30 @@ function C.los_blocked(a, b, planets, is_planet)
   return false
 end
 
---- Whether `t` is in the forward band of a ship at `s` facing `facing`: the hexes straight
--- ahead of the bow (and the ship's own hex: ships in one hex fire at each other freely).
-function C.in_forward_band(s, facing, t)
-  local v = mv.VECTORS[facing]
+--- Where `t` lies in the forward band of a ship at `s` facing `facing`: the band is three hexes
+-- wide, straight ahead of the bow. "centre" (the row straight ahead: head-on), "side" (the row
+-- either side of it, from the hexes ahead-left and ahead-right on), "own" (the ship's own hex:
+-- ships in one hex may fire at each other), or nil (outside the band).
+function C.forward_band(s, facing, t)
   local dq, dr = t.q - s.q, t.r - s.r
-  local k = mv.distance(s, t)
-  return dq == k * v[1] and dr == k * v[2]
+  if dq == 0 and dr == 0 then return "own" end
+  local v = mv.VECTORS[facing]
+  -- Whether (q, r) is k steps straight ahead, k >= 0.
+  local function ahead(q, r)
+    local k = mv.distance({ q = 0, r = 0 }, { q = q, r = r })
+    return q == k * v[1] and r == k * v[2]
+  end
+  if ahead(dq, dr) then return "centre" end
+  for _, d in ipairs({ (facing + 1) % 6, (facing + 5) % 6 }) do
+    local w = mv.VECTORS[d]
+    if ahead(dq - w[1], dr - w[2]) then return "side" end
+  end
+  return nil
+end
+
+--- Whether `t` is in the forward band of a ship at `s` facing `facing` (see C.forward_band).
+function C.in_forward_band(s, facing, t)
+  return C.forward_band(s, facing, t) ~= nil
 end
 
 --- The chance to hit in percent (never below 0): base chance, less `range_loss` per hex of

@@ -38,8 +38,9 @@ end
 game.table {
   id = "rules",
   rows = { "value" },
-  columns = { "max_interceptors_per_attack", "default_interceptors_per_attack", "to_hit_die" },
-  cells = { { data.rules.max_interceptors_per_attack, data.rules.default_interceptors_per_attack, data.rules.to_hit_die } },
+  columns = { "max_interceptors_per_attack", "default_interceptors_per_attack", "to_hit_die", "head_on_bonus" },
+  cells = { { data.rules.max_interceptors_per_attack, data.rules.default_interceptors_per_attack, data.rules.to_hit_die,
+              data.rules.head_on_bonus } },
 }
 
 for _, s in ipairs(data.ships) do
@@ -675,15 +676,36 @@ local function fire_base(ctx, a, p, t)
   return nil, w, slot, t
 end
 
--- Why weapon `w` of `p` cannot reach hex `at`, or nil and the range.
-local function fire_geometry(p, w, at, env)
+-- The hex a path entered `at` from (the one before `at`), or nil.
+local function entered_from(path, at)
+  for i = 2, #(path or {}) do
+    if mv.eq(path[i], at) then return path[i - 1] end
+  end
+  return nil
+end
+
+-- Why weapon `w` of `p` cannot reach hex `at` of target `t`, or nil, the range and the bonus
+-- (head-on: a forward-firing weapon at the centre row of its band, or at the hex the firer
+-- entered this turn).
+local function fire_geometry(ctx, p, w, at, env, t)
   local range = mv.distance(p.hex, at)
   if range > w.range then return ("out of range: %d hexes, the %s reaches %d"):format(range, w.id, w.range) end
-  if w.arc == "forward" and not C.in_forward_band(p.hex, facing_of(p), at) then
-    return ("the %s fires only straight ahead"):format(w.id)
+  local bonus = 0
+  if w.arc == "forward" then
+    local band = C.forward_band(p.hex, facing_of(p), at)
+    if not band then return ("the %s fires only into the band straight ahead"):format(w.id) end
+    if band == "own" and ctx.phase == "defensive_fire" then
+      -- A mover in the firer's hex: only if it came in from the firer's forward band.
+      local from = entered_from(t.values.path, at)
+      if from and not C.in_forward_band(p.hex, facing_of(p), from) then
+        return ("the %s fires at a ship that entered its hex only if it came from the band ahead"):format(w.id)
+      end
+    end
+    local entered = band == "own" and ctx.phase == "offensive_fire" and #(p.values.path or {}) > 1
+    if band == "centre" or entered then bonus = rule(ctx, "head_on_bonus") end
   end
   if C.los_blocked(p.hex, at, env.planets, env.blocked) then return "a planet blocks the line of fire" end
-  return nil, range
+  return nil, range, bonus
 end
 
 -- Why `a` (piece, weapon slot, target, at) cannot fire, or nil and the shot's details.
@@ -705,10 +727,10 @@ local function fire_reason(ctx, a, p, env, t)
   elseif a.at ~= nil and not mv.eq(a.at, t.hex) then
     return "offensive fire targets the ship where it is"
   end
-  local range
-  why, range = fire_geometry(p, w, at, env)
+  local range, bonus
+  why, range, bonus = fire_geometry(ctx, p, w, at, env, t)
   if why then return why end
-  return nil, { weapon = w, slot = slot, target = t, at = at, range = range }
+  return nil, { weapon = w, slot = slot, target = t, at = at, range = range, bonus = bonus }
 end
 
 -- The best hex of a mover's path to fire at (highest chance, then earliest), or nil.
@@ -721,9 +743,9 @@ local function best_at(ctx, a, p, t, env)
   local hexes = { t.hex }
   if ctx.phase == "defensive_fire" then hexes = t.values.path or { t.hex } end
   for _, h in ipairs(hexes) do
-    local no, range = fire_geometry(p, w, h, env)
+    local no, range, bonus = fire_geometry(ctx, p, w, h, env, t)
     if not no then
-      local c = C.chance(w.chance, w.range_loss, range, 0, 0)
+      local c = C.chance(w.chance + bonus, w.range_loss, range, 0, 0)
       if best_chance == nil or c > best_chance then best, best_chance = h, c end
     end
   end
@@ -780,7 +802,7 @@ game.action {
         ctx:log(("ship %d fires %d interceptor missile(s)"):format(t.id, icm))
       end
     end
-    local chance = C.chance(w.chance, w.range_loss, shot.range, w.icm_penalty, icm)
+    local chance = C.chance(w.chance + shot.bonus, w.range_loss, shot.range, w.icm_penalty, icm)
     local roll = total(ctx:roll(rule(ctx, "to_hit_die"), "to hit"))
     if roll > chance then
       ctx:log(("ship %d %s at ship %d, range %d: %d%%, rolled %d, miss"):format(p.id, w.id, t.id, shot.range, chance, roll))

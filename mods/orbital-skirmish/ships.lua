@@ -60,6 +60,9 @@ data.rules = {
   default_interceptors_per_attack = 1,
   -- The die for to-hit rolls.
   to_hit_die = "1d100",
+  -- Points added to a forward-firing weapon's chance at a target head-on: in the centre row of
+  -- its band, or in the hex the firer entered.
+  head_on_bonus = 10,
 }
 
 return data

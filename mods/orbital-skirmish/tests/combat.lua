@@ -133,22 +133,79 @@ test("range counts the target's hex; ships in one hex fire at range 0 without pe
   put(g, 2, { q = 4, r = -6 }, 3); put(g, 1, { q = 4, r = 4 }, 0) -- 10 hexes straight ahead
   to_offensive(g)
   t:ok(g:try { id = "fire", side = "blue", piece = 1, weapon = 1, target = 2 })
-  check_shot(t, g, 2, 0, 10)
+  check_shot(t, g, 2, 0, 20) -- 60 - 10 x 5, +10 head-on
   put(g, 2, { q = 4, r = -7 }, 3)
   local ok, why = g:try { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 }
   t:falsy(ok); t:matches(why, "out of range: 11 hexes, the laser_battery reaches 9")
 end)
 
-test("forward-firing weapons fire only straight ahead", function(t)
+-- The last log line of the last action (the shot's).
+local function last_line(g)
+  local log = g:log()
+  local lines = log[#log].events
+  return lines[#lines] or ""
+end
+
+test("forward-firing weapons fire into a band three hexes wide straight ahead", function(t)
+  local O = { q = 0, r = 0 }
+  -- Facing N: the centre row (0,-k), the rows from (1,-1) and (-1,0) on, the ship's own hex.
+  t:eq(C.forward_band(O, 0, { q = 0, r = -3 }), "centre")
+  t:eq(C.forward_band(O, 0, { q = 1, r = -3 }), "side")
+  t:eq(C.forward_band(O, 0, { q = -1, r = -2 }), "side")
+  t:eq(C.forward_band(O, 0, O), "own")
+  t:eq(C.forward_band(O, 0, { q = 2, r = -3 }), nil)   -- two rows off
+  t:eq(C.forward_band(O, 0, { q = 1, r = 0 }), nil)    -- beside, not ahead
+  t:eq(C.forward_band(O, 0, { q = 0, r = 3 }), nil)    -- behind
+  t:ok(C.in_forward_band(O, 2, { q = 3, r = 1 }))      -- facing SE: the row beside the centre
+  t:falsy(C.in_forward_band(O, 2, { q = 3, r = 2 }))
   local g = t:game { scenario = "duel", seed = 1 }
-  put(g, 2, { q = 5, r = 2 }, 3); put(g, 1, { q = 4, r = 4 }, 0) -- NE-ish, not straight N
+  put(g, 2, { q = 6, r = 2 }, 3); put(g, 1, { q = 4, r = 4 }, 0) -- NE of the band
   to_offensive(g)
   local ok, why = g:try { id = "fire", side = "blue", piece = 1, weapon = 1, target = 2 }
-  t:falsy(ok); t:matches(why, "laser_cannon fires only straight ahead")
+  t:falsy(ok); t:matches(why, "laser_cannon fires only into the band straight ahead")
   t:ok(g:try { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 }) -- battery: any arc
-  t:ok(C.in_forward_band({ q = 0, r = 0 }, 2, { q = 3, r = 0 }))
-  t:falsy(C.in_forward_band({ q = 0, r = 0 }, 2, { q = 3, r = 1 }))
-  t:falsy(C.in_forward_band({ q = 0, r = 0 }, 2, { q = -3, r = 0 })) -- behind
+end)
+
+test("head-on: +10 to a forward-firing weapon at the centre row, none beside it", function(t)
+  local g = t:game { scenario = "duel", seed = 1 }
+  put(g, 2, { q = 4, r = 1 }, 3); put(g, 1, { q = 4, r = 4 }, 0) -- 3 hexes straight ahead
+  to_offensive(g)
+  g:act { id = "fire", side = "blue", piece = 1, weapon = 1, target = 2 }
+  t:matches(last_line(g), "range 3: 55%%") -- 60 - 15 + 10
+  g = t:game { scenario = "duel", seed = 1 }
+  put(g, 2, { q = 5, r = 1 }, 3); put(g, 1, { q = 4, r = 4 }, 0) -- the row beside it
+  to_offensive(g)
+  g:act { id = "fire", side = "blue", piece = 1, weapon = 1, target = 2 }
+  t:matches(last_line(g), "range 3: 45%%")
+end)
+
+test("head-on when the firer entered the target's hex; defensive forward fire only at a mover from the band", function(t)
+  -- Blue's frigate flies into red's hex: head-on for its laser cannon in offensive fire.
+  local g = t:game { scenario = "duel", seed = 1 }
+  put(g, 2, { q = 4, r = 2 }, 3); put(g, 1, { q = 4, r = 4 }, 0)
+  g:edit(function(ctx)
+    ctx:move(1, { q = 4, r = 2 }, 0)
+    ctx:set(1, "moved", true)
+    ctx:set(1, "path", { { q = 4, r = 4 }, { q = 4, r = 3 }, { q = 4, r = 2 } })
+  end)
+  g:end_phase("blue")
+  -- Red's defensive fire: red faces S (3); blue came in from (4,3), straight ahead of red's bow.
+  t:ok(g:check { id = "fire", side = "red", piece = 2, weapon = 1, target = 1, at = { q = 4, r = 2 } })
+  g:end_phase("red")
+  g:act { id = "fire", side = "blue", piece = 1, weapon = 1, target = 2 }
+  t:matches(last_line(g), "range 0: 70%%") -- 60 + 10
+  -- The same move against a red frigate facing N: blue came in from behind it.
+  g = t:game { scenario = "duel", seed = 1 }
+  put(g, 2, { q = 4, r = 2 }, 0); put(g, 1, { q = 4, r = 4 }, 0)
+  g:edit(function(ctx)
+    ctx:move(1, { q = 4, r = 2 }, 0)
+    ctx:set(1, "moved", true)
+    ctx:set(1, "path", { { q = 4, r = 4 }, { q = 4, r = 3 }, { q = 4, r = 2 } })
+  end)
+  g:end_phase("blue")
+  local ok, why = g:check { id = "fire", side = "red", piece = 2, weapon = 1, target = 1, at = { q = 4, r = 2 } }
+  t:falsy(ok); t:matches(why, "entered its hex only if it came from the band ahead")
+  t:ok(g:check { id = "fire", side = "red", piece = 2, weapon = 2, target = 1, at = { q = 4, r = 2 } }) -- battery
 end)
 
 test("a planet blocks fire only when every shortest path passes through it", function(t)
