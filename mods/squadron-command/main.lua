@@ -144,7 +144,7 @@ game.action {
     return true
   end,
   apply = function(ctx, a)
-    local cost = option(ctx, "clear_alert_cost")
+    local cost = R.clear_cost(ctx, ctx:piece(a.piece))
     ctx:set_side(a.side, "tokens", side_value(ctx, a.side, "tokens", 0) - cost)
     ctx:set(a.piece, "alert", false)
     ctx:log(a.side .. " clears the alert marker of unit " .. a.piece)

@@ -246,6 +246,11 @@ local function order_problem(ctx, side, id)
   return nil
 end
 
+-- Command tokens to clear unit p's alert marker: fewer for a unit ordered this turn.
+local function clear_cost(ctx, p)
+  return option(ctx, p.values.ordered and "clear_alert_cost_ordered" or "clear_alert_cost_unordered")
+end
+
 local function clear_problem(ctx, side, id)
   local p, why = own_unit(ctx, side, id)
   if p == nil then
@@ -254,9 +259,10 @@ local function clear_problem(ctx, side, id)
   if not p.values.alert then
     return "unit " .. p.id .. " has no alert marker"
   end
-  local cost = option(ctx, "clear_alert_cost")
+  local cost = clear_cost(ctx, p)
   if side_value(ctx, side, "tokens", 0) < cost then
-    return "clearing an alert marker costs " .. cost .. " command tokens"
+    return ("clearing the alert marker of %s unit costs %d command tokens"):format(
+      p.values.ordered and "an ordered" or "an unordered", cost)
   end
   return nil
 end
@@ -489,6 +495,7 @@ return {
   ordered_count = ordered_count,
   order_problem = order_problem,
   clear_problem = clear_problem,
+  clear_cost = clear_cost,
   reach_for = reach_for,
   close_quarters_from = close_quarters_from,
   move_problem = move_problem,

@@ -176,7 +176,7 @@ test("an alert marker costs a die; a reduced unit keeps its dice", function(t)
   t:eq(#g:global("last_battle").faces, 3)
 end)
 
-test("clearing an alert marker costs 2 tokens in skirmish", function(t)
+test("clearing an alert marker costs 2 tokens for an unordered unit, 1 for an ordered one", function(t)
   local g = t:game { scenario = "skirmish", seed = 1 }
   local ids = k.arrange(g, { { "battleship", "blue", 4, 4, { alert = true } }, { "battleship", "blue", 2, 4 }, { "fighter", "red", 0, 0 } })
   local ok, why = g:try { id = "clear_alert", side = "blue", piece = ids[2] }
@@ -187,20 +187,21 @@ test("clearing an alert marker costs 2 tokens in skirmish", function(t)
   end)
   ok, why = g:try { id = "clear_alert", side = "blue", piece = ids[1] }
   t:falsy(ok)
-  t:eq(why, "clearing an alert marker costs 2 command tokens")
+  t:eq(why, "clearing the alert marker of an unordered unit costs 2 command tokens")
   g:edit(function(ctx)
     ctx:set_side("blue", "tokens", 2)
   end)
   t:ok(g:try { id = "clear_alert", side = "blue", piece = ids[1] })
   t:falsy(g:piece(ids[1]).values.alert)
   t:eq(g:side("blue").values.tokens, 0)
-end)
-
-test("clearing an alert marker costs 1 token in breakthrough", function(t)
-  local g = t:game { scenario = "breakthrough", seed = 1 }
-  local ids = k.arrange(g, { { "cruiser", "blue", 4, 6, { alert = true } }, { "fighter", "red", 0, 0 } })
+  -- Ordered this turn: 1 token.
+  g:edit(function(ctx)
+    ctx:set(ids[1], "alert", true)
+    ctx:set(ids[1], "ordered", true)
+    ctx:set_side("blue", "tokens", 1)
+  end)
   t:ok(g:try { id = "clear_alert", side = "blue", piece = ids[1] })
-  t:eq(g:side("blue").values.tokens, 2)
+  t:eq(g:side("blue").values.tokens, 0)
 end)
 
 test("a nebula stops its unit battling; dust does not", function(t)
