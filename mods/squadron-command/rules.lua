@@ -381,6 +381,11 @@ local function battle_problem(ctx, w, a)
   if range > 1 and enemy_adjacent(w, a.side, p.hex) then
     return "close quarters: a unit next to an enemy may only battle an adjacent enemy"
   end
+  -- Ranged battle needs a clear line of sight: no unit in a hex the line between the two
+  -- centres crosses (along a hexside, only units on both sides block).
+  if range > 1 and hex.blocked_unless_avoidable(p.hex, t.hex, function(h) return w.occupied[G.key(h)] ~= nil end) then
+    return "no line of sight: another unit is in the way"
+  end
   local base = 0
   if range >= 1 and range <= #data.battle_ranges then
     base = ctx:lookup("battle_dice", p.stats.class, tostring(range))

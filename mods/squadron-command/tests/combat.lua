@@ -46,6 +46,8 @@ test("out of range: fighters at 1 hex only, strike up to 3, capital up to 4", fu
   ok, why = battle(g, "blue", ids[3], ids[5])
   t:falsy(ok)
   t:eq(why, "out of range: a capital unit has no battle dice at range 5")
+  -- The fighter stands on the battleship's line to the cruiser: move it out of the way.
+  g:edit(function(ctx) ctx:move(ids[1], { q = -4, r = 8 }) end)
   local targets = {}
   for _, a in ipairs(k.legal_of(g, "blue", "battle")) do
     targets[#targets + 1] = a.piece .. ">" .. a.target
@@ -53,6 +55,24 @@ test("out of range: fighters at 1 hex only, strike up to 3, capital up to 4", fu
   t:eq(targets, { ids[3] .. ">" .. ids[4] })
   t:ok(battle(g, "blue", ids[3], ids[4]))
   t:eq(#g:global("last_battle").faces, 2) -- capital at range 4
+end)
+
+test("ranged battle needs a clear line of sight: a unit in a crossed hex blocks it", function(t)
+  local g = t:game { scenario = "skirmish", seed = 1 }
+  local ids = k.arrange(g, {
+    { "battleship", "blue", 5, 5 }, { "cruiser", "red", 4, 2 }, { "fighter", "blue", 0, 8 },
+  })
+  local from, to = g:piece(ids[1]).hex, g:piece(ids[2]).hex
+  local line = hex.hexes_crossed(from, to)
+  t:ok(#line >= 3, "range 4: hexes between")
+  -- Another unit (even a friend) in a hex the line crosses blocks the shot.
+  g:edit(function(ctx) ctx:move(ids[3], line[2]) end)
+  k.to_fight(g, "blue", "centre", { ids[1] })
+  local ok, why = battle(g, "blue", ids[1], ids[2])
+  t:falsy(ok)
+  t:eq(why, "no line of sight: another unit is in the way")
+  g:edit(function(ctx) ctx:move(ids[3], { q = -4, r = 8 }) end)
+  t:ok(battle(g, "blue", ids[1], ids[2]))
 end)
 
 test("close quarters: a unit next to an enemy may only battle an adjacent enemy", function(t)
