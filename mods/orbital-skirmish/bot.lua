@@ -54,7 +54,8 @@ function B.score(ctx, side, a, weapon_info, cache)
   if a.id == "speed" then
     local p = piece(a.piece)
     local _, d = nearest_enemy(cache.enemies, p.hex)
-    local want = math.max(1, math.min((d or 4) - 1, 8))
+    -- Close to one hex; with an enemy already that near, stop and fire rather than fly past.
+    local want = math.max(0, math.min((d or 4) - 1, 8))
     return 50 - math.abs(a.speed - want)
   end
   if a.id == "move" then
@@ -80,7 +81,18 @@ function B.score(ctx, side, a, weapon_info, cache)
     return s
   end
   if a.id == "interceptors" then return a.count == 2 and 60 or -1 end
-  if a.id == "orbit" then return 10 end
+  if a.id == "orbit" then
+    -- With an enemy within reach of its guns, a ship next to a planet holds station in orbit
+    -- (free to face any way), best facing the enemy after its orbit step.
+    local p = piece(a.piece)
+    local e, d = nearest_enemy(cache.enemies, p.hex)
+    if not e or d > 6 then return 10 end
+    local nxt = mv.orbit_next(a.planet, p.hex, a.dir)
+    if not nxt then return 51 end
+    local v, k = mv.VECTORS[mv.dir(a.facing) or 0], mv.distance(nxt, e.hex)
+    local ahead = e.hex.q - nxt.q == k * v[1] and e.hex.r - nxt.r == k * v[2]
+    return ahead and 53 or 51
+  end
   return 0 -- end_phase
 end
 

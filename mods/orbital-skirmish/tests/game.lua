@@ -72,6 +72,30 @@ test("every scenario plays to an end with bots", function(t)
   end
 end)
 
+test("the greedy bot stops with an enemy next to it, and orbits a planet next to it with an enemy near", function(t)
+  local function ready(g, id, h, f, speed)
+    g:edit(function(ctx)
+      ctx:move(id, h, f)
+      ctx:set(id, "speed", speed)
+      ctx:set(id, "new_speed", -1)
+      ctx:set(id, "moved", false)
+      ctx:set(id, "orbit", false)
+      ctx:set(id, "icm_set", true) -- interceptor orders given: the bot's next choice is the move
+    end)
+  end
+  local g = t:game { scenario = "duel", seed = 1 }
+  ready(g, 1, { q = 4, r = 4 }, 0, 2)
+  g:edit(function(ctx) ctx:move(2, { q = 4, r = 3 }, 3) end)
+  local a = g:bot("greedy", "blue")
+  t:eq({ a.id, a.speed }, { "speed", 0 })
+  -- Next to the planet at (0,0), the enemy 4 hexes off: an orbit, facing the enemy.
+  g = t:game { scenario = "duel", seed = 1 }
+  ready(g, 1, { q = 0, r = 1 }, 3, 2)
+  g:edit(function(ctx) ctx:move(2, { q = 0, r = 5 }, 0) end)
+  a = g:bot("greedy", "blue")
+  t:eq(a.id, "orbit")
+end)
+
 test("the greedy bot (game.bots.greedy) beats a bot that does not aim", function(t)
   local wins = 0
   for seed = 1, 4 do
