@@ -15,36 +15,51 @@ local C = {}
 
 --- Whether planets block the shot from `a` to `b`: every shortest chain of hexes between them
 -- passes through a planet. `planets` is a list of hexes; `is_planet(h)` answers for any hex.
--- The chains are walked a distance at a time: the hexes `k` steps from `a` (and `d - k` from
--- `b`) that a chain without planets reaches.
+--
+-- How: the shortest chains from `a` to `b` take `m` steps in one direction `u` and `n` in the
+-- next one round `w` (b - a = m u + n w, m, n >= 0), in any order. So the hexes on them are
+-- a + i u + j w (0 <= i <= m, 0 <= j <= n), and a chain reaches (i, j) from (i - 1, j) or
+-- (i, j - 1): one pass over that parallelogram, rows of it at a time.
 function C.los_blocked(a, b, planets, is_planet)
-  local d = mv.distance(a, b)
-  -- Most shots have no planet anywhere between: nothing to walk.
-  local between = false
+  local dq, dr = b.q - a.q, b.r - a.r
+  local m, n, u, w
+  for d = 0, 5 do
+    local v1, v2 = mv.VECTORS[d], mv.VECTORS[(d + 1) % 6]
+    -- v1 and v2 span the lattice with determinant 1 (counter-clockwise order): solve exactly.
+    local det = v1[1] * v2[2] - v1[2] * v2[1]
+    local i = (dq * v2[2] - dr * v2[1]) * det
+    local j = (v1[1] * dr - v1[2] * dq) * det
+    if i >= 0 and j >= 0 then m, n, u, w = i, j, v1, v2 break end
+  end
+  -- Where a planet lies in the parallelogram, if it does (not at either end).
+  local inside = {}
+  local any = false
   for _, p in ipairs(planets) do
-    if mv.distance(a, p) + mv.distance(p, b) == d and not mv.eq(p, a) and not mv.eq(p, b) then
-      between = true
-      break
+    local pq, pr = p.q - a.q, p.r - a.r
+    local det = u[1] * w[2] - u[2] * w[1]
+    local i = (pq * w[2] - pr * w[1]) * det
+    local j = (u[1] * pr - u[2] * pq) * det
+    if i >= 0 and j >= 0 and i <= m and j <= n and not (i == 0 and j == 0) and not (i == m and j == n) then
+      inside[i * (n + 1) + j] = true
+      any = true
     end
   end
-  if not between then return false end
-  local layer = { a }
-  for k = 1, d - 1 do
-    local next, seen = {}, {}
-    for _, h in ipairs(layer) do
-      for dir = 0, 5 do
-        local n = mv.step(h, dir)
-        local key = n.q .. "," .. n.r
-        if not seen[key] and mv.distance(n, b) == d - k and not is_planet(n) then
-          seen[key] = true
-          next[#next + 1] = n
-        end
+  -- Most shots have no planet anywhere between: nothing to walk.
+  if not any then return false end
+  local reach = {}
+  for i = 0, m do
+    for j = 0, n do
+      local k = i * (n + 1) + j
+      if i == 0 and j == 0 then
+        reach[k] = true
+      elseif inside[k] or (i < m or j < n) and is_planet({ q = a.q + i * u[1] + j * w[1], r = a.r + i * u[2] + j * w[2] }) then
+        reach[k] = false
+      else
+        reach[k] = (i > 0 and reach[k - (n + 1)]) or (j > 0 and reach[k - 1]) or false
       end
     end
-    if #next == 0 then return true end
-    layer = next
   end
-  return false
+  return not reach[m * (n + 1) + n]
 end
 
 --- Where `t` lies in the forward band of a ship at `s` facing `facing`: the band is three hexes
@@ -55,10 +70,11 @@ function C.forward_band(s, facing, t)
   local dq, dr = t.q - s.q, t.r - s.r
   if dq == 0 and dr == 0 then return "own" end
   local v = mv.VECTORS[facing]
-  -- Whether (q, r) is k steps straight ahead, k >= 0.
+  local vq, vr = v[1], v[2]
+  -- Whether (q, r) is k steps straight ahead, k >= 0 (a direction vector has a component 1 or -1).
   local function ahead(q, r)
-    local k = mv.distance({ q = 0, r = 0 }, { q = q, r = r })
-    return q == k * v[1] and r == k * v[2]
+    local k = vq ~= 0 and q * vq or r * vr
+    return k >= 0 and q == k * vq and r == k * vr
   end
   if ahead(dq, dr) then return "centre" end
   for _, d in ipairs({ (facing + 1) % 6, (facing + 5) % 6 }) do

@@ -240,11 +240,31 @@ local function may_start_move(ctx, a)
   return p
 end
 
+-- How far a ship may fly straight on before a planet, best of the facings it may start with
+-- (any, leaving orbit), up to `most` hexes.
+local function straight_run(p, env, most)
+  local best = 0
+  for _, f in ipairs(p.values.orbit and { 0, 1, 2, 3, 4, 5 } or { facing_of(p) }) do
+    local h, n = p.hex, 0
+    while n < most do
+      h = mv.step(h, f)
+      if env.blocked(h) then break end
+      n = n + 1
+    end
+    if n > best then best = n end
+  end
+  return best
+end
+
 -- Whether a ship may fly at `speed` this turn without entering a planet: some move ends on the
 -- map or leaves it (speed 0, standing or stopping, enters nothing). A ship leaving orbit
--- rotates freely, so any facing counts.
-local function speed_has_path(p, speed, env)
-  if speed == 0 then return true end
+-- rotates freely, so any facing counts. `run`: its straight_run when the caller has it.
+local function speed_has_path(p, speed, env, run)
+  -- Where entering a planet crashes rather than being refused (the gravity variant), every
+  -- speed has a legal move.
+  if speed == 0 or env.crash then return true end
+  -- Nearly always the straight flight is clear: no search needed.
+  if (run or straight_run(p, env, speed)) >= speed then return true end
   local facings = p.values.orbit and { 0, 1, 2, 3, 4, 5 } or { facing_of(p) }
   local ends, exits = mv.reach(p.hex, facings, speed, p.stats.mr, env)
   return ends[1] ~= nil or exits[1] ~= nil
@@ -255,8 +275,9 @@ end
 local function flyable_speeds(ctx, p)
   local env = ORBITAL_SKIRMISH.move_env(ctx)
   local all, out = mv.speed_options(p.values.speed, p.stats.adf), {}
+  local run = straight_run(p, env, all[#all])
   for _, s in ipairs(all) do
-    if speed_has_path(p, s, env) then out[#out + 1] = s end
+    if speed_has_path(p, s, env, run) then out[#out + 1] = s end
   end
   return #out > 0 and out or all
 end
