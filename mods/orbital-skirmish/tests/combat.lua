@@ -179,16 +179,21 @@ test("head-on: +10 to a forward-firing weapon at the centre row, none beside it"
   t:matches(last_line(g), "range 3: 45%%")
 end)
 
-test("head-on when the firer entered the target's hex; defensive forward fire only at a mover from the band", function(t)
-  -- Blue's frigate flies into red's hex: head-on for its laser cannon in offensive fire.
-  local g = t:game { scenario = "duel", seed = 1 }
-  put(g, 2, { q = 4, r = 2 }, 3); put(g, 1, { q = 4, r = 4 }, 0)
+-- Blue's frigate flies north from (4,4) into red's hex (4,2), then Blue's movement ends.
+local function fly_into_red(g)
   g:edit(function(ctx)
     ctx:move(1, { q = 4, r = 2 }, 0)
     ctx:set(1, "moved", true)
     ctx:set(1, "path", { { q = 4, r = 4 }, { q = 4, r = 3 }, { q = 4, r = 2 } })
   end)
   g:end_phase("blue")
+end
+
+test("head-on when the firer entered the target's hex; defensive forward fire only at a mover from the band", function(t)
+  -- Blue's frigate flies into red's hex: head-on for its laser cannon in offensive fire.
+  local g = t:game { scenario = "duel", seed = 1 }
+  put(g, 2, { q = 4, r = 2 }, 3); put(g, 1, { q = 4, r = 4 }, 0)
+  fly_into_red(g)
   -- Red's defensive fire: red faces S (3); blue came in from (4,3), straight ahead of red's bow.
   t:ok(g:check { id = "fire", side = "red", piece = 2, weapon = 1, target = 1, at = { q = 4, r = 2 } })
   g:end_phase("red")
@@ -197,12 +202,7 @@ test("head-on when the firer entered the target's hex; defensive forward fire on
   -- The same move against a red frigate facing N: blue came in from behind it.
   g = t:game { scenario = "duel", seed = 1 }
   put(g, 2, { q = 4, r = 2 }, 0); put(g, 1, { q = 4, r = 4 }, 0)
-  g:edit(function(ctx)
-    ctx:move(1, { q = 4, r = 2 }, 0)
-    ctx:set(1, "moved", true)
-    ctx:set(1, "path", { { q = 4, r = 4 }, { q = 4, r = 3 }, { q = 4, r = 2 } })
-  end)
-  g:end_phase("blue")
+  fly_into_red(g)
   local ok, why = g:check { id = "fire", side = "red", piece = 2, weapon = 1, target = 1, at = { q = 4, r = 2 } }
   t:falsy(ok); t:matches(why, "entered its hex only if it came from the band ahead")
   t:ok(g:check { id = "fire", side = "red", piece = 2, weapon = 2, target = 1, at = { q = 4, r = 2 } }) -- battery
