@@ -670,6 +670,14 @@ function Ctx:set_terrain(h, ids) end
 ---@param outcome { winners: string[], reason: string }
 function Ctx:end_game(outcome) end
 
+---Hands the next actions to `side` in the middle of the phase: until `ctx:answered()`,
+---only `side` may act and nobody may end the phase.
+---@param side string
+function Ctx:ask(side) end
+
+---The asked side has answered: the phase's own sides act again.
+function Ctx:answered() end
+
 ---@param text string
 function Ctx:log(text) end
 

@@ -237,6 +237,11 @@ impl<R: Rules> Game<R> {
                 }
             )));
         }
+        if action.is_end_phase() {
+            if let Some(refused) = self.state.clock.end_phase_refused() {
+                return Err(refused);
+            }
+        }
         Ok(())
     }
 

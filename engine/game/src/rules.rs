@@ -105,7 +105,7 @@ pub trait Rules {
     ) -> Result<Vec<Action>, RulesError> {
         let mut out = self.legal_actions(state, side)?;
         let end = Action::end_phase(side.clone());
-        if self.check(state, &end)?.is_ok() {
+        if state.clock.end_phase_refused().is_none() && self.check(state, &end)?.is_ok() {
             out.push(end);
         }
         Ok(out)

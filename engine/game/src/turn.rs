@@ -178,6 +178,12 @@ pub struct Clock {
     /// Set once the turn limit has passed.
     #[serde(default)]
     pub finished: bool,
+    /// The side the rules asked to answer in the middle of the phase (Lua `ctx:ask`): a
+    /// defender declaring interceptors against one attack, an owner choosing a retreat path.
+    /// While set, only this side may act and no side may end the phase; the rules clear it
+    /// (`ctx:answered`) once the answer is in. Cleared by the engine if the side leaves the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked: Option<SideId>,
 }
 
 /// An engine event the rules may react to (Lua `game.on(name, fn)`).
@@ -305,9 +311,13 @@ impl TurnStructure {
 }
 
 impl Clock {
-    /// Sides that act in this step and have not yet ended the phase.
+    /// Sides that may act now: the asked side while one is asked, else the sides that act in
+    /// this step and have not yet ended the phase.
     #[must_use]
     pub fn waiting(&self) -> Vec<SideId> {
+        if let Some(asked) = &self.asked {
+            return vec![asked.clone()];
+        }
         self.acting
             .iter()
             .filter(|s| !self.done.contains(s))
@@ -315,17 +325,42 @@ impl Clock {
             .collect()
     }
 
-    /// Whether some acting side has not yet ended the phase: `!self.waiting().is_empty()`
-    /// without building the list (the engine asks after every action).
+    /// Whether some side may act now: `!self.waiting().is_empty()` without building the list
+    /// (the engine asks after every action).
     #[must_use]
     pub fn anyone_waiting(&self) -> bool {
-        self.acting.iter().any(|s| !self.done.contains(s))
+        self.asked.is_some() || self.acting.iter().any(|s| !self.done.contains(s))
     }
 
-    /// Whether `side` may act now (acting, not done, game not finished).
+    /// Whether `side` may act now (the asked side while one is asked; else acting and not
+    /// done), the game not finished.
     #[must_use]
     pub fn may_act(&self, side: &SideId) -> bool {
-        !self.finished && self.acting.contains(side) && !self.done.contains(side)
+        if self.finished {
+            return false;
+        }
+        match &self.asked {
+            Some(asked) => asked == side,
+            None => self.acting.contains(side) && !self.done.contains(side),
+        }
+    }
+
+    /// The sides the rules see as acting (`ctx.acting`): the asked side alone while one is
+    /// asked, else every side acting in this step.
+    #[must_use]
+    pub fn acting_now(&self) -> &[SideId] {
+        match &self.asked {
+            Some(asked) => std::slice::from_ref(asked),
+            None => &self.acting,
+        }
+    }
+
+    /// Why no side may end the phase now, if that is so: a side was asked to answer.
+    #[must_use]
+    pub fn end_phase_refused(&self) -> Option<Illegal> {
+        self.asked
+            .as_ref()
+            .map(|a| Illegal::new(format!("{a} must answer first: the phase cannot end now")))
     }
 }
 
@@ -673,6 +708,7 @@ pub fn advance(state: &mut GameState, turns: &TurnStructure) -> Result<Vec<HookE
                         state.clock.finished = true;
                         state.clock.acting.clear();
                         state.clock.done.clear();
+                        state.clock.asked = None;
                         events.push(HookEvent::TurnLimit);
                         return Ok(events);
                     }
@@ -714,6 +750,7 @@ pub fn advance(state: &mut GameState, turns: &TurnStructure) -> Result<Vec<HookE
         clock.turn_index = step.turn_index;
         clock.each_index = step.each_index;
         clock.done.clear();
+        clock.asked = None;
         let new_turn = step.turn_index.is_some() && (boundary || step.turn_index != prev_turn);
         if let Some(t) = step.turn_index.filter(|_| new_turn) {
             events.push(HookEvent::TurnStart {
@@ -741,6 +778,14 @@ pub fn refresh_acting(state: &mut GameState, turns: &TurnStructure) -> bool {
         each_index: state.clock.each_index,
     };
     let acting = acting_in(&state.sides, &state.clock.order, turns, step);
+    if state
+        .clock
+        .asked
+        .as_ref()
+        .is_some_and(|a| !live(&state.sides, a))
+    {
+        state.clock.asked = None;
+    }
     let clock = &mut state.clock;
     // Usually nobody was eliminated and the order stands: keep the list rather than rebuild it.
     if !clock.acting.iter().eq(acting.iter().copied()) {
@@ -765,6 +810,9 @@ pub fn end_phase(
 ) -> Result<Result<Vec<HookEvent>, Illegal>, TurnError> {
     if state.clock.finished {
         return Ok(Err(Illegal::new("the game is over")));
+    }
+    if let Some(refused) = state.clock.end_phase_refused() {
+        return Ok(Err(refused));
     }
     if !state.clock.acting.contains(side) {
         return Ok(Err(Illegal::new(format!(

@@ -393,3 +393,74 @@ end }
     );
     assert!(msg(5).contains("dice count 0 is outside"), "{}", msg(5));
 }
+
+#[test]
+fn an_asked_side_answers_in_the_middle_of_the_phase_and_nobody_ends_it_meanwhile() {
+    // Blue attacks in its move phase; red answers (how many interceptors) before blue goes on.
+    let (_d, r) = one(r#"game.action { id = "attack", phases = { "move" },
+  choices = function(ctx, side)
+    if ctx:global("pending") then return {} end
+    return { {} }
+  end,
+  apply = function(ctx, a)
+    ctx:set_global("pending", true)
+    ctx:set_global("acting_in_apply", ctx.acting)
+    ctx:ask("red")
+  end }
+game.action { id = "answer", phases = { "move" }, params = { n = "integer" },
+  choices = function(ctx, side)
+    if not ctx:global("pending") or side ~= "red" then return {} end
+    return { { n = 0 }, { n = 2 } }
+  end,
+  check = function(ctx, a)
+    if not ctx:global("pending") then return false, "nothing to answer" end
+    return true
+  end,
+  apply = function(ctx, a)
+    ctx:set_global("pending", nil)
+    ctx:set_global("answer", a.n)
+    ctx:set_global("acting_when_answering", ctx.acting)
+    ctx:answered()
+  end }
+game.action { id = "bad_ask", phases = { "move" }, apply = function(ctx, a) ctx:ask("green") end }
+"#);
+    let red = SideId::new("red");
+    let mut g = game(r);
+    assert_eq!(g.waiting(), vec![blue()]);
+    // Asking a side that is not in the game is the mod's error, and changes nothing.
+    let before = g.state().clone();
+    let e = g
+        .perform(&Action::new("bad_ask", "blue", json!({})))
+        .unwrap_err();
+    assert!(e.to_string().contains("no side \"green\""), "{e}");
+    assert_eq!(g.state(), &before);
+
+    g.perform(&Action::new("attack", "blue", json!({})))
+        .unwrap();
+    assert_eq!(g.state().globals["acting_in_apply"], json!(["blue"]));
+    assert_eq!(g.waiting(), vec![red.clone()]);
+    assert_eq!(g.state().clock.asked, Some(red.clone()));
+    // Blue waits, and nobody may end the phase (not listed, refused with a reason).
+    assert!(g.legal_actions(&blue()).unwrap().is_empty());
+    let e = g.perform(&Action::end_phase(blue())).unwrap_err();
+    assert!(e.to_string().contains("blue cannot act now"), "{e}");
+    let e = g.perform(&Action::end_phase(red.clone())).unwrap_err();
+    assert!(e.to_string().contains("red must answer first"), "{e}");
+    let listed = g.legal_actions(&red).unwrap();
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    assert!(!listed.iter().any(Action::is_end_phase), "{listed:?}");
+    // The asked side answers; the phase's own side acts again, still in the same phase.
+    g.perform(&Action::new("answer", "red", json!({ "n": 2 })))
+        .unwrap();
+    assert_eq!(g.state().globals["answer"], json!(2));
+    assert_eq!(g.state().globals["acting_when_answering"], json!(["red"]));
+    assert_eq!(g.state().clock.asked, None);
+    assert_eq!(g.waiting(), vec![blue()]);
+    assert_eq!(g.state().phase_id(g.rules().turn_structure()), Some("move"));
+    assert!(g.legal_actions(&red).unwrap().is_empty());
+    g.perform(&Action::end_phase(blue())).unwrap();
+    assert_eq!(g.state().phase_id(g.rules().turn_structure()), Some("fire"));
+    // The clock's new field is left out of saves that never used it.
+    let saved = serde_json::to_string(&g.state().clock).unwrap();
+    assert!(!saved.contains("asked"), "{saved}");
+}

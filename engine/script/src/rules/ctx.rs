@@ -29,7 +29,7 @@ impl CtxKey {
             && self.phase_index == s.clock.phase_index
             && self.active.as_deref() == active_side(s)
             && self.label == s.clock.label
-            && self.acting == s.clock.acting
+            && self.acting == s.clock.acting_now()
             && self.turn_limit == turn_limit
             && self.scenario == s.scenario
             && (Arc::ptr_eq(&self.options, &s.options) || self.options == s.options)
@@ -42,7 +42,7 @@ impl CtxKey {
             phase_index: s.clock.phase_index,
             active: active_side(s).map(str::to_owned),
             label: s.clock.label.clone(),
-            acting: s.clock.acting.clone(),
+            acting: s.clock.acting_now().to_vec(),
             turn_limit,
             scenario: s.scenario.clone(),
             options: s.options.clone(),
@@ -158,7 +158,7 @@ pub(super) fn ctx_template(lua: &Lua, rules: &LuaRules, s: &GameState) -> mlua::
         name(Some(&s.scenario))?,
         options,
     ];
-    for x in &s.clock.acting {
+    for x in s.clock.acting_now() {
         args.push(name(Some(x.as_str()))?);
     }
     let t: Table = rules

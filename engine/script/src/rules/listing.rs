@@ -58,6 +58,7 @@ impl LuaRules {
         // end_phase: allowed without a call unless the rules declare a check for it in this
         // phase (as in `run_check`).
         let end = Action::end_phase(side.clone());
+        let with_end = with_end && state.clock.end_phase_refused().is_none();
         let end_phase = match (with_end, self.end_phase_check(state)) {
             (false, _) => EndPhase::NotListed,
             (true, None) => EndPhase::Allowed,
@@ -213,6 +214,9 @@ impl LuaRules {
         action: &Action,
     ) -> Result<Result<(), Illegal>, RulesError> {
         let check = if action.is_end_phase() {
+            if let Some(refused) = state.clock.end_phase_refused() {
+                return Ok(Err(refused));
+            }
             self.end_phase_check(state)
         } else {
             if let Err(i) = self.phase_allows(state, action) {

@@ -156,6 +156,35 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
         one(lua, Value::Nil)
     });
 
+    // An answer in the middle of the phase: until `answered`, only `side` may act and no side
+    // may end the phase (see `Clock::asked`).
+    write!(methods, lua, "ask", |lua, rules, s, args| {
+        let name = string(args, 0)?;
+        if s.clock.round == 0 || s.clock.finished {
+            return Err(mlua::Error::runtime(
+                "only while the game is running (not in setup, not after the last turn)",
+            ));
+        }
+        let side = SideId::new(name.clone());
+        match s.side(&side) {
+            None => return Err(mlua::Error::runtime(format!("no side {name:?}"))),
+            Some(st) if st.eliminated => {
+                return Err(mlua::Error::runtime(format!(
+                    "side {name:?} is out of the game"
+                )));
+            }
+            Some(_) => {}
+        }
+        rules.charge(side.as_str().len() + 16)?;
+        s.clock.asked = Some(side);
+        one(lua, Value::Nil)
+    });
+
+    write!(methods, lua, "answered", |lua, rules, s, _args| {
+        s.clock.asked = None;
+        one(lua, Value::Nil)
+    });
+
     write!(methods, lua, "end_game", |lua, rules, s, args| {
         let outcome = parse_outcome(lua, args.get(lua, 0)?)?;
         rules.charge(outcome.reason.len() + 64)?;
