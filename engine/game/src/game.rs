@@ -237,10 +237,12 @@ impl<R: Rules> Game<R> {
                 }
             )));
         }
-        if action.is_end_phase() {
-            if let Some(refused) = self.state.clock.end_phase_refused() {
-                return Err(refused);
-            }
+        if let Some(refused) = action
+            .is_end_phase()
+            .then(|| self.state.clock.end_phase_refused())
+            .flatten()
+        {
+            return Err(refused);
         }
         Ok(())
     }
