@@ -5,8 +5,9 @@
 -- reaches an enemy ship and spares our own; aim the strongest beam at the weakest hit section;
 -- launch torpedoes and steer them at the nearest enemy; in movement close in on the nearest enemy
 -- while turning to bring it ahead; in power fill beams, then shields, torpedoes, engines, thrusters
--- and batteries, never overcharging; in setup install/raise weapons and shields, then deploy
--- facing the nearest enemy (or the board's centre). It ends a phase only when nothing scores
+-- and batteries, never overcharging; in setup picks the sample design with the most weighted
+-- levels, installs/raises weapons and shields, marks the design final, then deploys facing the
+-- nearest enemy (or the board's centre). It ends a phase only when nothing scores
 -- above ending it.
 --
 -- Deliberately absent: look-ahead or simulation (ctx is read-only in a bot) and any randomness.
@@ -17,6 +18,7 @@ local G = require("geom")
 local C = require("combat")
 local PW = require("power")
 local R = require("rules")
+local DESIGNS = require("designs")
 
 local M = {}
 
@@ -24,6 +26,14 @@ local M = {}
 local POWER_PRIORITY = { beam = 6, shield = 5, torpedo = 4, engine = 3, thruster = 2, battery = 1 }
 -- Design priority for the advanced setup (install) and standard setup (raise a level).
 local DESIGN_PRIORITY = { beam = 7, shield = 6, engine = 5, thruster = 4, generator = 3, torpedo = 2, battery = 1, crew = 5 }
+
+-- How much the greedy bot likes a sample design: its systems' levels weighted by DESIGN_PRIORITY.
+local function design_value(d)
+  local v = 0
+  for _, c in ipairs(d.components) do v = v + (DESIGN_PRIORITY[c.kind] or 0) * c.level end
+  for _, lvl in ipairs(d.crew) do v = v + DESIGN_PRIORITY.crew * lvl end
+  return v
+end
 
 local function enemy_ships(ctx, side)
   local out = {}
@@ -133,6 +143,12 @@ local function score(ctx, side, a, foes)
     if room <= 0 then return -5 end
     return 100 + 10 * (POWER_PRIORITY[comp.kind] or 0) + math.min(a.amount, room) - math.max(0, a.amount - room) * 3
   end
+  if id == "choose_design" then
+    -- Pick once (the best liked design), never again.
+    if R.piece(ctx, a.ship).values.design ~= nil then return -30 end
+    return 60 + design_value(DESIGNS[a.design]) / 100
+  end
+  if id == "finish_design" then return 10 end -- after every install or raise worth making
   if id == "install" then return 50 + (DESIGN_PRIORITY[a.kind] or 0) end
   if id == "adjust" then
     if a.delta < 0 then return -5 end

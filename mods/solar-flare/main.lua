@@ -17,7 +17,9 @@ local P = R.param
 local X = require("decl")
 local action, battle, acting = X.action, X.battle, X.acting
 
-game.piece_type { id = "ship", name = "Capital ship", values = { design = "lancer" } }
+-- A ship's `design` value names a sample design (designs.lua) the scenario fixes; without it the
+-- owner designs the ship in play (setup.lua).
+game.piece_type { id = "ship", name = "Capital ship", values = {} }
 game.piece_type { id = "torpedo", name = "Torpedo", values = { level = 1, integrity = 1 } }
 
 game.terrain { id = "planet", name = "Planet", color = "#7a5", blocks_movement = true }
@@ -394,6 +396,9 @@ action {
   check = function(ctx, a)
     local side = a.side
     if ctx.phase == "deploy" then
+      if not battle(ctx) and #S.open_designs(ctx, side) > 0 then
+        return false, "finish your ship design first (finish_design)"
+      end
       if owes_anomaly(ctx, side) and #R.anomaly_choices(ctx, true) > 0 then
         return false, "place an anomaly first"
       end
@@ -453,7 +458,7 @@ game.on("round_start", function(ctx)
   for _, s in ipairs(ctx:sides()) do
     if #R.reserve_ships(ctx, s.id) > 0 then return end
   end
-  if not R.all_anomalies_placed(ctx) then return end
+  if not R.all_anomalies_placed(ctx) or not S.designs_done(ctx) then return end
   ctx:set_global("battle", true)
   ctx:log("all ships are placed: the battle begins")
 end)
@@ -482,20 +487,8 @@ game.setup(function(ctx)
   ctx:set_global("terrain", map)
   ctx:set_global("pending", false)
   ctx:set_global("fleet", R.fleet_of(ctx))
-  for _, p in ipairs(R.ships(ctx)) do
-    if p.values.comps == nil or next(p.values.comps) == nil and (ctx.options or {}).setup ~= "advanced" then
-      local rec = R.record_for(ctx, p.values.design)
-      for k, v in pairs(rec) do ctx:set(p.id, k, v) end
-    end
-  end
-  local opts = ctx.options or {}
-  if opts.anomalies ~= false then
-    local n = ctx:roll(D.anomaly_count_die, "anomalies per player")
-    ctx:set_global("anomaly_count", n)
-    for _, s in ipairs(ctx:sides()) do ctx:set_side(s.id, "anomalies_left", n) end
-    ctx:log(("each player places %d anomalies"):format(n))
-  end
-  local ready = R.all_anomalies_placed(ctx)
+  S.setup_ships(ctx)
+  local ready = R.all_anomalies_placed(ctx) and S.designs_done(ctx)
   for _, s in ipairs(ctx:sides()) do
     if #R.reserve_ships(ctx, s.id) > 0 then ready = false end
   end

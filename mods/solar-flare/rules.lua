@@ -12,7 +12,6 @@ local SEC = require("sectors")
 local DES = require("design")
 local C = require("combat")
 local PW = require("power")
-local DESIGNS = require("designs")
 
 local R = {}
 
@@ -801,15 +800,6 @@ function R.all_anomalies_placed(ctx)
     end
   end
   return true
-end
-
----Turn a design id (or the advanced setup's blank sheet) into a ship record.
-function R.record_for(ctx, design_id)
-  local mode = (ctx.options or {}).setup or "quick"
-  if mode == "advanced" then return DES.build({ components = {}, crew = {} }, "custom") end
-  local d = DESIGNS[design_id or "lancer"]
-  if not d then error("unknown ship design " .. tostring(design_id)) end
-  return DES.build(d, design_id)
 end
 
 return R

@@ -1,25 +1,164 @@
--- Solar Flare setup in play (the deploy phase before the battle): anomalies one per turn, then
--- ships one per turn; design changes before a ship is placed (standard and advanced setup).
--- main.lua requires this file where the deploy phase's actions are declared.
+-- Solar Flare setup in play (the deploy phase before the battle), in the document's order:
+-- 1. designs: each player picks a sample design for each of its ships (quick and standard
+--    setup; `choose_design`), modifies its levels (standard: `adjust`) or builds one from a
+--    blank sheet (advanced: `install`, `remove`, `adjust`), and marks it final (`finish_design`);
+--    a ship whose design the scenario names is final from the start;
+-- 2. when the last design is final, the first player rolls how many anomalies each player
+--    places, and from the next round they are placed one per turn (`place_anomaly`);
+-- 3. then ships are placed one per turn (`deploy`).
+-- main.lua requires this file where the deploy phase's actions are declared, and calls
+-- S.setup_ships from game.setup.
 local D = require("data")
 local G = require("geom")
 local DES = require("design")
 local PW = require("power")
 local R = require("rules")
 local X = require("decl")
+local DESIGNS = require("designs")
 
 local P = R.param
 local action, battle = X.action, X.battle
 
 local S = {}
+
+local function setup_mode(ctx) return (ctx.options or {}).setup or "quick" end
+
+-- Designs --------------------------------------------------------------------------------------
+---Whether every design is final and the round they became so has ended (anomalies and ships
+---wait for the next round, which the first player begins).
+function S.designs_done(ctx)
+  local r = R.global(ctx, "designs_round", false)
+  return r ~= false and (r == 0 or ctx.round > r) -- 0: final at setup
+end
+
+---The ships of `side` (every side when nil) whose design is not final yet.
+function S.open_designs(ctx, side)
+  local out = {}
+  for _, p in ipairs(R.ships(ctx, side)) do
+    if not p.values.design_final then out[#out + 1] = p end
+  end
+  return out
+end
+
+local BLANK = { components = {}, crew = {} }
+
+---Writes a whole ship record (as design.build makes it) into piece `id`.
+local function write_record(ctx, id, rec, final)
+  for k, v in pairs(rec) do ctx:set(id, k, v) end
+  ctx:set(id, "design_final", final)
+end
+
+---The first player's roll of the anomalies each player places (when the scenario has them),
+---once every design is final. Anomalies and ships wait for the next round.
+local function designs_final(ctx, at_setup)
+  ctx:set_global("designs_round", at_setup and 0 or ctx.round)
+  if not at_setup then ctx:log("every design is final") end
+  if (ctx.options or {}).anomalies ~= false then
+    local n = ctx:roll(D.anomaly_count_die, "anomalies per player")
+    ctx:set_global("anomaly_count", n)
+    for _, s in ipairs(ctx:sides()) do ctx:set_side(s.id, "anomalies_left", n) end
+    ctx:log(("each player places %d anomalies"):format(n))
+  end
+end
+
+---At game setup: a ship with a whole record from the scenario or a `design` value is final; any
+---other ship gets a blank record and is designed in play. Rolls for anomalies when no design is
+---left to make.
+function S.setup_ships(ctx)
+  for _, p in ipairs(R.ships(ctx)) do
+    local v = p.values
+    if v.comps ~= nil and next(v.comps) ~= nil then
+      ctx:set(p.id, "design_final", true)
+    elseif v.design ~= nil then
+      local d = DESIGNS[v.design]
+      if v.design == "order" or d == nil then error("unknown ship design " .. tostring(v.design)) end
+      write_record(ctx, p.id, DES.build(d, v.design), true)
+    else
+      write_record(ctx, p.id, DES.build(BLANK, "custom"), false)
+      ctx:set(p.id, "design", nil)
+    end
+  end
+  if #S.open_designs(ctx) == 0 then designs_final(ctx, true) end
+end
+
+---The ship `id` of `side` whose design may still change, or nil and why.
+local function open_ship(ctx, side, id)
+  if battle(ctx) then return nil, "the battle has begun" end
+  local p, why = R.own_ship(ctx, side, id)
+  if not p then return nil, why end
+  if p.values.design_final then return nil, "the design of ship " .. p.id .. " is final" end
+  return p
+end
+
+action {
+  id = "choose_design",
+  phases = { "deploy" },
+  params = { ship = "piece", design = "string" },
+  choices = function(ctx, side)
+    local out = {}
+    if battle(ctx) or setup_mode(ctx) == "advanced" then return out end
+    for _, p in ipairs(S.open_designs(ctx, side)) do
+      for _, d in ipairs(DESIGNS.order) do out[#out + 1] = { ship = p.id, design = d } end
+    end
+    return out
+  end,
+  check = function(ctx, a)
+    if setup_mode(ctx) == "advanced" then return false, "the advanced setup designs ships from scratch" end
+    local p, why = open_ship(ctx, a.side, P(a, "ship"))
+    if not p then return false, why end
+    local d = P(a, "design")
+    if type(d) ~= "string" or d == "order" or DESIGNS[d] == nil then
+      return false, "no sample design " .. tostring(d) .. " (" .. table.concat(DESIGNS.order, ", ") .. ")"
+    end
+    return true
+  end,
+  apply = function(ctx, a)
+    local id, d = P(a, "ship"), P(a, "design")
+    write_record(ctx, id, DES.build(DESIGNS[d], d), false)
+    ctx:log(("%s chooses the %s design (%d points) for ship %d"):format(a.side, DESIGNS[d].name, DES.cost(DESIGNS[d]), id))
+  end,
+}
+
+action {
+  id = "finish_design",
+  phases = { "deploy" },
+  params = { ship = "piece" },
+  choices = function(ctx, side)
+    local out = {}
+    if battle(ctx) then return out end
+    local advanced = setup_mode(ctx) == "advanced"
+    for _, p in ipairs(S.open_designs(ctx, side)) do
+      if advanced or p.values.design ~= nil then out[#out + 1] = { ship = p.id } end
+    end
+    return out
+  end,
+  check = function(ctx, a)
+    local p, why = open_ship(ctx, a.side, P(a, "ship"))
+    if not p then return false, why end
+    if setup_mode(ctx) ~= "advanced" and p.values.design == nil then return false, "choose a design first" end
+    local ok, problems = DES.validate(DES.of_ship(p.values))
+    if not ok then return false, problems[1] end
+    return true
+  end,
+  apply = function(ctx, a)
+    local p = ctx:piece(P(a, "ship"))
+    ctx:set(p.id, "design_final", true)
+    local d = DES.of_ship(p.values)
+    ctx:log(("%s's ship %d: design final (%s, %d points, %d systems, %d crew teams)"):format(
+      a.side, p.id, p.values.design or "custom", DES.cost(d), #d.components, #d.crew))
+    if #S.open_designs(ctx) == 0 then designs_final(ctx, false) end
+  end,
+}
+
+-- Anomalies and ships ---------------------------------------------------------------------------
 function S.owes_anomaly(ctx, side)
-  if battle(ctx) then return false end
+  if battle(ctx) or not S.designs_done(ctx) then return false end
   local s = ctx:side(side)
   return (s.values.anomalies_left or 0) > 0 and (s.values.anomaly_round or 0) ~= ctx.round
 end
 
 function S.may_deploy_ship(ctx, side)
-  if battle(ctx) then return false end
+  if battle(ctx) or not S.designs_done(ctx) then return false end
   local s = ctx:side(side)
   if (s.values.ship_round or 0) == ctx.round then return false end
   if #R.reserve_ships(ctx, side) == 0 then return false end
@@ -107,16 +246,14 @@ action {
   end,
 }
 
--- Design changes (standard: levels +-1 of existing systems; advanced: also install/remove).
-local function setup_mode(ctx) return (ctx.options or {}).setup or "quick" end
-
+-- Design changes (standard: levels +-1 of a chosen sample design's systems; advanced: also
+-- install/remove), while the design is not final.
 local function design_ship(ctx, side, id)
-  if battle(ctx) then return nil, "the battle has begun" end
   local mode = setup_mode(ctx)
   if mode == "quick" then return nil, "the quick setup uses the designs as they are" end
-  local p, why = R.own_ship(ctx, side, id)
+  local p, why = open_ship(ctx, side, id)
   if not p then return nil, why end
-  if R.on_board(p) then return nil, "ship " .. p.id .. " is already placed" end
+  if mode ~= "advanced" and p.values.design == nil then return nil, "choose a design first" end
   return p
 end
 
@@ -146,7 +283,7 @@ action {
   choices = function(ctx, side)
     local out = {}
     if battle(ctx) or setup_mode(ctx) == "quick" then return out end
-    for _, p in ipairs(R.reserve_ships(ctx, side)) do
+    for _, p in ipairs(S.open_designs(ctx, side)) do
       local s = p.values
       for _, what in ipairs({ "component", "crew" }) do
         local list = (what == "crew") and s.crew or s.comps
@@ -184,7 +321,7 @@ action {
   choices = function(ctx, side)
     local out = {}
     if battle(ctx) or setup_mode(ctx) ~= "advanced" then return out end
-    for _, p in ipairs(R.reserve_ships(ctx, side)) do
+    for _, p in ipairs(S.open_designs(ctx, side)) do
       local d = DES.of_ship(p.values)
       for _, kind in ipairs(D.component_kinds) do
         for sec = 1, D.sections do
@@ -231,7 +368,7 @@ action {
   choices = function(ctx, side)
     local out = {}
     if battle(ctx) or setup_mode(ctx) ~= "advanced" then return out end
-    for _, p in ipairs(R.reserve_ships(ctx, side)) do
+    for _, p in ipairs(S.open_designs(ctx, side)) do
       for i = 1, #p.values.comps do out[#out + 1] = { ship = p.id, what = "component", index = i } end
       for i = 1, #p.values.crew do out[#out + 1] = { ship = p.id, what = "crew", index = i } end
     end

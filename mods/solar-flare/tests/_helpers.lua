@@ -32,6 +32,35 @@ function H.go(g, side, phase)
   error("never reached " .. side .. " " .. phase)
 end
 
+---Plays the design stage of setup in play: every player picks `design` (default "lancer";
+---a function of the side may choose) for each of its ships unless the setup is advanced, marks
+---it final and ends its turn, until every design is final; then ends phases until the next
+---round begins (the first player's deploy turn, when anomalies and ships are placed).
+function H.designs(g, design)
+  for _ = 1, 200 do
+    if g:global("designs_round") ~= nil then break end
+    local side = H.active(g)
+    if g:clock().phase == "deploy" then
+      for _, p in ipairs(g:pieces { owner = side, type = "ship" }) do
+        if not p.values.design_final then
+          local d = type(design) == "function" and design(side) or design or "lancer"
+          local pick = { id = "choose_design", side = side, ship = p.id, design = d }
+          if g:check(pick) then g:act(pick) end -- (not in the advanced setup)
+          g:act { id = "finish_design", side = side, ship = p.id }
+        end
+      end
+    end
+    if g:global("designs_round") == nil then g:end_phase(side) end
+  end
+  local r = g:global("designs_round")
+  if r == nil then error("the designs never became final") end
+  for _ = 1, 200 do
+    if g:clock().round > r then return end
+    g:end_phase(H.active(g))
+  end
+  error("the round after the designs never began")
+end
+
 ---Every die value rolled by the last action, in order.
 function H.dice(g)
   local out = {}

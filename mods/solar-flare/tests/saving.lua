@@ -4,7 +4,7 @@ local R = require("rules")
 local H = require("tests._helpers")
 
 test("save_ship writes the named groups only, and missing scalars as a full save would", function(t)
-  local g = t:game { scenario = "skirmish", seed = 2 }
+  local g = t:game { scenario = "range", seed = 2 }
   local id = H.ship(g, "red").id
   g:edit(function(ctx)
     local s = ctx:piece(id).values

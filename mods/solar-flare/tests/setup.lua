@@ -2,8 +2,9 @@
 -- whole games played to the end.
 local H = require("tests._helpers")
 
-local function skirmish(t, scenario)
+local function skirmish(t, scenario, design)
   local g = t:game { scenario = scenario or "skirmish", seed = 7 }
+  H.designs(g, design)
   return g, H.active(g)
 end
 
@@ -40,6 +41,7 @@ end)
 
 test("ships: not on an anomaly, not in a sector with an enemy ship; battle starts next round", function(t)
   local g = t:game { scenario = "skirmish", seed = 11 }
+  H.designs(g)
   local anomaly_at
   -- place anomalies far from the centre sector with the first legal choice until ships are due
   for _ = 1, 200 do
@@ -80,8 +82,10 @@ test("ships: not on an anomaly, not in a sector with an enemy ship; battle start
 end)
 
 test("standard setup: levels change one at a time within 80 points, never below 1", function(t)
-  local g, first = skirmish(t, "standard")
+  local g = t:game { scenario = "standard", seed = 7 }
+  local first = H.active(g)
   local s = H.ship(g, first)
+  g:act { id = "choose_design", side = first, ship = s.id, design = "lancer" }
   local ok, why = g:try { id = "adjust", side = first, ship = s.id, what = "component", index = 1, delta = 1 }
   t:falsy(ok); t:matches(why, "more than 80")
   g:act { id = "adjust", side = first, ship = s.id, what = "component", index = 2, delta = -1 }
@@ -95,7 +99,8 @@ test("standard setup: levels change one at a time within 80 points, never below 
 end)
 
 test("advanced setup: install systems at level 1 where the restrictions allow", function(t)
-  local g, first = skirmish(t, "advanced")
+  local g = t:game { scenario = "advanced", seed = 7 }
+  local first = H.active(g)
   local s = H.ship(g, first)
   t:eq(#g:piece(s.id).values.comps, 0)
   local ok, why = g:try { id = "install", side = first, ship = s.id, kind = "engine", section = 1 }
@@ -119,6 +124,7 @@ end)
 
 test("fleet action: a team completes each phase together", function(t)
   local g = t:game { scenario = "fleet-action", seed = 4 }
+  H.designs(g)
   local c = g:clock()
   t:eq(#c.acting, 2)
   for _, a in ipairs(g:legal(c.acting[1])) do
