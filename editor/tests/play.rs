@@ -640,13 +640,25 @@ fn long_game_then_a_rule_change() -> (Harness<'static, EditorApp>, tempfile::Tem
     h.run();
     h.state_mut().apply(Command::OpenMod(dir.clone()));
     h.run();
+    // The fleet battle: four ships a side last long enough for 200 random steps.
+    h.state_mut().apply(Command::NewGame {
+        scenario: "fleet".into(),
+        seed: 1,
+    });
+    h.run();
     assert!(h.state().open.is_some(), "{:?}", h.state().problems);
     all_sides_random(&mut h);
     for _ in 0..200 {
         h.state_mut().apply(Command::BotStep);
     }
     let record = h.state().open.as_ref().unwrap().game.record();
-    assert!(record.actions.len() >= 100, "{}", record.actions.len());
+    assert!(
+        record.actions.len() >= 100,
+        "{} actions, outcome {:?}, waiting {:?}",
+        record.actions.len(),
+        h.state().open.as_ref().unwrap().game.state().outcome,
+        h.state().open.as_ref().unwrap().game.waiting()
+    );
     let old = rules_of(&dir);
     // The change shows only from the game's last round on: the replay differs late.
     let round = h.state().open.as_ref().unwrap().status().round;

@@ -80,7 +80,13 @@ function B.score(ctx, side, a, weapon_info, cache)
     end
     return s
   end
-  if a.id == "interceptors" then return a.count == 2 and 60 or -1 end
+  if a.id == "intercept" then
+    -- As many as the rules allow at a torpedo (10 points each), two at an assault rocket,
+    -- one at a rocket battery's rocket (3 points: interceptors are worth keeping).
+    local shot = ctx:global("pending_shot") or {}
+    local want = (shot.penalty or 0) >= 10 and 3 or (shot.penalty or 0) >= 5 and 2 or 1
+    return 60 - math.abs(a.count - want)
+  end
   if a.id == "orbit" then
     -- With an enemy within reach of its guns, a ship next to a planet holds station in orbit
     -- (free to face any way), best facing the enemy after its orbit step.

@@ -129,6 +129,35 @@ local function best_at(ctx, a, p, t, env)
   return best
 end
 
+-- The most interceptors the target of `shot` may fire at it.
+local function most_interceptors(ctx, shot)
+  local t = ctx:piece(shot.target, SHARED)
+  return math.min(rule(ctx, "max_interceptors_per_attack"), t and t.values.icm or 0)
+end
+
+-- Rolls a declared shot (`pending`: shooter, weapon, target and the chance before
+-- interceptors) with `icm` interceptor missiles fired at it.
+local function resolve(ctx, pending, icm)
+  local t = ctx:piece(pending.target, SHARED)
+  local chance = C.chance(pending.chance, pending.range_loss, pending.range, pending.penalty, icm)
+  local roll = total(ctx:roll(rule(ctx, "to_hit_die"), "to hit"))
+  local what = ("ship %d %s at ship %d, range %d: %d%%, rolled %d"):format(
+    pending.piece, pending.weapon, t.id, pending.range, chance, roll)
+  if roll > chance then
+    ctx:log(what .. ", miss")
+    return
+  end
+  local dmg = total(ctx:roll(pending.damage, "damage"))
+  local damage = (t.values.damage or 0) + dmg
+  ctx:log(("%s, hit for %d"):format(what, dmg))
+  if damage >= t.stats.hull then
+    ctx:log(("ship %d is destroyed"):format(t.id))
+    ctx:destroy(t.id)
+  else
+    ctx:set(t.id, "damage", damage)
+  end
+end
+
 game.action {
   id = "fire",
   phases = { "defensive_fire", "offensive_fire" },
@@ -171,28 +200,57 @@ game.action {
       ammo[w.id] = ammo[w.id] - 1
       ctx:set(p.id, "ammo", ammo)
     end
-    local icm = 0
-    if w.icm_penalty > 0 then
-      icm = math.min(t.values.icm_ready or 0, t.values.icm or 0)
-      if icm > 0 then
-        ctx:set(t.id, "icm", t.values.icm - icm)
-        ctx:log(("ship %d fires %d interceptor missile(s)"):format(t.id, icm))
-      end
-    end
-    local chance = C.chance(w.chance + shot.bonus, w.range_loss, shot.range, w.icm_penalty, icm)
-    local roll = total(ctx:roll(rule(ctx, "to_hit_die"), "to hit"))
-    if roll > chance then
-      ctx:log(("ship %d %s at ship %d, range %d: %d%%, rolled %d, miss"):format(p.id, w.id, t.id, shot.range, chance, roll))
+    local pending = {
+      piece = p.id, weapon = w.id, target = t.id, defender = t.owner, range = shot.range,
+      chance = w.chance + shot.bonus, range_loss = w.range_loss, penalty = w.icm_penalty,
+      damage = w.damage,
+    }
+    -- A rocket or torpedo at a ship with interceptors left: its side answers first.
+    if w.icm_penalty > 0 and (t.values.icm or 0) > 0 then
+      ctx:set_global("pending_shot", pending)
+      ctx:log(("ship %d fires its %s at ship %d, range %d: ship %d may fire interceptors"):format(
+        p.id, w.id, t.id, shot.range, t.id))
+      ctx:ask(t.owner)
       return
     end
-    local dmg = total(ctx:roll(w.damage, "damage"))
-    local damage = (t.values.damage or 0) + dmg
-    ctx:log(("ship %d %s at ship %d, range %d: %d%%, rolled %d, hit for %d"):format(p.id, w.id, t.id, shot.range, chance, roll, dmg))
-    if damage >= t.stats.hull then
-      ctx:log(("ship %d is destroyed"):format(t.id))
-      ctx:destroy(t.id)
-    else
-      ctx:set(t.id, "damage", damage)
+    resolve(ctx, pending, 0)
+  end,
+}
+
+-- The target's side declares interceptors against the one shot waiting for them (0 to the
+-- rules' cap, no more than the ship has left); the shot is then rolled.
+game.action {
+  id = "intercept",
+  phases = { "defensive_fire", "offensive_fire" },
+  params = { count = "integer" },
+  answer = true,
+  choices = function(ctx, side)
+    local shot = ctx:global("pending_shot")
+    if not shot or shot.defender ~= side then return {} end
+    local out = {}
+    for n = 0, most_interceptors(ctx, shot) do out[#out + 1] = { count = n } end
+    return out
+  end,
+  check = function(ctx, a)
+    local shot = ctx:global("pending_shot")
+    if not shot then return false, "no rocket or torpedo is waiting for interceptors" end
+    if shot.defender ~= a.side then return false, ("ship %d is not yours"):format(shot.target) end
+    local n, most = math.tointeger(a.count), most_interceptors(ctx, shot)
+    if n == nil or n < 0 or n > most then
+      return false, ("ship %d may fire 0 to %d interceptors at this %s"):format(shot.target, most, shot.weapon)
     end
+    return true
+  end,
+  apply = function(ctx, a)
+    local shot = ctx:global("pending_shot")
+    local n = math.tointeger(a.count)
+    if n > 0 then
+      local t = ctx:piece(shot.target, SHARED)
+      ctx:set(t.id, "icm", t.values.icm - n)
+      ctx:log(("ship %d fires %d interceptor missile(s)"):format(t.id, n))
+    end
+    ctx:set_global("pending_shot", nil)
+    ctx:answered()
+    resolve(ctx, shot, n)
   end,
 }

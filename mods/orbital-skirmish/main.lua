@@ -2,10 +2,10 @@
 --
 -- What it is: the piece types and weapons table (numbers from ships.lua), the turn structure
 -- (each side's half: move, the other side's defensive fire, own offensive fire), the actions
--- (speed, move, orbit, interceptors, fire), setup, hooks and victory.
+-- (speed, move, orbit, fire and intercept), setup, hooks and victory.
 -- What it deliberately does not do: movement or fire geometry (movement.lua, combat.lua are
 -- pure and tested on their own) or hold any state (everything lives in piece values:
--- speed, new_speed, moved, path, orbit, free_rot, damage, ammo, icm, icm_ready, fired).
+-- speed, new_speed, moved, path, orbit, free_rot, damage, ammo, icm, fired).
 --
 -- A turn for one ship, as actions:
 --   { id = "speed", piece = 1, speed = 6 }                      -- within ADF of last turn's
@@ -38,9 +38,8 @@ end
 game.table {
   id = "rules",
   rows = { "value" },
-  columns = { "max_interceptors_per_attack", "default_interceptors_per_attack", "to_hit_die", "head_on_bonus" },
-  cells = { { data.rules.max_interceptors_per_attack, data.rules.default_interceptors_per_attack, data.rules.to_hit_die,
-              data.rules.head_on_bonus } },
+  columns = { "max_interceptors_per_attack", "to_hit_die", "head_on_bonus" },
+  cells = { { data.rules.max_interceptors_per_attack, data.rules.to_hit_die, data.rules.head_on_bonus } },
 }
 
 for _, s in ipairs(data.ships) do
@@ -52,8 +51,7 @@ for _, s in ipairs(data.ships) do
     stats = { hull = s.hull, adf = s.adf, mr = s.mr, weapons = s.weapons, ammo = s.ammo, interceptors = s.interceptors },
     values = {
       speed = 0, new_speed = -1, moved = false, path = {}, orbit = false, free_rot = false,
-      damage = 0, ammo = ammo, icm = s.interceptors, icm_ready = data.rules.default_interceptors_per_attack,
-      icm_set = false, fired = {},
+      damage = 0, ammo = ammo, icm = s.interceptors, fired = {},
     },
   }
 end
@@ -320,7 +318,12 @@ function ORBITAL_SKIRMISH.finish_move(ctx, p, r)
       return
     end
     if r.crashed then
-      ctx:log(("ship %d crashes into the planet at %s"):format(p.id, mv.show(r.to)))
+      local _, planet = planets(ctx)
+      if planet[hex_number(r.to)] then
+        ctx:log(("ship %d crashes into the planet at %s"):format(p.id, mv.show(r.to)))
+      else
+        ctx:log(("ship %d flies head-on at a planet and crashes at %s"):format(p.id, mv.show(r.to)))
+      end
       ctx:destroy(p.id)
       return
     end
@@ -405,37 +408,6 @@ game.action {
   end,
 }
 
-game.action {
-  id = "interceptors",
-  phases = { "move" },
-  params = { piece = "piece", count = "integer" },
-  choices = function(ctx, side)
-    local out = {}
-    local cap = rule(ctx, "max_interceptors_per_attack")
-    for _, p in ipairs(listed_ships_of(ctx, side)) do
-      if not p.values.icm_set and p.values.icm > 0 then
-        for n = 0, math.min(cap, p.values.icm) do
-          if n ~= p.values.icm_ready then out[#out + 1] = { piece = p.id, count = n } end
-        end
-      end
-    end
-    return out
-  end,
-  check = function(ctx, a)
-    local p, why = own_ship(ctx, a.side, a.piece)
-    if not p then return false, why end
-    if p.values.icm_set then return false, "interceptor orders are set once per turn" end
-    local n = math.tointeger(a.count)
-    local cap = rule(ctx, "max_interceptors_per_attack")
-    if n == nil or n < 0 or n > cap then return false, ("fire 0 to %d interceptors at each attack"):format(cap) end
-    return true
-  end,
-  apply = function(ctx, a)
-    ctx:set(a.piece, "icm_ready", math.tointeger(a.count))
-    ctx:set(a.piece, "icm_set", true)
-  end,
-}
-
 -- Every ship moves: a ship still without orders when its side ends the movement phase flies
 -- straight on at last turn's speed, or goes on round its orbit (the runtime does not let a mod
 -- refuse end_phase, so the rule is kept this way).
@@ -514,7 +486,6 @@ local function reset_move(ctx, p)
   ctx:set(p.id, "new_speed", -1)
   ctx:set(p.id, "moved", false)
   ctx:set(p.id, "free_rot", false)
-  ctx:set(p.id, "icm_set", false)
   ctx:set(p.id, "path", { p.hex })
 end
 

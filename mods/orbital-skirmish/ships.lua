@@ -54,10 +54,8 @@ data.ships = {
 
 -- Game constants.
 data.rules = {
-  -- Most interceptor missiles a ship may set to fire at each incoming rocket or torpedo.
+  -- Most interceptor missiles a ship may fire at one incoming rocket or torpedo.
   max_interceptors_per_attack = 3,
-  -- Interceptors a ship fires at each incoming rocket or torpedo unless told otherwise.
-  default_interceptors_per_attack = 1,
   -- The die for to-hit rolls.
   to_hit_die = "1d100",
   -- Points added to a forward-firing weapon's chance at a target head-on: in the centre row of

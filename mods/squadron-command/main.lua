@@ -5,9 +5,10 @@
 --   order phase: `command` (pick a sector or a class), `order` (one unit at a time, up to the
 --                scenario limit), `clear_alert` (pay tokens); end_phase only after a command
 --   move phase:  `move` (one ordered unit, whole move at once, optional warp or full impulse)
---   fight phase: `battle` (each ordered unit once)
+--   fight phase: `battle` (each ordered unit once); `retire`, the target's owner's answer when
+--                an alert leaves its unit more than one way back
 --   end phase:   the active side gains command tokens when it starts
--- It deliberately does not model cards or line of sight (see README "Assumptions").
+-- It deliberately does not model cards (see README "Assumptions").
 
 local data = require("data")
 local G = require("geometry")
@@ -259,6 +260,36 @@ game.action {
     local faces = ctx:roll_named("battle", n, ("unit %d battles unit %d"):format(p.id, t.id))
     ctx:set(p.id, "fought", true)
     R.apply_battle(ctx, a.side, p.id, t.id, faces)
+  end,
+}
+
+-- The owner of a unit an alert drives back chooses its way when more than one is open (the
+-- battle waits: ctx:ask in rules.apply_battle).
+game.action {
+  id = "retire",
+  phases = { "fight" },
+  params = { path = "path" },
+  answer = true,
+  choices = function(ctx, side)
+    local pending = ctx:global("pending_retire")
+    local out = {}
+    if pending and R.retire_choice(ctx, { side = side, path = pending.paths[1].path }) then
+      for _, option in ipairs(pending.paths) do out[#out + 1] = { path = option.path } end
+    end
+    return out
+  end,
+  check = function(ctx, a)
+    local option, why = R.retire_choice(ctx, a)
+    if not option then
+      return false, why
+    end
+    return true
+  end,
+  apply = function(ctx, a)
+    local option, pending = R.retire_choice(ctx, a)
+    ctx:set_global("pending_retire", nil)
+    ctx:answered()
+    R.settle_battle(ctx, pending.attacker, pending.unit, pending.figures, option)
   end,
 }
 

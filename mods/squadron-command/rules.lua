@@ -428,43 +428,47 @@ local function by_points(ctx, why)
   return { winners = winners, reason = why .. ": most victory points (" .. best .. ")" }
 end
 
--- Applies a roll of battle dice (`faces`) by attacker `pid` of `side` against unit `tid`:
--- stars give the attacker command tokens; hits remove figures; each alert makes a surviving
--- target retire one hex toward its own baseline (a hex it cannot retire costs a figure) and
--- marks it; a unit left with no figures is destroyed and scores for the attacker. Records the
--- result in the global "last_battle" (faces, hits, stars, alerts) for players and tests.
-local function apply_battle(ctx, side, pid, tid, faces)
-  local t = ctx:piece(tid)
-  local r = combat.resolve(faces, t.stats.class, data)
-  ctx:set_global("last_battle", {
-    attacker = pid, target = tid, faces = faces, hits = r.hits, stars = r.stars, alerts = r.alerts,
-  })
-  ctx:log(("unit %d rolls %s: %d hits, %d stars, %d alerts"):format(
-    pid, #faces > 0 and table.concat(faces, " ") or "nothing", r.hits, r.stars, r.alerts))
-  if r.stars > 0 then
-    local gain = r.stars * data.costs.star_tokens
-    ctx:set_side(side, "tokens", side_value(ctx, side, "tokens", 0) + gain)
-  end
-  local figures = t.values.figures - r.hits
-  if figures > 0 and r.alerts > 0 then
-    -- Why automatic: the retire hex is picked in data.retire_dirs order, so bots and replays
-    -- need no extra decision (see README "Assumptions").
-    local dirs = data.retire_dirs[side_value(ctx, t.owner, "baseline", "bottom")]
-    local w = world(ctx)
-    local at = t.hex
-    for _ = 1, r.alerts * data.costs.retire_per_alert do
-      local step = G.retire_step(at, dirs, function(h)
-        return w.whole(h) and w.occupied[G.key(h)] == nil
-      end)
-      if step then
-        w.occupied[G.key(at)] = nil
-        w.occupied[G.key(step)] = t
-        at = step
-      else
-        figures = figures - data.costs.figures_per_blocked_retire
+-- Every way unit `t` may retire `n` hexes toward its baseline (`dirs`, data.retire_dirs): at
+-- each hex it must take a free whole neighbour in one of those directions if there is one; it
+-- stops where there is none, and each hex not retired costs figures. A list of
+-- { path = { hexes entered, in order }, lost = hexes not retired }, in `dirs` order.
+-- Why no occupancy update along the way: every step leads toward the baseline, so a path never
+-- comes back to a hex it left.
+local function retire_paths(w, n, dirs, at)
+  local out, path = {}, {}
+  local function go(h, left)
+    local free = {}
+    if left > 0 then
+      for _, d in ipairs(dirs) do
+        local nb = G.neighbor(h, d)
+        if w.whole(nb) and w.occupied[G.key(nb)] == nil then free[#free + 1] = nb end
       end
     end
-    if figures > 0 and not G.eq(at, t.hex) then
+    if #free == 0 then
+      local copy = {}
+      for i, x in ipairs(path) do copy[i] = { q = x.q, r = x.r } end
+      out[#out + 1] = { path = copy, lost = left }
+      return
+    end
+    for _, nb in ipairs(free) do
+      path[#path + 1] = nb
+      go(nb, left - 1)
+      path[#path] = nil
+    end
+  end
+  go(at, n)
+  return out
+end
+
+-- Ends a battle against unit `tid` left with `figures` after the hits: moves it along the
+-- chosen retire path (nil: no alert), costs it figures for the hexes it could not retire, marks
+-- it, and destroys it (scoring for `side`) when no figure is left.
+local function settle_battle(ctx, side, tid, figures, retire)
+  local t = ctx:piece(tid)
+  if retire then
+    figures = figures - retire.lost * data.costs.figures_per_blocked_retire
+    local at = retire.path[#retire.path]
+    if figures > 0 and at then
       ctx:move(t.id, at)
       ctx:log(("unit %d retires to (%d, %d)"):format(t.id, at.q, at.r))
     end
@@ -482,9 +486,70 @@ local function apply_battle(ctx, side, pid, tid, faces)
   end
 end
 
+-- Applies a roll of battle dice (`faces`) by attacker `pid` of `side` against unit `tid`:
+-- stars give the attacker command tokens; hits remove figures; each alert makes a surviving
+-- target retire one hex toward its own baseline (a hex it cannot retire costs a figure) and
+-- marks it; a unit left with no figures is destroyed and scores for the attacker. Records the
+-- result in the global "last_battle" (faces, hits, stars, alerts) for players and tests.
+-- When the target has more than one way to retire, its owner chooses (`retire`, an answer the
+-- engine asks for with ctx:ask) and the battle is settled then; the choice waits in the global
+-- "pending_retire".
+local function apply_battle(ctx, side, pid, tid, faces)
+  local t = ctx:piece(tid)
+  local r = combat.resolve(faces, t.stats.class, data)
+  ctx:set_global("last_battle", {
+    attacker = pid, target = tid, faces = faces, hits = r.hits, stars = r.stars, alerts = r.alerts,
+  })
+  ctx:log(("unit %d rolls %s: %d hits, %d stars, %d alerts"):format(
+    pid, #faces > 0 and table.concat(faces, " ") or "nothing", r.hits, r.stars, r.alerts))
+  if r.stars > 0 then
+    local gain = r.stars * data.costs.star_tokens
+    ctx:set_side(side, "tokens", side_value(ctx, side, "tokens", 0) + gain)
+  end
+  local figures = t.values.figures - r.hits
+  if figures <= 0 or r.alerts == 0 then
+    settle_battle(ctx, side, tid, figures, nil)
+    return
+  end
+  local dirs = data.retire_dirs[side_value(ctx, t.owner, "baseline", "bottom")]
+  local paths = retire_paths(world(ctx), r.alerts * data.costs.retire_per_alert, dirs, t.hex)
+  if #paths == 1 then
+    settle_battle(ctx, side, tid, figures, paths[1])
+    return
+  end
+  -- The hits count at once; the retire, its figures and the marker when the owner has chosen.
+  ctx:set(tid, "figures", figures)
+  ctx:set_global("pending_retire", { attacker = side, unit = tid, figures = figures, paths = paths })
+  ctx:log(("unit %d must retire %d hex(es): %s chooses the way"):format(
+    tid, r.alerts * data.costs.retire_per_alert, t.owner))
+  ctx:ask(t.owner)
+end
+
+-- The pending retire path of `a` (an answer `retire { path }`), or nil and why not.
+local function retire_choice(ctx, a)
+  local pending = ctx:global("pending_retire")
+  if not pending then return nil, "no unit is waiting to retire" end
+  local t = ctx:piece(pending.unit)
+  if not t or t.owner ~= a.side then return nil, ("unit %d is not yours"):format(pending.unit) end
+  local want = a.path
+  if type(want) ~= "table" then return nil, "path: a list of hexes, each toward your baseline" end
+  for _, option in ipairs(pending.paths) do
+    local same = #option.path == #want
+    for i, h in ipairs(option.path) do
+      local x = as_hex(want[i])
+      same = same and x ~= nil and G.eq(x, h)
+    end
+    if same then return option, pending end
+  end
+  return nil, ("unit %d cannot retire that way: %d way(s) are open toward your baseline"):format(
+    pending.unit, #pending.paths)
+end
+
 return {
   as_hex = as_hex,
   apply_battle = apply_battle,
+  settle_battle = settle_battle,
+  retire_choice = retire_choice,
   option = option,
   side_value = side_value,
   units = units,

@@ -55,4 +55,17 @@ function K.legal_of(g, side, id)
   return out
 end
 
+-- If an alert left a unit more than one way back, its owner takes the first (the way the
+-- directions in data.retire_dirs come). Returns the ways that were open, or nil.
+function K.retire_first(g)
+  local pending = g:global("pending_retire")
+  if not pending then
+    return nil
+  end
+  local owner = g:piece(pending.unit).owner
+  local ways = K.legal_of(g, owner, "retire")
+  g:act { id = "retire", side = owner, path = ways[1].path }
+  return ways
+end
+
 return K

@@ -464,7 +464,7 @@ function game.terrain(t) end
 ---@param t { id: string, shape?: string }
 function game.board(t) end
 
----@param t { id: string, phases?: string[], params?: table<string, string>, choices?: fun(ctx: Ctx, side: string): (table|ChoiceList)[]|ChoiceList, check?: fun(ctx: Ctx, a: table): boolean, string?, apply?: fun(ctx: Ctx, a: table): boolean?, string? }
+---@param t { id: string, phases?: string[], params?: table<string, string>, choices?: fun(ctx: Ctx, side: string): (table|ChoiceList)[]|ChoiceList, check?: fun(ctx: Ctx, a: table): boolean, string?, apply?: fun(ctx: Ctx, a: table): boolean?, string?, answer?: boolean }
 function game.action(t) end
 
 ---@param t { order?: "fixed"|"rolled"|"hook", die?: string, teams?: boolean, phases: table[], segments?: integer, time_track?: string[], turn_limit?: integer }

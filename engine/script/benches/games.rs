@@ -145,7 +145,6 @@ fn speed12_state(rules: &LuaRules) -> GameState {
             ("speed", serde_json::json!(12)),
             ("new_speed", serde_json::json!(12)),
             ("moved", serde_json::json!(false)),
-            ("icm_set", serde_json::json!(true)),
         ] {
             std::sync::Arc::make_mut(&mut blue.values).insert(k.into(), v);
         }

@@ -407,7 +407,7 @@ fn an_asked_side_answers_in_the_middle_of_the_phase_and_nobody_ends_it_meanwhile
     ctx:set_global("acting_in_apply", ctx.acting)
     ctx:ask("red")
   end }
-game.action { id = "answer", phases = { "move" }, params = { n = "integer" },
+game.action { id = "answer", phases = { "move" }, params = { n = "integer" }, answer = true,
   choices = function(ctx, side)
     if not ctx:global("pending") or side ~= "red" then return {} end
     return { { n = 0 }, { n = 2 } }
@@ -446,9 +446,18 @@ game.action { id = "bad_ask", phases = { "move" }, apply = function(ctx, a) ctx:
     assert!(e.to_string().contains("blue cannot act now"), "{e}");
     let e = g.perform(&Action::end_phase(red.clone())).unwrap_err();
     assert!(e.to_string().contains("red must answer first"), "{e}");
+    // Only answers are listed and legal while a side is asked.
     let listed = g.legal_actions(&red).unwrap();
     assert_eq!(listed.len(), 2, "{listed:?}");
-    assert!(!listed.iter().any(Action::is_end_phase), "{listed:?}");
+    assert!(listed.iter().all(|a| a.id == "answer"), "{listed:?}");
+    let e = g
+        .perform(&Action::new("attack", "red", json!({})))
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("red must answer first: attack waits"),
+        "{e}"
+    );
     // The asked side answers; the phase's own side acts again, still in the same phase.
     g.perform(&Action::new("answer", "red", json!({ "n": 2 })))
         .unwrap();
@@ -458,6 +467,10 @@ game.action { id = "bad_ask", phases = { "move" }, apply = function(ctx, a) ctx:
     assert_eq!(g.waiting(), vec![blue()]);
     assert_eq!(g.state().phase_id(g.rules().turn_structure()), Some("move"));
     assert!(g.legal_actions(&red).unwrap().is_empty());
+    let e = g
+        .perform(&Action::new("answer", "blue", json!({ "n": 0 })))
+        .unwrap_err();
+    assert!(e.to_string().contains("none is asked now"), "{e}");
     g.perform(&Action::end_phase(blue())).unwrap();
     assert_eq!(g.state().phase_id(g.rules().turn_structure()), Some("fire"));
     // The clock's new field is left out of saves that never used it.

@@ -73,7 +73,8 @@ test("defensive fire may hit the mover in any hex of the path it flew", function
   t:eq(offered, { q = 3, r = 3 }) -- the first hex of the path within range 3
   g:act { id = "fire", side = "red", piece = 2, weapon = 4, target = 1, at = { q = 3, r = 1 } }
   t:eq(g:piece(2).values.ammo.rocket_battery, 3)
-  check_shot(t, g, 1, 0, 40 - 1 * 3) -- Blue's default: one interceptor at each rocket
+  g:act { id = "intercept", side = "blue", count = 1 }
+  check_shot(t, g, 1, 0, 40 - 1 * 3)
   t:eq(g:piece(1).values.icm, 3)
 end)
 
@@ -232,26 +233,59 @@ test("a planet blocks fire only when every shortest path passes through it", fun
   for _, a in ipairs(g:legal("blue")) do t:falsy(a.id == "fire") end
 end)
 
-test("interceptor missiles lower a torpedo's chance by 10 each, and are used up", function(t)
+test("interceptors are declared against one torpedo before it is rolled, lower its chance by 10 each, and are used up", function(t)
   for seed = 1, 6 do
     local g = t:game { scenario = "duel", seed = seed }
     put(g, 2, { q = 4, r = 2 }, 3); put(g, 1, { q = 4, r = 4 }, 0)
-    g:edit(function(ctx) ctx:set(2, "icm_ready", 3) end)
     to_offensive(g)
     g:act { id = "fire", side = "blue", piece = 1, weapon = 3, target = 2 }
+    -- Nothing rolled yet: Red answers first, and nobody else acts or ends the phase meanwhile.
+    t:eq(#g:rolls(), 0)
+    t:eq(g:clock().acting, { "red" })
+    t:eq(g:clock().phase, "offensive_fire")
+    local ok, why = g:try { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 }
+    t:falsy(ok); t:matches(why, "blue cannot act now")
+    ok, why = g:try { id = "end_phase", side = "red" }
+    t:falsy(ok); t:matches(why, "red must answer first")
+    g:act { id = "intercept", side = "red", count = 3 }
     if g:piece(2) then t:eq(g:piece(2).values.icm, 1) end
     check_shot(t, g, 2, 0, 70 - 3 * 10)
+    -- The shot is settled: Blue's offensive fire goes on.
+    t:eq(g:clock().acting, { "blue" })
   end
 end)
 
-test("interceptor orders: 0 to 3 per attack, set once per turn in the movement phase", function(t)
+test("interceptors at one attack: 0 to 3, never more than the ship has left, only by the target's side", function(t)
   local g = t:game { scenario = "duel", seed = 1 }
-  local ok, why = g:try { id = "interceptors", side = "blue", piece = 1, count = 4 }
-  t:falsy(ok); t:matches(why, "fire 0 to 3 interceptors")
-  g:act { id = "interceptors", side = "blue", piece = 1, count = 2 }
-  t:eq(g:piece(1).values.icm_ready, 2)
-  ok, why = g:try { id = "interceptors", side = "blue", piece = 1, count = 0 }
-  t:falsy(ok); t:matches(why, "once per turn")
+  put(g, 2, { q = 4, r = 2 }, 3); put(g, 1, { q = 4, r = 4 }, 0)
+  to_offensive(g)
+  local ok, why = g:try { id = "intercept", side = "blue", count = 1 }
+  t:falsy(ok); t:matches(why, "none is asked now")
+  g:edit(function(ctx) ctx:set(2, "icm", 2) end)
+  g:act { id = "fire", side = "blue", piece = 1, weapon = 3, target = 2 }
+  local counts = {}
+  for _, a in ipairs(g:legal("red")) do
+    t:eq(a.id, "intercept")
+    counts[#counts + 1] = a.count
+  end
+  t:eq(counts, { 0, 1, 2 })
+  ok, why = g:try { id = "intercept", side = "red", count = 3 }
+  t:falsy(ok); t:matches(why, "ship 2 may fire 0 to 2 interceptors at this torpedo")
+  g:act { id = "intercept", side = "red", count = 0 }
+  t:ok(g:piece(2) == nil or g:piece(2).values.icm == 2)
+end)
+
+test("lasers and ships without interceptors are not asked: the shot is rolled at once", function(t)
+  local g = t:game { scenario = "duel", seed = 1 }
+  put(g, 2, { q = 4, r = 2 }, 3); put(g, 1, { q = 4, r = 4 }, 0)
+  to_offensive(g)
+  g:act { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 }
+  t:ok(#g:rolls() >= 1)
+  t:eq(g:clock().acting, { "blue" })
+  g:edit(function(ctx) ctx:set(2, "icm", 0) end)
+  g:act { id = "fire", side = "blue", piece = 1, weapon = 3, target = 2 }
+  t:ok(#g:rolls() >= 1)
+  t:eq(g:clock().acting, { "blue" })
 end)
 
 test("limited ammunition runs out", function(t)

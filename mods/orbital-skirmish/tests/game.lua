@@ -80,7 +80,6 @@ test("the greedy bot stops with an enemy next to it, and orbits a planet next to
       ctx:set(id, "new_speed", -1)
       ctx:set(id, "moved", false)
       ctx:set(id, "orbit", false)
-      ctx:set(id, "icm_set", true) -- interceptor orders given: the bot's next choice is the move
     end)
   end
   local g = t:game { scenario = "duel", seed = 1 }

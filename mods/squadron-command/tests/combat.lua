@@ -95,6 +95,10 @@ test("a battle rolls the class's dice, and hits, stars and retiring match the fa
   k.to_fight(g, "blue", "capital", { ids[1] })
   t:ok(battle(g, "blue", ids[1], ids[2]))
   local lb = g:global("last_battle")
+  if lb.alerts > 0 then
+    t:eq(g:clock().acting, { "red" }) -- two ways back: red chooses (the first goes straight up)
+    k.retire_first(g)
+  end
   t:eq(#lb.faces, 3)
   t:eq(lb.hits + lb.stars + lb.alerts <= 3, true)
   t:eq(g:side("blue").values.tokens, 2 + lb.stars)
@@ -132,18 +136,35 @@ test("a star earns the attacker a command token", function(t)
   t:eq(g:piece(ids[2]).values.figures, 2)
 end)
 
-test("an alert makes the target retire one hex toward its own baseline and marks it", function(t)
+test("an alert makes the target retire one hex toward its own baseline, the way its owner chooses, and marks it", function(t)
   local g = t:game { scenario = "skirmish", seed = 1 }
   local ids = k.arrange(g, { { "battleship", "blue", 4, 4 }, { "cruiser", "red", 4, 3 }, { "cruiser", "blue", 7, 3 } })
+  k.to_fight(g, "blue", "centre", { ids[1] })
   g:edit(function(ctx)
     rules.apply_battle(ctx, "blue", ids[1], ids[2], { "alert" })
   end)
-  t:eq(g:piece(ids[2]).hex, { q = 4, r = 2 }) -- red's baseline is the top row
+  -- Both rear hexes are free: red's answer comes first, and nobody else acts meanwhile.
+  t:eq(g:clock().acting, { "red" })
+  t:eq(g:piece(ids[2]).hex, { q = 4, r = 3 })
+  local ways = {}
+  for _, a in ipairs(k.legal_of(g, "red", "retire")) do ways[#ways + 1] = a.path end
+  t:eq(ways, { { { q = 4, r = 2 } }, { { q = 5, r = 2 } } }) -- red's baseline is the top row
+  t:eq(#g:legal("red"), 2) -- answers only: no end_phase
+  local ok, why = g:try { id = "retire", side = "red", path = { { q = 3, r = 3 } } }
+  t:falsy(ok); t:matches(why, "cannot retire that way: 2 way%(s%) are open")
+  ok, why = g:try { id = "battle", side = "blue", piece = ids[1], target = ids[2] }
+  t:falsy(ok); t:matches(why, "blue cannot act now")
+  g:act { id = "retire", side = "red", path = { { q = 5, r = 2 } } }
+  t:eq(g:piece(ids[2]).hex, { q = 5, r = 2 })
   t:ok(g:piece(ids[2]).values.alert)
   t:eq(g:piece(ids[2]).values.figures, 3)
+  t:eq(g:clock().acting, { "blue" })
+  -- Two alerts, two hexes: every way down is offered; the first is down-right twice.
   g:edit(function(ctx)
     rules.apply_battle(ctx, "red", ids[2], ids[3], { "alert", "alert" })
   end)
+  ways = k.retire_first(g)
+  t:ok(#ways >= 3)
   t:eq(g:piece(ids[3]).hex, { q = 7, r = 5 }) -- blue retires down, two hexes
 end)
 
@@ -190,8 +211,10 @@ test("an alert marker costs a die; a reduced unit keeps its dice", function(t)
   k.to_fight(g, "blue", "centre", { ids[1], ids[2], ids[3] })
   t:ok(battle(g, "blue", ids[1], ids[4]))
   t:eq(#g:global("last_battle").faces, 2)
+  k.retire_first(g)
   t:ok(battle(g, "blue", ids[2], ids[5]))
   t:eq(#g:global("last_battle").faces, 1)
+  k.retire_first(g)
   t:ok(battle(g, "blue", ids[3], ids[6]))
   t:eq(#g:global("last_battle").faces, 3)
 end)

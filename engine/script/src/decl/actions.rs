@@ -38,6 +38,9 @@ pub struct ActionDecl {
     pub check: Option<CallbackId>,
     /// `apply(ctx, a)` (absent only for `end_phase`, which may declare just a `check`).
     pub apply: Option<CallbackId>,
+    /// An answer to a question the rules ask mid-phase (`ctx:ask`): legal only while a side is
+    /// asked, and while one is, the only kind of action that is.
+    pub answer: bool,
     /// Where it was declared.
     pub source: SourceLoc,
 }
@@ -99,6 +102,26 @@ pub(super) fn read_actions(r: &mut Reader<'_>, game: &Table, sources: &Table, d:
             false,
         );
         let is_end_phase = id == "end_phase";
+        let answer = match t.raw_get::<Value>("answer").unwrap_or(Value::Nil) {
+            Value::Nil => false,
+            Value::Boolean(b) => b,
+            v => {
+                r.err(
+                    &loc,
+                    format!(
+                        "action {id}: answer: expected true or false, got {}",
+                        v.type_name()
+                    ),
+                );
+                false
+            }
+        };
+        if is_end_phase && answer {
+            r.err(
+                &loc,
+                "action end_phase: answer: the engine's end_phase is never an answer".into(),
+            );
+        }
         let apply_v: Value = t.raw_get("apply").unwrap_or(Value::Nil);
         if is_end_phase && !apply_v.is_nil() {
             r.err(
@@ -118,6 +141,7 @@ pub(super) fn read_actions(r: &mut Reader<'_>, game: &Table, sources: &Table, d:
                     choices,
                     check,
                     apply,
+                    answer,
                     source: loc,
                 },
             );

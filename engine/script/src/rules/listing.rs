@@ -50,7 +50,7 @@ impl LuaRules {
             };
             // As `phase_allows`, without building a probe action and its refusal text for
             // every action of other phases (a listing runs after every action).
-            if !declared_for(&decl.phases, phase) {
+            if !declared_for(&decl.phases, phase) || decl.answer != state.clock.asked.is_some() {
                 continue;
             }
             listed.push((id, self.function(choices)?));

@@ -420,7 +420,17 @@ impl LuaRules {
                 decl.phases.join(", ")
             )));
         }
-        Ok(())
+        match (&state.clock.asked, decl.answer) {
+            (Some(asked), false) => Err(Illegal::new(format!(
+                "{asked} must answer first: {} waits until then",
+                action.id
+            ))),
+            (None, true) => Err(Illegal::new(format!(
+                "{} answers a question the rules ask in the middle of a phase, and none is asked now",
+                action.id
+            ))),
+            _ => Ok(()),
+        }
     }
 }
 
