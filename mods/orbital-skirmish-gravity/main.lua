@@ -3,7 +3,8 @@
 -- What it changes: the six hexes next to a planet are gravity hexes. A ship that enters one
 -- with hexes still to move is pulled one hexside toward the planet (before it makes its own
 -- turn in that hex); it resists by spending one of its MR turns to turn back. A ship that
--- moves into a planet's hex crashes and is destroyed (in the base game that move is illegal).
+-- moves into a planet's hex crashes and is destroyed (in the base game that move is illegal),
+-- and so does one that enters a gravity hex head-on, flying straight at the planet.
 -- What it does not change: orbits (a ship in orbit is not pulled), speed, fire.
 -- It plugs two fields into the base's movement environment (env.pull, env.crash), so the
 -- move action, the reachability search and the bots all see gravity without new actions.
@@ -25,6 +26,9 @@ table.insert(base.env_extensions, function(ctx, env)
   local pull = ctx:lookup("gravity", "value", "pull_hexsides")
   env.crash = ctx:lookup("gravity", "value", "crash") == "yes"
   env.pull = function(h, facing, _left_to_move)
+    -- Entered head-on (across the hexside opposite a planet, flying straight at it): a crash
+    -- in this hex, whatever the ship would turn here.
+    if env.crash and env.blocked(mv.step(h, facing)) then return "crash" end
     -- Next to several planets: the first by direction number pulls (assumption, README).
     for d = 0, 5 do
       if env.blocked(mv.step(h, d)) then return G.pulled(facing, d, pull) end

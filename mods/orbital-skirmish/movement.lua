@@ -89,7 +89,7 @@ end
 --   on_board = function(h) -> bool,   -- false: the hex is off the map (the ship is lost there)
 --   blocked  = function(h) -> bool,   -- true: a planet (cannot be entered)
 --   crash    = bool,                  -- gravity variant: entering a blocked hex crashes instead
---   pull     = function(h, facing, left_to_move) -> facing or nil, -- gravity variant
+--   pull     = function(h, facing, left_to_move) -> facing, "crash" or nil, -- gravity variant
 -- }
 -- Result: { to, facing, turns, path (start hex first), exited, crashed, plan }.
 
@@ -120,7 +120,17 @@ function M.simulate(start, facing, speed, mr, plan, env)
       end
       pos, moved, turned_here = nxt, moved + 1, false
       path[#path + 1] = pos
-      if env.pull and moved < speed then facing = env.pull(pos, facing, speed - moved) or facing end
+      if env.pull and moved < speed then
+        local pulled = env.pull(pos, facing, speed - moved)
+        if pulled == "crash" then
+          if i ~= #plan then
+            return nil, ("the ship crashes at %s: the plan cannot go on"):format(M.show(pos))
+          end
+          return { to = pos, facing = facing, turns = turns, path = path, plan = plan,
+                   exited = false, crashed = true }
+        end
+        facing = pulled or facing
+      end
     elseif c == "L" or c == "R" then
       if moved == 0 then return nil, "a ship turns only after it enters a hex" end
       if turned_here then return nil, "a ship can turn only one hexside in any hex" end

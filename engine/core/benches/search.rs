@@ -133,7 +133,7 @@ fn bench(c: &mut Criterion) {
                 Some(i) if map.blocked[i] => HexKind::Blocked,
                 Some(_) => HexKind::Open,
             },
-            |_, _, _| None,
+            |_, _, _| None::<hexforge_core::search::Pull>,
             Limits::default(),
         );
         let plans: usize = l

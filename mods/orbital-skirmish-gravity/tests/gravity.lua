@@ -31,6 +31,26 @@ test("a ship passing a gravity hex is pulled and crashes into the planet", funct
   t:eq(g:outcome().winners, { "red" })
 end)
 
+test("a ship that enters a gravity hex head-on crashes there, whatever it turns after", function(t)
+  local g = t:game { scenario = "gravity-duel", seed = 1 }
+  place(g, 1, { q = 0, r = 3 }, 0, 3)
+  g:act { id = "speed", side = "blue", piece = 1, speed = 3 }
+  -- (0,1) lies south of the planet: flying N into it with a hex still to go is head-on.
+  local ok, why = g:try { id = "move", side = "blue", piece = 1, plan = "FFLF" }
+  t:falsy(ok); t:matches(why, "crashes at %(0,1%)")
+  for _, a in ipairs(g:legal("blue")) do
+    if a.id == "move" then t:falsy(a.to.q == 0 and a.to.r == 1) end -- not offered: other moves exist
+  end
+  g:act { id = "move", side = "blue", piece = 1, plan = "FF" }
+  t:eq(g:piece(1), nil)
+  -- At speed 2 the same hex is the last: no hexes left, no crash.
+  g = t:game { scenario = "gravity-duel", seed = 1 }
+  place(g, 1, { q = 0, r = 3 }, 0, 2)
+  g:act { id = "speed", side = "blue", piece = 1, speed = 2 }
+  g:act { id = "move", side = "blue", piece = 1, plan = "FF" }
+  t:eq(g:piece(1).hex, { q = 0, r = 1 })
+end)
+
 test("a ship resists the pull by spending one of its turns", function(t)
   local g = t:game { scenario = "gravity-duel", seed = 1 }
   place(g, 1, { q = -1, r = 3 }, 0, 3)

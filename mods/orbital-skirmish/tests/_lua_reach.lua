@@ -74,11 +74,23 @@ function M.reach(start, facings, speed, mr, env)
                                     exited = false, crashed = true }
         end
       else
-        if pull and step < speed then f = pull(to, f, speed - step) or f end
-        add(to.q, to.r, f, s[4], s, "F")
-        if s[4] < mr then
-          add(to.q, to.r, (f + 5) % 6, s[4] + 1, s, "FL")
-          add(to.q, to.r, (f + 1) % 6, s[4] + 1, s, "FR")
+        local pulled = nil
+        if pull and step < speed then pulled = pull(to, f, speed - step) end
+        if pulled == "crash" then
+          -- Flown head-on at a planet (gravity): the move ends here, listed with the exits.
+          local k = to.q .. "," .. to.r .. "," .. f
+          if not exit_seen[k] then
+            exit_seen[k] = true
+            exits[#exits + 1] = { to = to, facing = f, turns = s[4], plan = plan_of(s, "F"), start_facing = s[7],
+                                  exited = false, crashed = true }
+          end
+        else
+          f = pulled or f
+          add(to.q, to.r, f, s[4], s, "F")
+          if s[4] < mr then
+            add(to.q, to.r, (f + 5) % 6, s[4] + 1, s, "FL")
+            add(to.q, to.r, (f + 1) % 6, s[4] + 1, s, "FR")
+          end
         end
       end
     end

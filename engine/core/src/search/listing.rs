@@ -14,7 +14,8 @@
 //!   (listed with the exits); without it the move is illegal but remembered in
 //!   [`MoveListing::crashes`] (a ship with no other move is forced into one);
 //! - a per-step facing change (`pull`, e.g. gravity): after entering a hex with hexes still to
-//!   move, the facing becomes `pull(hex, facing, hexes left)` before the ship's own turn.
+//!   move, the facing becomes `pull(hex, facing, hexes left)` before the ship's own turn, or
+//!   the pull ends the move there as a crash ([`Pull::Crash`]: flying head-on at a planet).
 //!
 //! The search goes **one hex per step** (breadth first), keeping one state per (hex, facing):
 //! a state with fewer turns can do all that one with more turns can. Its order is fixed and
@@ -295,19 +296,37 @@ impl Cells {
     }
 }
 
+/// What entering a hex with hexes still to move does to a ship, when anything (the `pull` of
+/// [`move_listing`]). A pull that only ever turns may answer `Option<Direction>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pull {
+    /// The ship now faces this way, before its own turn in the hex.
+    Face(Direction),
+    /// The ship crashes in this hex: the move ends there, listed with the exits as
+    /// [`MoveEnd::Crashed`] (whatever [`ListingRules::crash`] says of blocked hexes).
+    Crash,
+}
+
+impl From<Direction> for Pull {
+    fn from(d: Direction) -> Self {
+        Pull::Face(d)
+    }
+}
+
 /// Every legal move from `start` with any of `facings` (see the module documentation).
 ///
 /// `kind(hex)` says what a hex is; it is asked at most once per hex (see
 /// [`move_listing_batch`] for the order). `pull(hex, facing, left)` is asked after entering
-/// `hex` with `left > 0` hexes still to move and returns the new facing, or `None` to keep it.
-/// At most `limits.max_expanded` steps are stored; beyond that the listing is marked truncated.
+/// `hex` with `left > 0` hexes still to move and returns the new facing or a crash ([`Pull`]),
+/// or `None` to keep the facing. At most `limits.max_expanded` steps are stored; beyond that
+/// the listing is marked truncated.
 #[must_use]
-pub fn move_listing(
+pub fn move_listing<P: Into<Pull>>(
     start: Hex,
     facings: &[Direction],
     rules: &ListingRules,
     mut kind: impl FnMut(Hex) -> HexKind,
-    pull: impl FnMut(Hex, Direction, u32) -> Option<Direction>,
+    pull: impl FnMut(Hex, Direction, u32) -> Option<P>,
     limits: Limits,
 ) -> MoveListing {
     move_listing_batch(
@@ -329,12 +348,12 @@ pub fn move_listing(
 /// The hexes asked are exactly those a search asking one hex at a time would ask, in the same
 /// order, except in a step cut short by `limits.max_expanded`, whose hexes are all asked.
 #[must_use]
-pub fn move_listing_batch(
+pub fn move_listing_batch<P: Into<Pull>>(
     start: Hex,
     facings: &[Direction],
     rules: &ListingRules,
     mut kinds: impl FnMut(&[Hex], &mut Vec<HexKind>),
-    mut pull: impl FnMut(Hex, Direction, u32) -> Option<Direction>,
+    mut pull: impl FnMut(Hex, Direction, u32) -> Option<P>,
     limits: Limits,
 ) -> MoveListing {
     let mut out = MoveListing::default();
@@ -400,10 +419,21 @@ pub fn move_listing_batch(
         }
         for (s, a) in frontier.iter().zip(&ahead) {
             let Some((to, c)) = *a else { continue };
+            let mut f = s.facing;
             let end = match cells.cells[c].kind {
                 Some(HexKind::OffBoard) => Some((MoveEnd::Exited, true)),
                 Some(HexKind::Blocked) if rules.crash => Some((MoveEnd::Crashed, true)),
                 Some(HexKind::Blocked) => Some((MoveEnd::Crashed, false)),
+                Some(HexKind::Open) | None if step < speed => {
+                    match pull(to, f, speed - step).map(Into::into) {
+                        Some(Pull::Crash) => Some((MoveEnd::Crashed, true)),
+                        Some(Pull::Face(p)) => {
+                            f = p;
+                            None
+                        }
+                        None => None,
+                    }
+                }
                 Some(HexKind::Open) | None => None,
             };
             if let Some((how, listed_with_exits)) = end {
@@ -431,12 +461,6 @@ pub fn move_listing_batch(
                     });
                 }
                 continue;
-            }
-            let mut f = s.facing;
-            if step < speed
-                && let Some(p) = pull(to, f, speed - step)
-            {
-                f = p;
             }
             let may_turn = s.turns < mr && (step < speed || rules.moves.turn_in_final_hex);
             let options = [
@@ -689,6 +713,60 @@ mod tests {
             assert_eq!((h, f, t), (m.to, m.facing, m.turns), "{plan}");
             assert_eq!(path, l.path(m));
         }
+    }
+
+    #[test]
+    fn a_pull_may_crash_the_ship_in_the_hex_it_entered_whatever_it_would_turn_after() {
+        // A planet at (0,-3): flying N into (0,-2) with hexes left is head-on, and crashes there;
+        // nothing is asked in the last hex, so a ship that stops at (0,-2) is safe.
+        let planet = Hex::new(0, -3);
+        let pull = |h: Hex, f: Direction, _: u32| (h.neighbor(f) == planet).then_some(Pull::Crash);
+        let rules = ListingRules::new(FacingRules::new(3, 1)).with_crash(true);
+        let kind = |h: Hex| {
+            if h == planet {
+                HexKind::Blocked
+            } else {
+                HexKind::Open
+            }
+        };
+        let l = move_listing(
+            Hex::ORIGIN,
+            &[Direction::N],
+            &rules,
+            kind,
+            pull,
+            Limits::default(),
+        );
+        let crash: Vec<_> = l
+            .exits
+            .iter()
+            .filter(|m| m.to == Hex::new(0, -2))
+            .map(|m| (l.plan(m), m.end, m.facing))
+            .collect();
+        // Entered head-on: a crash, and its own turn in that hex (FFL, FFR) cannot save it.
+        assert_eq!(crash, [("FF".to_owned(), MoveEnd::Crashed, Direction::N)]);
+        assert!(
+            !l.ends
+                .iter()
+                .any(|m| m.to == Hex::new(0, -2) && m.turns == 1 && l.plan(m).starts_with("FF"))
+        );
+        // No move ends in the planet itself.
+        assert!(l.ends.iter().all(|m| m.to != planet));
+        // Speed 2: (0,-2) is the last hex, never asked about: the ship stops there.
+        let l = move_listing(
+            Hex::ORIGIN,
+            &[Direction::N],
+            &ListingRules::new(FacingRules::new(2, 1)).with_crash(true),
+            kind,
+            pull,
+            Limits::default(),
+        );
+        assert!(l.exits.is_empty());
+        assert!(
+            l.ends
+                .iter()
+                .any(|m| m.to == Hex::new(0, -2) && l.plan(m) == "FF")
+        );
     }
 
     #[test]

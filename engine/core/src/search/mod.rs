@@ -45,7 +45,7 @@ mod path;
 mod reach;
 
 pub use facing::{FacingMove, FacingRules, end_positions, facing_moves, hexes_of};
-pub use listing::{HexKind, ListedMove, ListingRules, MoveEnd, MoveListing, move_listing};
+pub use listing::{HexKind, ListedMove, ListingRules, MoveEnd, MoveListing, Pull, move_listing};
 pub use path::{Path, cheapest_path};
 pub use reach::{Reach, reachable};
 

@@ -12,8 +12,10 @@
 //!   truncated`: every legal move with its plan (`F`, `FL`, `FR` per hex), for a mod to offer as
 //!   choices. Each list holds `{ to, facing, turns, plan, start_facing, exited, crashed }` (and
 //!   `path` with `paths = true`); ends are one per (hex, facing), the fewest turns, sorted by q,
-//!   r, facing; exits (off the map, or into a blocked hex with `crash = true`) and crashes (into
-//!   a blocked hex otherwise: illegal unless nothing else is possible) in the order found. See
+//!   r, facing; exits (off the map, into a blocked hex with `crash = true`, or where `pull`
+//!   answered `"crash"`) and crashes (into a blocked hex otherwise: illegal unless nothing else
+//!   is possible) in the order found. `pull(hex, facing, left)` is asked after entering a hex
+//!   with hexes left to move: a new facing, `"crash"` (the move ends there), or nil. See
 //!   `hexforge_core::search::listing` for the exact rules and order.
 //!
 //! Bound from `hexforge_core::search`. The callbacks run inside the calling engine call, so they
@@ -31,7 +33,7 @@ use super::args::{Args, add, dir_from_value, hex_to_table, hexes_to_table};
 use super::choices::{ChoiceList, MOVE_FIELDS, MoveList, base_params};
 use hexforge_core::hex::{Direction, Hex};
 use hexforge_core::search::{
-    self, FacingRules, HexKind, Limits, ListedMove, ListingRules, MoveEnd, MoveListing,
+    self, FacingRules, HexKind, Limits, ListedMove, ListingRules, MoveEnd, MoveListing, Pull,
 };
 use mlua::{Function, IntoLuaMulti, Lua, MultiValue, Table, Value};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -531,8 +533,8 @@ fn move_listing(
             }
         }
     };
-    let mut pulls: HashMap<(Hex, Direction, u32), Option<Direction>> = HashMap::default();
-    let pull = |x: Hex, f: Direction, left: u32| -> Option<Direction> {
+    let mut pulls: HashMap<(Hex, Direction, u32), Option<Pull>> = HashMap::default();
+    let pull = |x: Hex, f: Direction, left: u32| -> Option<Pull> {
         let p = pull_fn.as_ref()?;
         if failed.borrow().is_some() {
             return None;
@@ -545,11 +547,12 @@ fn move_listing(
             .call::<Value>((p, x.q, x.r, i64::from(f.index()), left))
         {
             Ok(Value::Nil | Value::Boolean(false)) => None,
+            Ok(Value::String(c)) if c.as_bytes() == b"crash" => Some(Pull::Crash),
             Ok(v) => match dir_from_value(&v) {
-                Ok(d) => Some(d),
+                Ok(d) => Some(Pull::Face(d)),
                 Err(m) => {
                     fail(mlua::Error::runtime(format!(
-                        "search.move_listing: pull must return a direction or nil: {m}"
+                        "search.move_listing: pull must return a direction, \"crash\" or nil: {m}"
                     )));
                     None
                 }
@@ -884,7 +887,7 @@ assert(not ok and tostring(err):find('blocked: expected a function or a list of 
             ),
             (
                 "search.move_listing({q=0,r=0}, 0, { speed = 2 }, { pull = function() return 'up' end })",
-                "pull must return a direction or nil",
+                "pull must return a direction, \"crash\" or nil",
             ),
         ] {
             let e = sb.exec(code, "@mods/x/a.lua").unwrap_err();
@@ -922,7 +925,7 @@ assert(not ok and tostring(err):find('blocked: expected a function or a list of 
             &[Direction::N, Direction::SE],
             &ListingRules::new(FacingRules::new(12, 5)),
             kind,
-            |_, _, _| None,
+            |_, _, _| None::<hexforge_core::search::Pull>,
             hexforge_core::search::Limits::default(),
         );
         let show = |v: &[hexforge_core::search::ListedMove]| {
