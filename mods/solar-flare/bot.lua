@@ -1,14 +1,16 @@
 -- The greedy bot for Solar Flare: scores each legal action with a one-step heuristic and takes
 -- the best (the first on ties, so it is deterministic).
 --
--- Heuristics, in order of weight: confirm a declared beam attack; detonate a torpedo whose blast
--- reaches an enemy ship and spares our own; aim the strongest beam at the weakest hit section;
--- launch torpedoes and steer them at the nearest enemy; in movement close in on the nearest enemy
--- while turning to bring it ahead; in power fill beams, then shields, torpedoes, engines, thrusters
--- and batteries, never overcharging; in setup picks the sample design with the most weighted
--- levels, installs/raises weapons and shields, marks the design final, then deploys facing the
--- nearest enemy (or the board's centre). It ends a phase only when nothing scores
--- above ending it.
+-- Heuristics, in order of weight: confirm a declared beam attack; make the attacker's choices
+-- (the section at a vertex, the dice order) best for its side: most damage to enemies, least to
+-- its own; detonate a torpedo whose blast reaches an enemy ship and spares our own; aim the
+-- strongest beam at the weakest hit section; launch torpedoes and steer them at the nearest
+-- enemy; in movement close in on the nearest enemy while turning to bring it ahead; in power
+-- fill beams, then shields, torpedoes, engines, thrusters and batteries, never overcharging,
+-- generator power before battery power; in setup pick the sample design with the most weighted
+-- levels, install/raise weapons and shields, mark the design final, then deploy facing the
+-- nearest enemy (or the board's centre). It ends a phase only when nothing scores above ending
+-- it.
 --
 -- Deliberately absent: look-ahead or simulation (ctx is read-only in a bot) and any randomness.
 --
@@ -19,6 +21,7 @@ local C = require("combat")
 local PW = require("power")
 local R = require("rules")
 local DESIGNS = require("designs")
+local A = require("attack")
 
 local M = {}
 
@@ -82,6 +85,16 @@ local function score(ctx, side, a, foes)
   local id = a.id
   if id == "end_phase" then return 0 end
   if id == "confirm" then return 1000 end
+  if id == "choose_section" or id == "dice_order" then
+    -- The attacker's choices: what is best for our side (most damage to an enemy ship, least to
+    -- our own or an ally's).
+    local st = A.resolving(ctx)
+    local h = st.hits[1]
+    local p = R.piece(ctx, h.target)
+    if id == "choose_section" then return 1000 + A.section_value(ctx, side, p, a.section, h.n) end
+    return 1000 + A.order_value(ctx, side, p, h.section, h.dice, a.order)
+  end
+  if id == "from_batteries" then return 50 - a.battery end -- generator power is lost anyway
   if id == "cancel" then return -10 end
   if id == "detonate" then
     local t = R.piece(ctx, a.torpedo)

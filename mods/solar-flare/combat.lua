@@ -3,9 +3,11 @@
 -- `resolve(layers, dice)` is the rule: each layer is `{ defence, integrity }` with defence fixed
 -- at the start of the attack. Against each layer in turn, dice below its defence are discarded at
 -- once; the remaining dice do one point each until the layer's integrity is 0, and what is left
--- goes on to the next layer. The attacker chooses the order dice are applied; we apply the
--- lowest die first, which is never worse for the attacker (later layers can only need higher
--- dice, never lower ones).
+-- goes on to the next layer. The attacker chooses the order dice are applied: `order`
+-- "lowest_first" (the default) passes the highest dice on, so it does the most damage;
+-- "highest_first" passes the lowest on, the least. With the document's numbers (armour and core
+-- at defence 2) every other order does what one of these two does: only a shield at defence 1
+-- keeps a 1, and which die it keeps is all an order decides.
 --
 -- Deliberately absent: rolling (the caller rolls with the engine's dice) and pieces.
 -- Example: `resolve({{defence=2,integrity=2},{defence=2,integrity=4}}, {5,4,3,3,2,1})` gives
@@ -13,11 +15,15 @@
 local D = require("data")
 local M = {}
 
----Resolve one attack. Returns `{ damage = {per layer}, discarded = {dice}, unused = {dice} }`.
-function M.resolve(layers, dice)
+M.ORDERS = { "lowest_first", "highest_first" }
+local function desc(x, y) return x > y end
+
+---Resolve one attack, dice applied in `order` (default "lowest_first"). Returns
+---`{ damage = {per layer}, discarded = {dice}, unused = {dice} }`.
+function M.resolve(layers, dice, order)
   local pool = {}
   for i, v in ipairs(dice) do pool[i] = v end
-  table.sort(pool)
+  if order == "highest_first" then table.sort(pool, desc) else table.sort(pool) end
   local damage, discarded = {}, {}
   for i, layer in ipairs(layers) do
     damage[i] = 0
@@ -59,12 +65,33 @@ function M.ship_layers(ship, section)
   return layers
 end
 
----Apply dice to a ship record (mutated) hit in `section`. Returns a summary
----`{ result = resolve(...), destroyed = bool, text = "...", comps_changed = bool,
----hull_changed = bool }`.
-function M.damage_ship(ship, section, dice)
+---Whether the dice orders do different damage to `ship` hit in `section` (then the attacker
+---chooses one).
+function M.orders_differ(ship, section, dice)
   local layers = M.ship_layers(ship, section)
-  local res = M.resolve(layers, dice)
+  local a, b = M.resolve(layers, dice, M.ORDERS[1]), M.resolve(layers, dice, M.ORDERS[2])
+  for i = 1, #layers do if a.damage[i] ~= b.damage[i] then return true end end
+  return false
+end
+
+---What dice in `order` would do to `ship` hit in `section`, as text ("shield -1, section 2 -3").
+function M.describe(ship, section, dice, order)
+  local layers = M.ship_layers(ship, section)
+  local res, parts = M.resolve(layers, dice, order), {}
+  for i, l in ipairs(layers) do
+    if res.damage[i] > 0 then
+      parts[#parts + 1] = ("%s -%d"):format(l.what == "armour" and ("section " .. l.section) or l.what, res.damage[i])
+    end
+  end
+  return (#parts > 0) and table.concat(parts, ", ") or "no damage"
+end
+
+---Apply dice to a ship record (mutated) hit in `section`, in `order` (see resolve). Returns a
+---summary `{ result = resolve(...), destroyed = bool, text = "...", comps_changed = bool,
+---hull_changed = bool }`.
+function M.damage_ship(ship, section, dice, order)
+  local layers = M.ship_layers(ship, section)
+  local res = M.resolve(layers, dice, order)
   local parts = {}
   local section_hurt, comps_changed, hull_changed = false, false, false
   for i, l in ipairs(layers) do

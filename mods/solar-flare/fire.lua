@@ -6,6 +6,7 @@ local G = require("geom")
 local C = require("combat")
 local R = require("rules")
 local X = require("decl")
+local A = require("attack")
 
 local P = R.param
 local action, battle, acting = X.action, X.battle, X.acting
@@ -17,6 +18,16 @@ local function pending(ctx)
   return p
 end
 F.pending = pending
+
+---Why no other weapons action may start now (an attack declared, or one waiting for its
+---attacker's choice), or nil.
+local function busy(ctx)
+  if pending(ctx) then return "confirm or cancel the attack already declared" end
+  local st = A.resolving(ctx)
+  if st then return ("the attack of %s waits for its choice (%s)"):format(st.side, st.ask) end
+  return nil
+end
+F.busy = busy
 
 ---Every legal aim for a ship: beam, target, hit hexside and strength.
 local function beam_aims(ctx, p, map, occ, only)
@@ -61,7 +72,7 @@ action {
   phases = { "weapons" },
   params = { ship = "piece", weapon = "integer", target = "piece", hexside = "integer", strength = "integer" },
   choices = function(ctx, side)
-    if not weapons_open(ctx, side) or pending(ctx) then return {} end
+    if not weapons_open(ctx, side) or busy(ctx) then return {} end
     local map, occ, out = R.terrain_map(ctx), R.occupancy(ctx), {}
     for _, p in ipairs(R.ships(ctx, side)) do
       for _, c in ipairs(beam_aims(ctx, p, map, occ)) do
@@ -73,7 +84,7 @@ action {
   end,
   check = function(ctx, a)
     if not battle(ctx) then return false, "the battle has not begun" end
-    if pending(ctx) then return false, "confirm or cancel the attack already declared" end
+    if busy(ctx) then return false, busy(ctx) end
     local p, why = R.own_ship(ctx, a.side, P(a, "ship"))
     if not p then return false, why end
     if not R.on_board(p) then return false, "ship " .. p.id .. " is not on the board" end
@@ -135,41 +146,6 @@ action {
   end,
 }
 
-local detonate -- forward declaration
-
----Resolve dice on a ship piece hit in a section; destroys it at core 0. `p` is the ship's
----snapshot when the caller has just read it (else it is read here).
-local function hit_ship(ctx, id, section, dice, what, p)
-  p = p or ctx:piece(id)
-  if not p then return end
-  local s = p.values
-  local out = C.damage_ship(s, section, dice)
-  -- Why not always both: each ctx:set of a list converts the whole list; what did not change
-  -- (or a ship about to be destroyed) needs no write.
-  if not out.destroyed then
-    local what = R.SAVE_NOTHING
-    if out.comps_changed then what = R.SAVE_DAMAGE elseif out.hull_changed then what = R.SAVE_HULL end
-    R.save_ship(ctx, id, s, what)
-  end
-  ctx:log(("%s hits ship %d in section %d: dice %s -> %s"):format(what, id, section, table.concat(dice, " "), out.text))
-  if out.destroyed then
-    R.destroy_ship(ctx, id)
-    ctx:log(("ship %d is destroyed"):format(id))
-  end
-end
-
----Resolve dice on a torpedo; at 0 integrity it detonates.
-local function hit_torpedo(ctx, id, dice, what, queue)
-  local t = ctx:piece(id)
-  if not t then return end
-  local left = C.damage_torpedo(t.values.integrity or D.torpedo.integrity, dice)
-  ctx:log(("%s hits torpedo %d: dice %s"):format(what, id, table.concat(dice, " ")))
-  if left <= 0 then
-    ctx:set(id, "integrity", 0)
-    if queue then queue[#queue + 1] = id else detonate(ctx, id) end
-  end
-end
-
 action {
   id = "confirm",
   phases = { "weapons" },
@@ -199,65 +175,10 @@ action {
       ctx:log("the nebulae absorb the whole beam")
       return
     end
-    local dice = ctx:pool(pl.dice, D.die_sides, "beam damage")
-    local t = ctx:piece(pl.target)
-    if R.type_of(t) == "ship" then hit_ship(ctx, t.id, pl.section, dice, "beam", t)
-    else hit_torpedo(ctx, t.id, dice, "beam") end
+    -- The dice are rolled, ordered (the attacker's choice when it matters) and applied in attack.lua.
+    A.start(ctx, a.side, { { target = pl.target, n = pl.dice, what = "beam", section = pl.section } })
   end,
 }
-
----Detonate torpedo `id` and every torpedo its blast (or a chain of blasts) destroys.
-detonate = function(ctx, id)
-  local queue, done = { id }, {}
-  local qi = 1
-  while qi <= #queue do
-    local tid = queue[qi]
-    qi = qi + 1
-    local t = ctx:piece(tid)
-    if t and not done[tid] then
-      done[tid] = true
-      local centre, level = R.hex_of(t), t.values.level
-      local from = t.values.from
-      ctx:destroy(tid)
-      ctx:log(("torpedo %d detonates at %s with strength %d"):format(tid, G.key(centre), level))
-      local map = R.terrain_map(ctx)
-      local victims = {}
-      for _, v in ipairs(ctx:pieces { fields = { "id", "hex" } }) do
-        local vh = R.hex_of(v)
-        if vh and not done[v.id] then
-          local dist = G.distance(centre, vh)
-          if level - dist > 0 then victims[#victims + 1] = { id = v.id, dist = dist, hex = vh } end
-        end
-      end
-      table.sort(victims, function(x, y) return x.id < y.id end)
-      for _, v in ipairs(victims) do
-        local vp = ctx:piece(v.id)
-        if vp and (v.dist == 0 or not R.line_of_attack(map, {}, centre, v.hex, "blast")) then
-          local dice = ctx:pool(level - v.dist, D.die_sides, "blast damage")
-          if R.type_of(vp) == "ship" then
-            local section
-            if v.dist == 0 then
-              section = G.section_of_side(R.facing_of(vp), from or 0)
-            else
-              -- At a vertex the attacker picks: the section with the weakest first defence.
-              local best, score = nil, nil
-              for _, hs in ipairs(G.entry_sides(centre, v.hex)) do
-                local sec = G.section_of_side(R.facing_of(vp), hs)
-                local l = C.ship_layers(vp.values, sec)[1]
-                local sc = l.defence * 100 + l.integrity
-                if score == nil or sc < score then best, score = sec, sc end
-              end
-              section = best
-            end
-            hit_ship(ctx, v.id, section, dice, "blast", vp)
-          else
-            hit_torpedo(ctx, v.id, dice, "blast", queue)
-          end
-        end
-      end
-    end
-  end
-end
 
 local function torpedo_points(ctx, t)
   local v = t.values
@@ -271,7 +192,7 @@ end
 
 local function launch_check(ctx, a)
   if not battle(ctx) then return false, "the battle has not begun" end
-  if pending(ctx) then return false, "confirm or cancel the attack already declared" end
+  if busy(ctx) then return false, busy(ctx) end
   local p, why = R.own_ship(ctx, a.side, P(a, "ship"))
   if not p then return false, why end
   if not R.on_board(p) then return false, "ship " .. p.id .. " is not on the board" end
@@ -293,7 +214,7 @@ action {
   params = { ship = "piece", weapon = "integer" },
   choices = function(ctx, side)
     local out = {}
-    if not weapons_open(ctx, side) or pending(ctx) then return out end
+    if not weapons_open(ctx, side) or busy(ctx) then return out end
     for _, p in ipairs(R.ships(ctx, side)) do
       if R.on_board(p) then
         for wi, c in ipairs(p.values.comps) do
@@ -328,7 +249,7 @@ action {
   params = { torpedo = "piece", evade = "integer" },
   choices = function(ctx, side)
     local out = {}
-    if not weapons_open(ctx, side) or pending(ctx) then return out end
+    if not weapons_open(ctx, side) or busy(ctx) then return out end
     local map = R.terrain_map(ctx)
     for _, t in ipairs(R.torpedoes(ctx, side)) do
       local mp = torpedo_points(ctx, t)
@@ -342,7 +263,7 @@ action {
   end,
   check = function(ctx, a)
     if not battle(ctx) then return false, "the battle has not begun" end
-    if pending(ctx) then return false, "confirm or cancel the attack already declared" end
+    if busy(ctx) then return false, busy(ctx) end
     local t, why = R.own_torpedo(ctx, a.side, P(a, "torpedo"))
     if not t then return false, why end
     local mp = torpedo_points(ctx, t)
@@ -370,7 +291,7 @@ action {
     ctx:set(t.id, "from", G.opposite(f))
     if R.is_asteroid(R.terrain_map(ctx), nh) then
       local n = D.torpedo.asteroid_attacks - e
-      if n > 0 then hit_torpedo(ctx, t.id, ctx:pool(n, D.die_sides, "asteroids"), "asteroids") end
+      if n > 0 then A.start(ctx, a.side, { { target = t.id, n = n, what = "asteroids" } }) end
     end
   end,
 }
@@ -381,7 +302,7 @@ action {
   params = { torpedo = "piece", turn = "integer" },
   choices = function(ctx, side)
     local out = {}
-    if not weapons_open(ctx, side) or pending(ctx) then return out end
+    if not weapons_open(ctx, side) or busy(ctx) then return out end
     for _, t in ipairs(R.torpedoes(ctx, side)) do
       local mp, turns = torpedo_points(ctx, t)
       if mp >= 1 and turns >= 1 then
@@ -393,7 +314,7 @@ action {
   end,
   check = function(ctx, a)
     if not battle(ctx) then return false, "the battle has not begun" end
-    if pending(ctx) then return false, "confirm or cancel the attack already declared" end
+    if busy(ctx) then return false, busy(ctx) end
     local t, why = R.own_torpedo(ctx, a.side, P(a, "torpedo"))
     if not t then return false, why end
     local turn = P(a, "turn")
@@ -415,7 +336,7 @@ action {
 
 local function own_torpedo_now(ctx, a)
   if not battle(ctx) then return nil, "the battle has not begun" end
-  if pending(ctx) then return nil, "confirm or cancel the attack already declared" end
+  if busy(ctx) then return nil, busy(ctx) end
   return R.own_torpedo(ctx, a.side, P(a, "torpedo"))
 end
 
@@ -425,7 +346,7 @@ action {
   params = { torpedo = "piece" },
   choices = function(ctx, side)
     local out = {}
-    if not weapons_open(ctx, side) or pending(ctx) then return out end
+    if not weapons_open(ctx, side) or busy(ctx) then return out end
     for _, t in ipairs(R.torpedoes(ctx, side)) do out[#out + 1] = { torpedo = t.id } end
     return out
   end,
@@ -434,7 +355,7 @@ action {
     if not t then return false, why end
     return true
   end,
-  apply = function(ctx, a) detonate(ctx, P(a, "torpedo")) end,
+  apply = function(ctx, a) A.detonate(ctx, a.side, P(a, "torpedo")) end,
 }
 
 action {
@@ -443,7 +364,7 @@ action {
   params = { torpedo = "piece" },
   choices = function(ctx, side)
     local out = {}
-    if not weapons_open(ctx, side) or pending(ctx) then return out end
+    if not weapons_open(ctx, side) or busy(ctx) then return out end
     for _, t in ipairs(R.torpedoes(ctx, side)) do out[#out + 1] = { torpedo = t.id } end
     return out
   end,
@@ -459,6 +380,6 @@ action {
 }
 
 
-F.hit_ship = hit_ship
+F.hit_ship = A.hit_ship
 
 return F

@@ -47,6 +47,7 @@ game.turns {
 ---------------------------------------------------------------------------------------------
 local S = require("setup")
 local F = require("fire")
+local A = require("attack")
 local pending, hit_ship = F.pending, F.hit_ship
 local owes_anomaly, may_deploy_ship = S.owes_anomaly, S.may_deploy_ship
 
@@ -286,13 +287,51 @@ local function available_for(ctx, s, comp)
   return R.pool(ctx, s) + R.battery_charge(s) - own
 end
 
+-- How much of a transfer comes from the batteries is the player's to say ("none, or up to their
+-- charge"). A transfer without a `battery` param waits in the `power_pending` global for it
+-- (`from_batteries`) whenever more than one split is possible.
+local function power_pending(ctx)
+  local pp = R.global(ctx, "power_pending", false)
+  if not pp or pp.side == nil then return nil end
+  return pp
+end
+
+---The least and the most of `n` power into `comp` that may come from the batteries.
+local function battery_range(ctx, s, comp, n)
+  local bat = available_for(ctx, s, comp) - R.pool(ctx, s)
+  return math.max(0, n - R.pool(ctx, s)), math.min(n, bat)
+end
+
+---Moves `n` power, `from_bat` of it from the batteries, with crew team `ci` into component `ki`.
+local function do_transfer(ctx, id, ci, ki, n, from_bat)
+  local p = ctx:piece(id)
+  local s = p.values
+  local cr, comp = s.crew[ci], s.comps[ki]
+  R.open_pool(ctx, s)
+  s.pool = s.pool - (n - from_bat)
+  -- Only the charged component, the batteries drawn from and the crew team change: each is
+  -- written alone.
+  local touched = { [ki] = true }
+  R.drain(s, "battery", from_bat, touched, ki)
+  local before_over = comp.over
+  local used = PW.charge(comp, n)
+  if comp.kind == "beam" and comp.over > before_over then comp.over_round = ctx.round end
+  cr.used_round = ctx.round
+  comp.charged_round = ctx.round
+  R.save_comps(ctx, p.id, s, touched)
+  ctx:set(p.id, { "crew", ci }, cr)
+  R.save_ship(ctx, p.id, s, R.SAVE_POOL)
+  ctx:log(("ship %d: crew %d moves %d power (%d from batteries) into %s %d; %d lost"):format(
+    p.id, ci, n, from_bat, comp.kind, ki, n - used))
+end
+
 action {
   id = "transfer",
   phases = { "power" },
-  params = { ship = "piece", crew = "integer", comp = "integer", amount = "integer" },
+  params = { ship = "piece", crew = "integer", comp = "integer", amount = "integer", battery = "integer" },
   choices = function(ctx, side)
     local out = {}
-    if not battle(ctx) then return out end
+    if not battle(ctx) or power_pending(ctx) then return out end
     for _, p in ipairs(R.ships(ctx, side)) do
       if R.on_board(p) then
         local s = p.values
@@ -357,42 +396,76 @@ action {
     if type(n) ~= "number" or n < 1 then return false, "transfer at least 1 power" end
     if n > cr.level then return false, ("a level %d crew team moves at most %d power"):format(cr.level, cr.level) end
     if n > available_for(ctx, s, comp) then return false, "not enough power" end
+    if power_pending(ctx) then return false, "say how much power comes from the batteries for the last transfer first" end
+    local b = P(a, "battery")
+    if b ~= nil then
+      local lo, hi = battery_range(ctx, s, comp, n)
+      if type(b) ~= "number" or b < lo or b > hi then
+        return false, ("%d to %d of that power can come from the batteries"):format(lo, hi)
+      end
+    end
     return true
   end,
   apply = function(ctx, a)
-    local p = ctx:piece(P(a, "ship"))
-    local s = p.values
-    local ci, ki, n = P(a, "crew"), P(a, "comp"), P(a, "amount")
-    local cr, comp = s.crew[ci], s.comps[ki]
-    R.open_pool(ctx, s)
-    local from_pool = math.min(s.pool, n)
-    s.pool = s.pool - from_pool
-    local from_bat = n - from_pool
-    -- Only the charged component, the batteries drawn from and the crew team change: each is
-    -- written alone.
-    local touched = { [ki] = true }
-    R.drain(s, "battery", from_bat, touched, ki)
-    local before_over = comp.over
-    local used = PW.charge(comp, n)
-    if comp.kind == "beam" and comp.over > before_over then comp.over_round = ctx.round end
-    cr.used_round = ctx.round
-    comp.charged_round = ctx.round
-    R.save_comps(ctx, p.id, s, touched)
-    ctx:set(p.id, { "crew", ci }, cr)
-    R.save_ship(ctx, p.id, s, R.SAVE_POOL)
-    ctx:log(("ship %d: crew %d moves %d power (%d from batteries) into %s %d; %d lost"):format(
-      p.id, P(a, "crew"), n, from_bat, comp.kind, P(a, "comp"), n - used))
+    local id, ci, ki, n = P(a, "ship"), P(a, "crew"), P(a, "comp"), P(a, "amount")
+    local b = P(a, "battery")
+    if b == nil then
+      local s = ctx:piece(id, { shared = true }).values
+      local comp = s.comps[ki]
+      local lo, hi = battery_range(ctx, s, comp, n)
+      if hi > lo then
+        ctx:set_global("power_pending", { side = a.side, ship = id, crew = ci, comp = ki, amount = n, lo = lo, hi = hi })
+        ctx:log(("ship %d: crew %d is to move %d power into %s %d; %s says how much comes from the batteries (%d to %d)"):format(
+          id, ci, n, comp.kind, ki, a.side, lo, hi))
+        return
+      end
+      b = lo
+    end
+    do_transfer(ctx, id, ci, ki, n, b)
   end,
 }
+
+action {
+  id = "from_batteries",
+  phases = { "power" },
+  params = { battery = "integer" },
+  choices = function(ctx, side)
+    local pp, out = power_pending(ctx), {}
+    if pp and pp.side == side then
+      for b = pp.lo, pp.hi do out[#out + 1] = { battery = b } end
+    end
+    return out
+  end,
+  check = function(ctx, a)
+    local pp = power_pending(ctx)
+    if not pp or pp.side ~= a.side then return false, "no transfer waits for its power" end
+    local b = P(a, "battery")
+    if type(b) ~= "number" or b < pp.lo or b > pp.hi then
+      return false, ("%d to %d of that power can come from the batteries"):format(pp.lo, pp.hi)
+    end
+    return true
+  end,
+  apply = function(ctx, a)
+    local pp = power_pending(ctx)
+    ctx:set_global("power_pending", false)
+    do_transfer(ctx, pp.ship, pp.crew, pp.comp, pp.amount, P(a, "battery"))
+  end,
+}
+
+-- Safety net: a transfer still waiting when the power phase ends is dropped (its side can not
+-- end the phase while it waits).
+game.on("phase_end", { phases = { "power" } }, function(ctx)
+  if power_pending(ctx) then ctx:set_global("power_pending", false) end
+end)
 
 ---------------------------------------------------------------------------------------------
 -- Phase ends, hooks, setup, victory.
 ---------------------------------------------------------------------------------------------
 action {
   id = "end_phase",
-  -- Why the phases: only these two ever refuse the end of a phase; elsewhere the engine allows
+  -- Why the phases: only these three ever refuse the end of a phase; elsewhere the engine allows
   -- it without calling the check (a ctx and a callback saved on every step of a game).
-  phases = { "deploy", "weapons" },
+  phases = { "deploy", "weapons", "power" },
   check = function(ctx, a)
     local side = a.side
     if ctx.phase == "deploy" then
@@ -406,11 +479,19 @@ action {
     elseif ctx.phase == "weapons" then
       local pl = pending(ctx)
       if pl and pl.side == side then return false, "confirm or cancel the declared attack first" end
+      local st = A.resolving(ctx)
+      if st and st.side == side then
+        return false, st.ask == "section" and "choose the section the blast hits first (choose_section)"
+          or "choose the order of the dice first (dice_order)"
+      end
       for _, t in ipairs(R.torpedoes(ctx, side)) do
         if (t.values.launched_round or ctx.round) < ctx.round then
           return false, ("torpedo %d was fired last round: detonate or disarm it"):format(t.id)
         end
       end
+    elseif ctx.phase == "power" then
+      local pp = power_pending(ctx)
+      if pp and pp.side == side then return false, "say how much power comes from the batteries first (from_batteries)" end
     end
     return true
   end,
@@ -447,6 +528,7 @@ end
 -- the burn at the end of this hook changes nothing but saves a hook call at every phase start.
 -- Filtered: the engine calls it only when a weapons phase ends.
 game.on("phase_end", { phases = { "weapons" } }, function(ctx, ev)
+  A.finish(ctx)
   local pl = pending(ctx)
   if pl then ctx:set_global("pending", false) end
   R.expire_torpedoes(ctx, (ctx.acting and #ctx.acting > 0) and ctx.acting or { ctx.active })
@@ -496,6 +578,8 @@ game.setup(function(ctx)
 end)
 
 game.victory(R.readonly(function(ctx)
+  -- An attack waiting for its attacker's choice is not over: its other hits may still land.
+  if A.resolving(ctx) then return nil end
   local teams, order = alive_teams(ctx)
   if #order == 1 then
     -- The whole team wins, including members whose own ships are gone.

@@ -13,7 +13,7 @@ end
 test("a crew team moves up to its level into one component", function(t)
   local g, red = powering(t)
   t:eq(g:clock().phase, "power")
-  g:act { id = "transfer", side = "red", ship = red.id, crew = 1, comp = 7, amount = 3 }  -- engine 1 -> 3 (2 lost)
+  g:act { id = "transfer", side = "red", ship = red.id, crew = 1, comp = 7, amount = 3, battery = 0 }  -- engine 0 -> 3, from the generators
   local s = g:piece(red.id).values
   t:eq(s.comps[7].charge, 3)
   t:eq(s.pool, 5) -- 4 + generator 4 = 8, 3 used
@@ -29,8 +29,8 @@ end)
 
 test("batteries: power beyond the generators comes from battery charge", function(t)
   local g, red = powering(t)
-  g:act { id = "transfer", side = "red", ship = red.id, crew = 1, comp = 7, amount = 4 }
-  g:act { id = "transfer", side = "red", ship = red.id, crew = 2, comp = 9, amount = 4 }
+  g:act { id = "transfer", side = "red", ship = red.id, crew = 1, comp = 7, amount = 4, battery = 0 }
+  g:act { id = "transfer", side = "red", ship = red.id, crew = 2, comp = 9, amount = 4, battery = 0 }
   local s = g:piece(red.id).values
   t:eq(s.pool, 0); t:eq(s.comps[14].charge, 4)
   -- overcharge a full beam by 1 with 1 power: all from the battery now
@@ -43,8 +43,8 @@ end)
 
 test("batteries: one battery charges from another", function(t)
   local g, red = powering(t)
-  g:act { id = "transfer", side = "red", ship = red.id, crew = 1, comp = 7, amount = 4 }
-  g:act { id = "transfer", side = "red", ship = red.id, crew = 2, comp = 9, amount = 4 }
+  g:act { id = "transfer", side = "red", ship = red.id, crew = 1, comp = 7, amount = 4, battery = 0 }
+  g:act { id = "transfer", side = "red", ship = red.id, crew = 2, comp = 9, amount = 4, battery = 0 }
   t:eq(g:piece(red.id).values.pool, 0)
   -- A second, empty battery beside battery 14 (charge 4).
   local n = #g:piece(red.id).values.comps + 1
@@ -58,7 +58,7 @@ end)
 
 test("overcharge is lost after the next weapons phase and burns a level", function(t)
   local g, red = powering(t)
-  g:act { id = "transfer", side = "red", ship = red.id, crew = 1, comp = 1, amount = 3 } -- over 2
+  g:act { id = "transfer", side = "red", ship = red.id, crew = 1, comp = 1, amount = 3, battery = 0 } -- over 2
   t:eq(g:piece(red.id).values.comps[1].over, 2)
   g:end_phase("red")
   H.go(g, "red", "weapons")
