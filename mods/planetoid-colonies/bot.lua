@@ -174,7 +174,7 @@ end
 
 -- Returns the 1-based index of the chosen action in `legal`.
 function B.greedy(ctx, side, legal)
-  local e = R.env(ctx)
+  local e = R.listed_env(ctx)
   local best, best_score, end_index = nil, 0, nil
   for i, a in ipairs(legal) do
     if a.id == "end_phase" then

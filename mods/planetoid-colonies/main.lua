@@ -218,7 +218,7 @@ function L.fire(e, side, id, target, dist)
   local d
   if dist then
     for _, h in ipairs(tgt.fp) do
-      local x = dist[R.ik(h)]
+      local x = dist:at(h)
       if x and (d == nil or x < d) then d = x end
     end
     if d and d > maxd then d = nil end
@@ -252,7 +252,7 @@ function L.fire_empty(e, side, id, at, dist)
   local maxd = R.max_range(entry.kind, entry.kind)
   local d
   if dist then
-    d = dist[R.ik(at)]
+    d = dist:at(at)
     if d and d > maxd then d = nil end
   else
     d = e:shot_distance(entry.fp, { at }, maxd)
@@ -290,7 +290,13 @@ function L.hyperspace_out(e, side, id, at, f)
   if type(at) ~= "table" or not at.q then return false, "no hex given" end
   f = R.dir(f)
   if f == nil then return false, "no facing given" end
-  local kind = R.kind_of(p)
+  return L.exit_clear(e, side, R.kind_of(p), at, f)
+end
+
+-- Whether a ship of `kind` may come out of hyperspace at `at` facing `f` (0..5): room for its
+-- footprint there and a clear corridor ahead. The part of hyperspace_out that depends only on
+-- the map, so its choices ask it once per ship type.
+function L.exit_clear(e, side, kind, at, f)
   local ok, why = e:footprint_ok(kind, side, R.footprint(kind, at, f))
   if not ok then return false, why end
   return e:corridor_clear(side, at, f)
@@ -335,7 +341,7 @@ game.action {
   params = { at = "hex" },
   choices = function(ctx, side)
     if not bases_pending(ctx, side) or not my_go(ctx, side) then return {} end
-    local e, out = R.env(ctx), {}
+    local e, out = R.listed_env(ctx), {}
     local home = (ctx.options or {}).home and ctx.options.home[side]
     if not home then return {} end
     for dq = -3, 3 do
@@ -366,7 +372,7 @@ game.action {
   params = { kind = "string", ramp = "integer" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out = R.env(ctx), {}
+    local e, out = R.listed_env(ctx), {}
     local ramps = (ctx.options or {}).ramps and ctx.options.ramps[side] or {}
     for _, kind in ipairs({ "transport", "cruiser", "fighter" }) do
       for i = 1, #ramps do
@@ -397,7 +403,7 @@ game.action {
   params = { piece = "piece", dir = "direction" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out = R.env(ctx), {}
+    local e, out = R.listed_env(ctx), {}
     for _, id in ipairs(own_ids(e, side)) do
       for d = 0, 5 do
         if L.step(e, side, id, d) then out[#out + 1] = { piece = id, dir = d } end
@@ -426,7 +432,7 @@ game.action {
   params = { piece = "piece", facing = "direction" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out = R.env(ctx), {}
+    local e, out = R.listed_env(ctx), {}
     for _, id in ipairs(own_ids(e, side)) do
       for f = 0, 5 do
         if L.pivot(e, side, id, f) then out[#out + 1] = { piece = id, facing = f } end
@@ -462,14 +468,14 @@ game.action {
   params = { piece = "piece", target = "piece" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out = R.env(ctx), {}
+    local e, out = R.listed_env(ctx), {}
     for _, id in ipairs(own_ids(e, side)) do
       local entry = e.pieces[id]
       local t = data.pieces[entry.kind]
       local range = t.table and #data.tables[t.table].cells[1]
       -- Why the gap test: a crooked path is never shorter than the straight distance, so a
       -- piece with no enemy within its range needs no path search.
-      if t.table and shots_left(entry) and enemy_gap(e, side, entry.fp) <= range then
+      if t.table and shots_left(entry) and enemy_gap(e, side, entry.fp, range) <= range then
         local dist = e:reach(entry.fp, range)
         for _, tid in ipairs(e.order) do
           if e.pieces[tid].p.owner ~= side and L.fire(e, side, id, tid, dist) then
@@ -514,12 +520,29 @@ game.action {
   end,
 }
 
--- Straight distance from a footprint to the nearest enemy piece on the board.
-enemy_gap = function(e, side, fp)
+-- How far the hexes of a footprint reach from its first hex (kept per footprint: footprints
+-- are shared, R.footprint).
+local SPAN = setmetatable({}, { __mode = "k" })
+local function span(fp)
+  local n = SPAN[fp]
+  if n == nil then
+    n = 0
+    for _, h in ipairs(fp) do n = math.max(n, R.distance(fp[1], h)) end
+    SPAN[fp] = n
+  end
+  return n
+end
+
+-- Straight distance from a footprint to the nearest enemy piece on the board, when it is at
+-- most `limit`; otherwise some number above `limit`. Why the limit: callers only ask whether
+-- an enemy is within reach, and a piece whose first hexes lie farther apart than the limit
+-- plus both spans cannot be nearer, so most pairs need no hex-by-hex comparison.
+enemy_gap = function(e, side, fp, limit)
   local best = math.huge
   for _, id in ipairs(e.order) do
     local entry = e.pieces[id]
-    if entry.p.owner ~= side then
+    if entry.p.owner ~= side
+      and R.distance(fp[1], entry.fp[1]) - span(fp) - span(entry.fp) <= limit then
       local d = R.gap(fp, entry.fp)
       if d < best then best = d end
     end
@@ -551,7 +574,7 @@ game.action {
   params = { piece = "piece", at = "hex" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out = R.env(ctx), {}
+    local e, out = R.listed_env(ctx), {}
     local cands = empty_candidates(e, side)
     if #cands == 0 then return out end
     for _, id in ipairs(own_ids(e, side)) do
@@ -604,7 +627,7 @@ game.action {
   params = { piece = "piece", dir = "direction" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out = R.env(ctx), {}
+    local e, out = R.listed_env(ctx), {}
     for _, id in ipairs(own_ids(e, side)) do
       for d = 0, 5 do
         if L.hyperspace_in(e, side, id, d) then out[#out + 1] = { piece = id, dir = d } end
@@ -639,7 +662,7 @@ game.action {
     local e, out, grid, by_kind = nil, {}, nil, {}
     for _, p in ipairs(ctx:pieces({ owner = side })) do
       if p.values and p.values.in_hyperspace and p.values.entered_round ~= ctx.round then
-        e = e or R.env(ctx)
+        e = e or R.listed_env(ctx)
         local kind = R.kind_of(p)
         -- Exits depend only on the ship's type: list them once per type.
         if not by_kind[kind] then
@@ -648,7 +671,9 @@ game.action {
           for _, h in ipairs(grid) do
             if h.q % g == 0 and h.r % g == 0 then
               for f = 0, 5 do
-                if L.hyperspace_out(e, side, p.id, h, f) then
+                -- The ship's own conditions were checked above (in hyperspace, not entered
+                -- this turn): what is left depends on the map.
+                if L.exit_clear(e, side, kind, h, f) then
                   exits[#exits + 1] = { at = { q = h.q, r = h.r }, facing = f }
                 end
               end
@@ -687,7 +712,7 @@ game.action {
   params = { piece = "piece", at = "hex" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out = R.env(ctx), {}
+    local e, out = R.listed_env(ctx), {}
     for _, id in ipairs(own_ids(e, side)) do
       if data.pieces[e.pieces[id].kind].colonises then
         for _, h in ipairs(e.pieces[id].fp) do

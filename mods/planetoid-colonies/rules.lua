@@ -63,11 +63,24 @@ function R.rotate(v, steps)
 end
 
 -- The hexes a piece of `kind` covers with its anchor (bow) at `anchor`, facing `facing`.
+-- Kept once made (a pure function of its arguments, asked for the same positions over and over
+-- by every listing): the list and its hexes are shared, so callers only read them.
+local FOOTPRINTS = {}
 function R.footprint(kind, anchor, facing)
-  local out = {}
-  for i, o in ipairs(data.pieces[kind].footprint) do
-    out[i] = R.add(anchor, R.rotate(o, facing or 0))
+  facing = facing or 0
+  local by_kind = FOOTPRINTS[kind]
+  if not by_kind then
+    by_kind = {}
+    FOOTPRINTS[kind] = by_kind
   end
+  local k = R.ik(anchor) * 8 + facing
+  local out = by_kind[k]
+  if out then return out end
+  out = {}
+  for i, o in ipairs(data.pieces[kind].footprint) do
+    out[i] = R.add(anchor, R.rotate(o, facing))
+  end
+  by_kind[k] = out
   return out
 end
 
@@ -129,6 +142,45 @@ end
 local function kind_of(p) return p.type or p.kind end
 R.kind_of = kind_of
 
+-- Which hexes are on the board, per scenario (a board's shape never changes during a game,
+-- and a scenario always gives the same one): asked of the engine once per hex.
+local BOARDS = {}
+
+local function board_of(ctx)
+  -- A test's game handle (R.env(g)) has no scenario id: nothing is kept for it.
+  if type(ctx.scenario) ~= "string" then return {} end
+  local b = BOARDS[ctx.scenario]
+  if b == nil then
+    b = {}
+    BOARDS[ctx.scenario] = b
+  end
+  return b
+end
+
+-- What does not change while the map stays the same (the board, obstacles and existing
+-- planetoids, which change only when a turn starts): reasons a hex is closed whoever moves and
+-- distances to the nearest planetoid, kept per map (scenario, obstacles and planetoids) across
+-- the listings of many actions. A handful of maps per game (one per planetoid colour).
+local MAPS = {}
+
+local function map_of(ctx, obstacles, planetoids)
+  if type(ctx.scenario) ~= "string" then return { nearest = {}, corridor = {}, hex = {} } end
+  local parts = { ctx.scenario }
+  for _, m in ipairs({ obstacles, planetoids }) do
+    local keys = {}
+    for k, v in pairs(m) do keys[#keys + 1] = k .. "=" .. tostring(v) end
+    table.sort(keys)
+    parts[#parts + 1] = table.concat(keys, ";")
+  end
+  local sig = table.concat(parts, "|")
+  local m = MAPS[sig]
+  if m == nil then
+    m = { nearest = {}, corridor = {}, hex = {} }
+    MAPS[sig] = m
+  end
+  return m
+end
+
 function R.env(ctx)
   -- Globals are keyed "q,r"; the env re-keys them by integer (R.ik) for speed.
   local function rekey(m)
@@ -137,10 +189,17 @@ function R.env(ctx)
     return out
   end
   local planetoids = ctx:global("planetoids") or {}
+  local obstacles = ctx:global("obstacles") or {}
+  local map = map_of(ctx, obstacles, planetoids)
   local e = setmetatable({
     ctx = ctx,
-    board = {},
-    obstacles = rekey(ctx:global("obstacles")),
+    board = board_of(ctx),
+    map = map,
+    nearest = map.nearest, -- hex key -> distance to the nearest existing planetoid, when asked
+    hex_memo = {},  -- kind/side -> hex key -> true or why not (hex_ok)
+    corridor_memo = {}, -- side -> hex key * 8 + direction -> true or why not
+    corridor_reasons = {}, -- side -> hex key -> why not in a corridor, or false
+    obstacles = rekey(obstacles),
     planetoids = rekey(planetoids),
     blasts = rekey(ctx:global("blasts")),
     pieces = {},    -- id -> { p = snapshot, kind, fp = hexes } for pieces present on the board
@@ -174,6 +233,20 @@ function R.env(ctx)
   return e
 end
 
+-- The env of one listing. Why a memo: the engine calls every `choices` of one listing (and a
+-- bot's pick from it) with the same read-only ctx, whose state cannot change meanwhile; each
+-- used to build the env anew (a third of a game's Lua time). Weak keys: it goes with the ctx.
+-- Only for read-only callbacks: an apply changes the state its env was read from.
+local LISTED = setmetatable({}, { __mode = "k" })
+function R.listed_env(ctx)
+  local e = LISTED[ctx]
+  if e == nil then
+    e = R.env(ctx)
+    LISTED[ctx] = e
+  end
+  return e
+end
+
 function Env:on_board(h)
   local k = R.ik(h)
   local v = self.board[k]
@@ -201,29 +274,77 @@ function Env:enemy_at(h, side)
 end
 
 function Env:nearest_planetoid(h)
-  local best = math.huge
+  local k = R.ik(h)
+  local best = self.nearest[k]
+  if best then return best end
+  best = math.huge
   for _, p in ipairs(self.planetoid_list) do
     local d = R.distance(h, p)
     if d < best then best = d end
   end
+  self.nearest[k] = best
   return best
 end
 
 -- Whether a piece of `kind` owned by `side` may occupy hex `h`; false plus the reason if not.
+-- Kept per env: footprints of neighbouring positions and facings share most of their hexes.
 function Env:hex_ok(kind, side, h)
-  local t = data.pieces[kind]
-  if not self:on_board(h) then return false, "off the board" end
-  local obstacle = self.obstacles[R.ik(h)]
-  if obstacle then return false, "blocked by " .. data.terrain[obstacle].name:lower() end
-  if self:is_planetoid(h) and not t.enters_planetoids then
-    return false, "only transports may enter a planetoid"
+  local memo_key = kind .. "/" .. side
+  local memo = self.hex_memo[memo_key]
+  if not memo then
+    memo = {}
+    self.hex_memo[memo_key] = memo
   end
+  local k = R.ik(h)
+  local why = memo[k]
+  if why == nil then
+    local ok, reason = self:hex_ok_now(kind, side, h)
+    why = ok and true or reason
+    memo[k] = why
+  end
+  if why == true then return true end
+  return false, why
+end
+
+function Env:hex_ok_now(kind, side, h)
+  -- The map's answers (kept per map) come before and after the explosions and enemies of now.
+  local by_kind = self.map.hex[kind]
+  if not by_kind then
+    by_kind = {}
+    self.map.hex[kind] = by_kind
+  end
+  local k = R.ik(h)
+  local m = by_kind[k]
+  if m == nil then
+    m = { self:map_closed(kind, h) or false, self:keep_away_closed(kind, h) or false }
+    by_kind[k] = m
+  end
+  if m[1] then return false, m[1] end
   if self:is_blast(h) then return false, "an explosion closes that hex this turn" end
   if self:enemy_at(h, side) then return false, "an enemy piece is there" end
-  if (t.keep_away or 0) > 0 and self:nearest_planetoid(h) < t.keep_away then
-    return false, ("a %s must stay %d hexes from planetoids"):format(t.name:lower(), t.keep_away)
-  end
+  if m[2] then return false, m[2] end
   return true
+end
+
+-- Why the map closes hex `h` to a piece of `kind` (off the board, an obstacle, a planetoid it
+-- may not enter), or nil.
+function Env:map_closed(kind, h)
+  if not self:on_board(h) then return "off the board" end
+  local obstacle = self.obstacles[R.ik(h)]
+  if obstacle then return "blocked by " .. data.terrain[obstacle].name:lower() end
+  if self:is_planetoid(h) and not data.pieces[kind].enters_planetoids then
+    return "only transports may enter a planetoid"
+  end
+  return nil
+end
+
+-- Why `kind` may not stand on `h` so near a planetoid, or nil.
+function Env:keep_away_closed(kind, h)
+  local t = data.pieces[kind]
+  if (t.keep_away or 0) > 0 and self:nearest_planetoid(h) < t.keep_away then
+    return ("a %s must stay %d hexes from planetoids"):format(t.name:lower(), t.keep_away)
+  end
+  return nil
 end
 
 function Env:footprint_ok(kind, side, hexes)
@@ -234,33 +355,26 @@ function Env:footprint_ok(kind, side, hexes)
   return true
 end
 
+-- The hexes that block shots (obstacles and existing planetoids), as a list, once per env.
+function Env:fire_blockers()
+  if not self.blockers then
+    local out = {}
+    for k in pairs(self.obstacles) do out[#out + 1] = k end
+    for k in pairs(self.planetoids) do
+      if not self.obstacles[k] then out[#out + 1] = k end
+    end
+    table.sort(out)
+    for i, k in ipairs(out) do out[i] = { q = k // 8192 - 4096, r = k % 8192 - 4096 } end
+    self.blockers = out
+  end
+  return self.blockers
+end
+
 -- Shortest crooked-path distances from `sources` through hexes that do not block shots, up to
--- `maxd`. Returns a map R.ik(hex) -> distance (sources at 0).
+-- `maxd` (the engine's walk on the game's board): `dist:at(h)` is a hex's distance or nil. A
+-- blocking hex may be the end of a path (a target on it) but never a hex passed through.
 function Env:reach(sources, maxd)
-  local dist, frontier = {}, {}
-  for _, s in ipairs(sources) do
-    local k = R.ik(s)
-    if dist[k] == nil then
-      dist[k] = 0
-      frontier[#frontier + 1] = s
-    end
-  end
-  for d = 1, maxd do
-    local next_frontier = {}
-    for _, h in ipairs(frontier) do
-      for dir = 0, 5 do
-        local n = R.step(h, dir)
-        local k = R.ik(n)
-        if dist[k] == nil and self:on_board(n) then
-          dist[k] = d
-          -- An obstacle may be the end of a path (a target on it) but never a hex passed through.
-          if not self:blocks_fire(n) then next_frontier[#next_frontier + 1] = n end
-        end
-      end
-    end
-    frontier = next_frontier
-  end
-  return dist
+  return self.ctx:distances(sources, maxd, { blocked = self:fire_blockers() })
 end
 
 -- Distance of a shot from a footprint to another, or nil if no clear path within `maxd`.
@@ -268,7 +382,7 @@ function Env:shot_distance(from, to, maxd)
   local dist = self:reach(from, maxd)
   local best
   for _, h in ipairs(to) do
-    local d = dist[R.ik(h)]
+    local d = dist:at(h)
     if d and (best == nil or d < best) then best = d end
   end
   return best
@@ -276,15 +390,58 @@ end
 
 -- The straight corridor of `data.corridor` hexes ahead of `bow` in direction `d` is clear for
 -- `side`: on the board, no enemy, no obstacle or existing planetoid, no explosion.
+-- Kept per env, as hex_ok.
 function Env:corridor_clear(side, bow, d)
+  local memo = self.corridor_memo[side]
+  if not memo then
+    memo = {}
+    self.corridor_memo[side] = memo
+  end
+  local k = R.ik(bow) * 8 + d
+  local why = memo[k]
+  if why == nil then
+    local ok, reason = self:corridor_clear_now(side, bow, d)
+    why = ok and true or reason
+    memo[k] = why
+  end
+  if why == true then return true end
+  return false, why
+end
+
+function Env:corridor_clear_now(side, bow, d)
+  -- Hex keys step by a fixed amount along a straight line (R.ik is linear in q and r).
+  local v = R.DIRS[d]
+  local k, dk = R.ik(bow), v.q * 8192 + v.r
+  local reasons = self.corridor_reasons[side]
+  if not reasons then
+    reasons = {}
+    self.corridor_reasons[side] = reasons
+  end
   for i = 1, data.corridor do
-    local h = R.step(bow, d, i)
-    if not self:on_board(h) then return false, "the hyperspace corridor leaves the board" end
-    if self:blocks_fire(h) then return false, "the hyperspace corridor is blocked by an obstacle" end
-    if self:is_blast(h) then return false, "the hyperspace corridor crosses an explosion" end
-    if self:enemy_at(h, side) then return false, "the hyperspace corridor is blocked by an enemy" end
+    k = k + dk
+    local why = reasons[k]
+    if why == nil then
+      why = self:corridor_hex(side, { q = k // 8192 - 4096, r = k % 8192 - 4096 }) or false
+      reasons[k] = why
+    end
+    if why then return false, why end
   end
   return true
+end
+
+-- Why hex `h` cannot be part of a hyperspace corridor for `side`, or nil.
+function Env:corridor_hex(side, h)
+  local k = R.ik(h)
+  local closed = self.map.corridor[k]
+  if closed == nil then
+    closed = (not self:on_board(h) and "the hyperspace corridor leaves the board")
+      or (self:blocks_fire(h) and "the hyperspace corridor is blocked by an obstacle") or false
+    self.map.corridor[k] = closed
+  end
+  if closed then return closed end
+  if self:is_blast(h) then return "the hyperspace corridor crosses an explosion" end
+  if self:enemy_at(h, side) then return "the hyperspace corridor is blocked by an enemy" end
+  return nil
 end
 
 --------------------------------------------------------------------------------------------

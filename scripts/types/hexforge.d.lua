@@ -379,6 +379,27 @@ function search.move_listing(start, facings, rules, env) end
 ---@return boolean truncated
 function search.move_choices(start, facings, rules, env, params) end
 
+---Step distances from a walk of `search.distances`: `d:at(h)`, `#d`, `d:truncated()`.
+---@class Distances
+local Distances = {}
+
+---The distance of `h` from the nearest source, or nil when out of reach.
+---@param h Hex
+---@return integer|nil
+function Distances:at(h) end
+
+---Whether the hex budget cut the walk short (farther hexes may be missing).
+---@return boolean
+function Distances:truncated() end
+
+---Step distances from the nearest of `sources` to every hex within `max` steps; off-board hexes
+---are never entered, a blocked hex gets its distance but no path goes on through it.
+---@param sources Hex[]
+---@param max integer
+---@param env? { on_board?: fun(h: Hex): boolean, blocked?: (fun(h: Hex): boolean)|Hex[] }
+---@return Distances
+function search.distances(sources, max, env) end
+
 dice = {}
 
 ---Canonical notation of a dice expression ("2d6+1", "4d6kh3", ...).
@@ -574,6 +595,13 @@ function Ctx:move_listing(start, facings, rules, env) end
 ---@return ChoiceList crashes
 ---@return boolean truncated
 function Ctx:move_choices(start, facings, rules, env, params) end
+
+---search.distances on the game's board (no Lua call per hex unless env.on_board is given).
+---@param sources Hex[]
+---@param max integer
+---@param env? { on_board?: fun(h: Hex): boolean, blocked?: (fun(h: Hex): boolean)|Hex[] }
+---@return Distances
+function Ctx:distances(sources, max, env) end
 
 ---Every hex of the board; `filter.terrain` keeps the hexes with that terrain now.
 ---@param filter? { terrain?: string }

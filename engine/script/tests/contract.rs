@@ -477,3 +477,42 @@ game.action { id = "bad_ask", phases = { "move" }, apply = function(ctx, a) ctx:
     let saved = serde_json::to_string(&g.state().clock).unwrap();
     assert!(!saved.contains("asked"), "{saved}");
 }
+
+#[test]
+fn ctx_distances_walks_the_games_board_round_blocked_hexes() {
+    // The board is the hexagon of radius 3; the wall is every hex with q = 1 but (1,2), so the
+    // way east is round the south end of it.
+    let (_d, r) = one(r#"game.action { id = "measure", apply = function(ctx, a)
+  local wall = {}
+  for r = -3, 1 do wall[#wall + 1] = { q = 1, r = r } end
+  local d = ctx:distances({ { q = 0, r = 0 } }, 10, { blocked = wall })
+  local far = search.distances({ { q = 0, r = 0 } }, 10, { blocked = wall })
+  ctx:set_global("out", {
+    wall = d:at({ q = 1, r = 0 }), east = d:at({ q = 2, r = 0 }), off = d:at({ q = 4, r = 0 }),
+    n = #d, plane_off = far:at({ q = 4, r = 0 }), truncated = d:truncated(),
+  })
+  local ok, e = pcall(function() return ctx:distances({ 3 }, 2) end)
+  ctx:log(tostring(e))
+end }
+"#);
+    let mut g = game(r);
+    let out = run(&mut g, "measure");
+    assert_eq!(out["wall"], json!(1), "{out}");
+    // (0,0) -> (0,1) -> (0,2) -> the gap (1,2) -> (2,1) -> (2,0): round the south end.
+    assert_eq!(out["east"], json!(5), "{out}");
+    assert_eq!(out["off"], Json::Null, "off the board: {out}");
+    assert_eq!(
+        out["n"],
+        json!(37),
+        "every hex of the board is in reach: {out}"
+    );
+    // Without a board: round the same end, (1,2) at 3, then 3 more.
+    assert_eq!(
+        out["plane_off"],
+        json!(6),
+        "search.distances has no board: {out}"
+    );
+    assert_eq!(out["truncated"], json!(false));
+    let log = serde_json::to_string(&g.state().log).unwrap();
+    assert!(log.contains("ctx:distances: argument 1: item 1"), "{log}");
+}

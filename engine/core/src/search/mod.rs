@@ -11,6 +11,8 @@
 //! - [`listing`]: the same movement as a whole move list with plans (`FFLF...`), several start
 //!   facings, exits off the map, crashes into blocked hexes and a per-step pull
 //!   ([`move_listing`]), in a fixed order a mod can offer as its choices.
+//! - [`distances`]: step distances from a group of hexes round hexes that end a path (ranges
+//!   counted along a crooked path of hexes).
 //!
 //! **Every search is bounded** by [`Limits`] (expanded nodes and total cost), so a walled-off goal
 //! or an endless state space returns instead of running forever. **Results are deterministic**:
@@ -39,11 +41,13 @@
 //! assert_eq!(path.hexes.last(), Some(&Hex::new(2, 0)));
 //! ```
 
+mod distance;
 pub mod facing;
 pub mod listing;
 mod path;
 mod reach;
 
+pub use distance::{Distances, distances};
 pub use facing::{FacingMove, FacingRules, end_positions, facing_moves, hexes_of};
 pub use listing::{HexKind, ListedMove, ListingRules, MoveEnd, MoveListing, Pull, move_listing};
 pub use path::{Path, cheapest_path};

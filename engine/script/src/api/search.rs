@@ -31,12 +31,13 @@
 
 use super::args::{Args, add, dir_from_value, hex_to_table, hexes_to_table};
 use super::choices::{ChoiceList, MOVE_FIELDS, MoveList, base_params};
+use super::kinds::{HexKinds, opt_fn};
 use hexforge_core::hex::{Direction, Hex};
 use hexforge_core::search::{
-    self, FacingRules, HexKind, Limits, ListedMove, ListingRules, MoveEnd, MoveListing, Pull,
+    self, FacingRules, Limits, ListedMove, ListingRules, MoveEnd, MoveListing, Pull,
 };
 use mlua::{Function, IntoLuaMulti, Lua, MultiValue, Table, Value};
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -260,9 +261,13 @@ pub fn register(lua: &Lua) -> mlua::Result<Table> {
     add(lua, &t, NS, "move_listing", move |lua, a| {
         move_listing(lua, a, &h, None, Output::Tables)
     })?;
+    let classify = helpers.classify.clone();
     add(lua, &t, NS, "move_choices", move |lua, a| {
         let base = choice_params(a)?;
         move_listing(lua, a, &helpers, None, Output::Choices(base))
+    })?;
+    add(lua, &t, NS, "distances", move |lua, a| {
+        super::distances::distances(lua, a, &classify, None)
     })?;
     Ok(t)
 }
@@ -354,10 +359,10 @@ end
 return H
 "#;
 
-/// The compiled [`LISTING_HELPERS`].
+/// The compiled [`LISTING_HELPERS`] (app data of every VM with the `search` namespace).
 #[derive(Clone)]
-struct ListingHelpers {
-    classify: Function,
+pub(super) struct ListingHelpers {
+    pub(super) classify: Function,
     pull: Function,
     decode: Function,
 }
@@ -399,58 +404,6 @@ fn opt_bool(
     }
 }
 
-fn opt_fn(
-    a: &Args<'_>,
-    i: usize,
-    t: Option<&Table>,
-    key: &'static str,
-) -> mlua::Result<Option<Function>> {
-    let Some(t) = t else { return Ok(None) };
-    // Not raw: a mod's env may inherit its fields through `__index` (a forced-crash copy).
-    match a.field(t, key, false)? {
-        Value::Nil => Ok(None),
-        Value::Function(f) => Ok(Some(f)),
-        v => Err(a.err(
-            i,
-            &format!("{key}: expected a function, got {}", v.type_name()),
-        )),
-    }
-}
-
-/// `env.blocked`: a function of a hex, or a list of the blocked hexes (answered in Rust: no Lua
-/// call per hex).
-fn blocked_arg(
-    a: &Args<'_>,
-    i: usize,
-    env: Option<&Table>,
-) -> mlua::Result<(Option<Function>, Option<HashSet<Hex>>)> {
-    let Some(t) = env else {
-        return Ok((None, None));
-    };
-    // Not raw, as `opt_fn`.
-    match a.field(t, "blocked", false)? {
-        Value::Nil => Ok((None, None)),
-        Value::Function(f) => Ok((Some(f), None)),
-        Value::Table(list) => {
-            let mut set = HashSet::default();
-            for (n, v) in list.sequence_values::<Value>().enumerate() {
-                let h = a
-                    .hex_of(&v?)
-                    .map_err(|m| a.err(i, &format!("blocked: item {}: {m}", n + 1)))?;
-                set.insert(h);
-            }
-            Ok((None, Some(set)))
-        }
-        v => Err(a.err(
-            i,
-            &format!(
-                "blocked: expected a function or a list of hexes, got {}",
-                v.type_name()
-            ),
-        )),
-    }
-}
-
 fn move_listing(
     lua: &Lua,
     a: &Args<'_>,
@@ -476,8 +429,7 @@ fn move_listing(
     )?
     .map_or(Limits::DEFAULT_MAX_EXPANDED, |n| n as usize);
     let env = opt_table(a, 3)?;
-    let on_board = opt_fn(a, 3, env.as_ref(), "on_board")?;
-    let (blocked, blocked_set) = blocked_arg(a, 3, env.as_ref())?;
+    let kinds = HexKinds::read(a, 3, env.as_ref(), board, &h.classify)?;
     let pull_fn = opt_fn(a, 3, env.as_ref(), "pull")?;
     let crash = match env
         .as_ref()
@@ -495,48 +447,12 @@ fn move_listing(
         },
         crash,
     };
-    let failed: RefCell<Option<mlua::Error>> = RefCell::new(None);
-    let fail = |e: mlua::Error| {
-        let mut f = failed.borrow_mut();
-        if f.is_none() {
-            *f = Some(e);
-        }
-    };
-    // Why no cache of kinds here: the search asks about each hex once (the callbacks are pure
-    // by contract). Pulls are cached: asked once per hex, facing and hexes left.
-    // The game's board (ctx:move_listing) stands in for a missing `on_board`.
-    let board = board.filter(|_| on_board.is_none());
-    // A list of blocked hexes is answered here, after `on_board` (as the function would be).
-    let in_set = |x: Hex| blocked_set.as_ref().is_some_and(|s| s.contains(&x));
-    let kind = |x: Hex| -> HexKind {
-        if board.is_some_and(|b| !b(x)) {
-            return HexKind::OffBoard;
-        }
-        if (on_board.is_none() && blocked.is_none()) || failed.borrow().is_some() {
-            return if in_set(x) {
-                HexKind::Blocked
-            } else {
-                HexKind::Open
-            };
-        }
-        match h
-            .classify
-            .call::<i64>((on_board.clone(), blocked.clone(), x.q, x.r))
-        {
-            Ok(0) => HexKind::OffBoard,
-            Ok(2) => HexKind::Blocked,
-            Ok(_) if in_set(x) => HexKind::Blocked,
-            Ok(_) => HexKind::Open,
-            Err(e) => {
-                fail(e);
-                HexKind::Open
-            }
-        }
-    };
+    // Pulls are cached: asked once per hex, facing and hexes left (the callbacks are pure by
+    // contract; the search asks about each hex's kind once).
     let mut pulls: HashMap<(Hex, Direction, u32), Option<Pull>> = HashMap::default();
     let pull = |x: Hex, f: Direction, left: u32| -> Option<Pull> {
         let p = pull_fn.as_ref()?;
-        if failed.borrow().is_some() {
+        if kinds.failed() {
             return None;
         }
         if let Some(r) = pulls.get(&(x, f, left)) {
@@ -551,14 +467,14 @@ fn move_listing(
             Ok(v) => match dir_from_value(&v) {
                 Ok(d) => Some(Pull::Face(d)),
                 Err(m) => {
-                    fail(mlua::Error::runtime(format!(
+                    kinds.fail(mlua::Error::runtime(format!(
                         "search.move_listing: pull must return a direction, \"crash\" or nil: {m}"
                     )));
                     None
                 }
             },
             Err(e) => {
-                fail(e);
+                kinds.fail(e);
                 None
             }
         };
@@ -569,13 +485,11 @@ fn move_listing(
         start,
         &facings,
         &rules,
-        kind,
+        |x| kinds.kind(x),
         pull,
         Limits::default().with_max_expanded(max_expanded),
     );
-    if let Some(e) = failed.into_inner() {
-        return Err(e);
-    }
+    kinds.finish()?;
     if let Output::Choices(base) = output {
         // Kept as it is: each choice's params are made when read (see `api::choices`).
         let truncated = listing.truncated;

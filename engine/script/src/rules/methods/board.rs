@@ -37,6 +37,12 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
         crate::api::search::ctx_move_listing(lua, args.to_multi(lua)?, &board, true).map(Ret::Many)
     });
 
+    read!(methods, lua, "distances", |lua, rules, s, args| {
+        // search.distances with the game's board as `on_board` (unless env gives one).
+        let board = |h: Hex| s.board.shape.as_ref().is_none_or(|b| b.contains(h));
+        crate::api::distances::ctx_distances(lua, args.to_multi(lua)?, &board).map(Ret::Many)
+    });
+
     read!(methods, lua, "on_board", |lua, rules, s, args| {
         let h = hex(lua, args, 0)?;
         one(lua, s.board.shape.as_ref().is_none_or(|b| b.contains(h)))
