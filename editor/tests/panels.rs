@@ -233,16 +233,16 @@ fn logs_harness(panel: LogsPanel, state: GameState) -> Harness<'static, LogsFixt
 
 #[test]
 fn the_logs_show_actions_messages_and_every_roll_of_a_real_game() {
-    // Solar-flare rolls its turn order: the game start already has rolls.
-    let rules = bundled("solar-flare");
-    let (state, played) = play(&rules, 6);
+    // Orbital-skirmish rolls to hit and for damage once ships are in range.
+    let rules = bundled("orbital-skirmish");
+    let (state, played) = play(&rules, 60);
     assert!(!played.is_empty());
     let rolls: Vec<(u32, hexforge_core::dice::Roll)> = state
         .log
         .iter()
         .flat_map(|e| e.rolls.iter().map(move |r| (e.index, r.clone())))
         .collect();
-    assert!(!rolls.is_empty(), "solar-flare rolls its turn order");
+    assert!(!rolls.is_empty(), "60 actions of a duel fire shots");
     let last = state.log.last().unwrap().clone();
     let mut h = logs_harness(LogsPanel::default(), state);
     h.run();

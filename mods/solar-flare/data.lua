@@ -57,6 +57,7 @@ D.die_sides = 6                   -- damage dice are d6
 D.turn_limit = 40                 -- assumption: rounds (setup rounds included) before a draw
 
 -- Anomalies -----------------------------------------------------------------------------------
+D.play_order_die = 6              -- faces of each player's roll for the play order
 D.anomaly_count_die = "1d6"       -- the first player's roll: anomalies each player places
 -- Shapes (offsets from the anomaly's centre hex). Assumption: a small tile covers one hex, a
 -- large tile covers a hex and its six neighbours.

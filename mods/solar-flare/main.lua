@@ -28,10 +28,10 @@ game.terrain { id = "nebula", name = "Nebula", color = "#a6c" }
 game.terrain { id = "asteroid", name = "Asteroid field", color = "#864" }
 
 game.turns {
-  order = "rolled",
-  die = "1d6",
-  -- The document rolls once for the play order, then play goes round in that order all game.
-  every_round = false,
+  -- Seating order while the players design their ships; once every design is final the rules
+  -- roll for the play order (ctx:roll_order in setup.lua), and play goes round in that order
+  -- for the rest of the game.
+  order = "hook",
   teams = true,
   phases = {
     { id = "deploy" },

@@ -3,8 +3,9 @@
 --    setup; `choose_design`), modifies its levels (standard: `adjust`) or builds one from a
 --    blank sheet (advanced: `install`, `remove`, `adjust`), and marks it final (`finish_design`);
 --    a ship whose design the scenario names is final from the start;
--- 2. when the last design is final, the first player rolls how many anomalies each player
---    places, and from the next round they are placed one per turn (`place_anomaly`);
+-- 2. when the last design is final, the players roll for the play order, the first player
+--    rolls how many anomalies each player places, and from the next round (the first
+--    player's) they are placed one per turn (`place_anomaly`);
 -- 3. then ships are placed one per turn (`deploy`).
 -- main.lua requires this file where the deploy phase's actions are declared, and calls
 -- S.setup_ships from game.setup.
@@ -53,6 +54,10 @@ end
 local function designs_final(ctx, at_setup)
   ctx:set_global("designs_round", at_setup and 0 or ctx.round)
   if not at_setup then ctx:log("every design is final") end
+  -- The roll for the play order comes after the designs; the next round is the first
+  -- player's, and so is the anomaly roll below.
+  local order = ctx:roll_order(D.play_order_die)
+  ctx:log(("play order from the next round: %s"):format(table.concat(order, ", ")))
   if (ctx.options or {}).anomalies ~= false then
     local n = ctx:roll(D.anomaly_count_die, "anomalies per player")
     ctx:set_global("anomaly_count", n)

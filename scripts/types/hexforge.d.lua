@@ -706,6 +706,12 @@ function Ctx:ask(side) end
 ---The asked side has answered: the phase's own sides act again.
 function Ctx:answered() end
 
+---Rolls for the play order now; the next round starts in that order. `faces`: with
+---order = "hook" only (order = "rolled" rolls its declared die).
+---@param faces? integer
+---@return string[] takers the turn-takers in their new order
+function Ctx:roll_order(faces) end
+
 ---@param text string
 function Ctx:log(text) end
 

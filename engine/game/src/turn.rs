@@ -184,6 +184,10 @@ pub struct Clock {
     /// (`ctx:answered`) once the answer is in. Cleared by the engine if the side leaves the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub asked: Option<SideId>,
+    /// A play order the rules rolled in the middle of a round (Lua `ctx:roll_order`: "after
+    /// every design is final, roll for the first player"), which the next round starts with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_order: Option<Vec<String>>,
 }
 
 /// An engine event the rules may react to (Lua `game.on(name, fn)`).
@@ -600,6 +604,43 @@ fn acting_in<'a>(
     out
 }
 
+/// Rolls for the play order now, for rules whose document rolls at a moment of its own ("once
+/// every design is final"): the order [`roll_order`] gives, kept in [`Clock::next_order`] for
+/// the next round to start with (the current round goes on in its order). With
+/// [`Order::Rolled`] the structure's die is rolled (`die` must be `None` or the same); with
+/// [`Order::Hook`] (seating order until the rules roll) `die` is required. Returns the order.
+///
+/// # Errors
+/// A message for a fixed order, a missing die or a die other than the structure's.
+pub fn roll_next_order(
+    state: &mut GameState,
+    turns: &TurnStructure,
+    die: Option<u32>,
+) -> Result<Vec<String>, String> {
+    let die = match (&turns.order, die) {
+        (Order::Rolled { die, .. }, None) => *die,
+        (Order::Rolled { die, .. }, Some(d)) if d == *die => d,
+        (Order::Rolled { die, .. }, Some(d)) => {
+            return Err(format!(
+                "game.turns rolls a d{die} for the order; leave the die out (got d{d})"
+            ));
+        }
+        (Order::Hook, Some(d)) => d,
+        (Order::Hook, None) => {
+            return Err("with order = \"hook\" name the die: ctx:roll_order(6)".to_owned());
+        }
+        (Order::Fixed(_), _) => {
+            return Err(
+                "only when game.turns has order = \"rolled\" or \"hook\" (the order is fixed)"
+                    .to_owned(),
+            );
+        }
+    };
+    let order = roll_order(state, turns, die);
+    state.clock.next_order = Some(order.clone());
+    Ok(order)
+}
+
 /// Rolls for the play order: each live turn-taker rolls a `die`; the highest goes first (ties
 /// re-roll among the tied, at most 32 times, then seating order breaks the tie); the order then
 /// follows seating order from the winner.
@@ -644,6 +685,10 @@ fn begin_round(state: &mut GameState, turns: &TurnStructure) {
     state.clock.round = round;
     state.clock.segment = 1;
     state.clock.label = turns.label_of_round(round).map(str::to_owned);
+    if let Some(order) = state.clock.next_order.take() {
+        state.clock.order = order;
+        return;
+    }
     state.clock.order = match &turns.order {
         Order::Fixed(list) if !list.is_empty() => list.clone(),
         Order::Fixed(_) => seating_takers(state, turns),

@@ -516,3 +516,88 @@ end }
     let log = serde_json::to_string(&g.state().log).unwrap();
     assert!(log.contains("ctx:distances: argument 1: item 1"), "{log}");
 }
+
+#[test]
+fn the_rules_roll_the_play_order_when_they_say_and_the_next_round_starts_with_it() {
+    let main = r#"game.turns { order = "rolled", die = "1d6", phases = { { id = "move" } }, turn_limit = 5 }
+game.piece_type { id = "ship", values = {} }
+game.action { id = "ready", apply = function(ctx, a)
+  ctx:set_global("rolled", ctx:roll_order())
+end }
+game.action { id = "again", apply = function(ctx, a) ctx:roll_order() end }
+"#;
+    let (_d, r) = load(
+        &[
+            ("m/mod.toml", &manifest("m", "")),
+            ("m/main.lua", main),
+            ("m/scenarios/s.toml", SCENARIO),
+        ],
+        "m",
+    );
+    let mut g = game(r.unwrap_or_else(|e| panic!("{e}")));
+    let first = g.state().clock.order.clone();
+    let side = g.waiting()[0].clone();
+    g.perform(&Action::new("ready", side.as_str(), json!({})))
+        .unwrap();
+    let rolled: Vec<String> = serde_json::from_value(g.state().globals["rolled"].clone()).unwrap();
+    // The current round goes on as it was; the roll is logged and kept for the next round.
+    assert_eq!(g.state().clock.order, first);
+    assert_eq!(g.state().clock.next_order.as_ref(), Some(&rolled));
+    let log = serde_json::to_string(&g.state().log).unwrap();
+    assert!(log.contains("play order"), "{log}");
+    while g.state().clock.round == 1 {
+        let s = g.waiting()[0].clone();
+        g.perform(&Action::end_phase(s)).unwrap();
+    }
+    assert_eq!(g.state().clock.order, rolled);
+    assert_eq!(g.state().clock.next_order, None);
+    // Round 3 keeps it (every_round is false).
+    while g.state().clock.round == 2 {
+        let s = g.waiting()[0].clone();
+        g.perform(&Action::end_phase(s)).unwrap();
+    }
+    assert_eq!(g.state().clock.order, rolled);
+}
+
+#[test]
+fn roll_order_needs_a_rolled_order() {
+    let (_d, r) = one(
+        r#"game.action { id = "again", apply = function(ctx, a) ctx:roll_order() end }
+"#,
+    );
+    let mut g = game(r);
+    let e = g
+        .perform(&Action::new("again", "blue", json!({})))
+        .unwrap_err();
+    assert!(e.to_string().contains("the order is fixed"), "{e}");
+}
+
+#[test]
+fn with_a_hook_order_the_rules_name_the_die_and_seating_order_holds_until_they_roll() {
+    let main = r#"game.turns { order = "hook", phases = { { id = "move" } }, turn_limit = 5 }
+game.piece_type { id = "ship", values = {} }
+game.action { id = "ready", apply = function(ctx, a) ctx:roll_order(6) end }
+game.action { id = "no_die", apply = function(ctx, a) ctx:roll_order() end }
+"#;
+    let (_d, r) = load(
+        &[
+            ("m/mod.toml", &manifest("m", "")),
+            ("m/main.lua", main),
+            ("m/scenarios/s.toml", SCENARIO),
+        ],
+        "m",
+    );
+    let mut g = game(r.unwrap_or_else(|e| panic!("{e}")));
+    assert_eq!(g.state().clock.order, ["blue", "red"]);
+    let e = g
+        .perform(&Action::new("no_die", "blue", json!({})))
+        .unwrap_err();
+    assert!(e.to_string().contains("name the die"), "{e}");
+    g.perform(&Action::new("ready", "blue", json!({}))).unwrap();
+    let rolled = g.state().clock.next_order.clone().unwrap();
+    while g.state().clock.round == 1 {
+        let s = g.waiting()[0].clone();
+        g.perform(&Action::end_phase(s)).unwrap();
+    }
+    assert_eq!(g.state().clock.order, rolled);
+}

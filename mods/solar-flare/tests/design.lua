@@ -48,10 +48,19 @@ test("quick setup: each player picks a sample design in play; anomalies wait unt
   local n = g:global("anomaly_count")
   t:ok(n and n >= 1 and n <= 6, "the anomaly roll follows the last design")
   t:eq(g:side(first).values.anomalies_left, n)
+  -- Only now, with every design final, the players roll for the play order.
+  local log = g:log()
+  local events = table.concat(log[#log].events, "\n")
+  local order = events:match("play order from the next round: ([%w_, ]+)")
+  t:ok(order ~= nil, events)
+  t:ok(events:find("every design is final", 1, true) < events:find("play order from", 1, true))
+  local rolled_first = order:match("^([%w_]+)")
   t:eq(#ids(g:legal(second), "place_anomaly"), 0, "anomalies start with the first player's next turn")
   t:ok((g:try { id = "end_phase", side = second }))
-  while H.active(g) ~= first or g:clock().phase ~= "deploy" do g:end_phase(H.active(g)) end
-  t:ok(#ids(g:legal(first), "place_anomaly") > 0)
+  while g:clock().round == 1 do g:end_phase(H.active(g)) end
+  t:eq(H.active(g), rolled_first, "the next round begins with the rolled first player")
+  t:eq(g:clock().phase, "deploy")
+  t:ok(#ids(g:legal(rolled_first), "place_anomaly") > 0)
 end)
 
 test("standard setup: pick a sample design, modify its levels, then finish", function(t)

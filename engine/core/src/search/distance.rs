@@ -14,13 +14,14 @@
 //! use hexforge_core::hex::Hex;
 //! use hexforge_core::search::{HexKind, Limits, distances};
 //!
-//! // A wall of blocked hexes east of the origin: the hex behind it is 4 steps away, not 2.
-//! let wall = [Hex::new(1, -1), Hex::new(1, 0), Hex::new(1, 1), Hex::new(1, -2), Hex::new(1, 2)];
+//! // A wall of five blocked hexes east of the origin: the hex behind it is 7 steps away, not 2
+//! // (round the end of the wall at (1,3): (0,1) (0,2) (0,3) (1,3) (2,2) (2,1) (2,0)).
+//! let wall = [Hex::new(1, -2), Hex::new(1, -1), Hex::new(1, 0), Hex::new(1, 1), Hex::new(1, 2)];
 //! let kind = |h: Hex| if wall.contains(&h) { HexKind::Blocked } else { HexKind::Open };
-//! let d = distances(&[Hex::ORIGIN], 6, kind, Limits::default());
+//! let d = distances(&[Hex::ORIGIN], 10, kind, Limits::default());
 //! assert_eq!(d.get(Hex::new(1, 0)), Some(1)); // the wall itself is in reach
-//! assert_eq!(d.get(Hex::new(2, 0)), Some(4));
-//! assert_eq!(d.get(Hex::new(9, 0)), None); // beyond 6 steps
+//! assert_eq!(d.get(Hex::new(2, 0)), Some(7));
+//! assert_eq!(d.get(Hex::new(9, 0)), None); // beyond 10 steps
 //! ```
 
 use super::Limits;

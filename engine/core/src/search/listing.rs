@@ -32,12 +32,14 @@
 //!
 //! ```
 //! use hexforge_core::hex::{Direction, Hex};
-//! use hexforge_core::search::{move_listing, FacingRules, HexKind, Limits, ListingRules};
+//! use hexforge_core::search::{move_listing, FacingRules, HexKind, Limits, ListingRules, Pull};
 //!
 //! // Speed 2, MR 1, facing N on an open map where the hex (0,-2) is off the board.
 //! let rules = ListingRules::new(FacingRules::new(2, 1));
 //! let kind = |h: Hex| if h == Hex::new(0, -2) { HexKind::OffBoard } else { HexKind::Open };
-//! let l = move_listing(Hex::ORIGIN, &[Direction::N], &rules, kind, |_, _, _| None, Limits::default());
+//! // No pull (a gravity variant would turn or crash the ship here).
+//! let no_pull = |_: Hex, _: Direction, _: u32| None::<Pull>;
+//! let l = move_listing(Hex::ORIGIN, &[Direction::N], &rules, kind, no_pull, Limits::default());
 //! // Straight on leaves the map; a turn after the first hex gives the two ends (the one turn
 //! // of MR 1 is then used).
 //! assert_eq!(l.exits.len(), 1);

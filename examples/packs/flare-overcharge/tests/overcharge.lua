@@ -9,6 +9,6 @@ test("a ship's pool is 6 base power plus its generators", function(t)
   for _ = 1, 4 do g:act { id = "forward", side = "red", ship = red.id, evade = 0 } end
   g:end_phase("red")
   t:eq(g:clock().phase, "power")
-  g:act { id = "transfer", side = "red", ship = red.id, crew = 1, comp = 7, amount = 3 }
+  g:act { id = "transfer", side = "red", ship = red.id, crew = 1, comp = 7, amount = 3, battery = 0 }
   t:eq(g:piece(red.id).values.pool, 7) -- 6 + generator 4 = 10, 3 used (solar-flare: 5)
 end)

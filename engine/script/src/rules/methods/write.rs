@@ -180,6 +180,24 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
         one(lua, Value::Nil)
     });
 
+    // The play order rolled at a moment the rules choose, for the next round on.
+    write!(methods, lua, "roll_order", |lua, rules, s, args| {
+        let die = match args.get(lua, 0)? {
+            Value::Nil => None,
+            Value::Integer(n) if (2..=1000).contains(&n) => Some(n as u32),
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "argument 1: the die's faces, 2..=1000, got {}",
+                    shown(&other)
+                )));
+            }
+        };
+        let order = hexforge_game::turn::roll_next_order(s, &rules.turns, die)
+            .map_err(mlua::Error::runtime)?;
+        rules.charge(order.iter().map(|t| t.len() + 3).sum::<usize>() + 16)?;
+        one(lua, order)
+    });
+
     write!(methods, lua, "answered", |lua, rules, s, _args| {
         s.clock.asked = None;
         one(lua, Value::Nil)
