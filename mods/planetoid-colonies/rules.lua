@@ -196,7 +196,6 @@ function R.env(ctx)
     board = board_of(ctx),
     map = map,
     nearest = map.nearest, -- hex key -> distance to the nearest existing planetoid, when asked
-    hex_memo = {},  -- kind/side -> hex key -> true or why not (hex_ok)
     corridor_memo = {}, -- side -> hex key * 8 + direction -> true or why not
     corridor_reasons = {}, -- side -> hex key -> why not in a corridor, or false
     obstacles = rekey(obstacles),
@@ -205,7 +204,8 @@ function R.env(ctx)
     pieces = {},    -- id -> { p = snapshot, kind, fp = hexes } for pieces present on the board
     order = {},     -- ids in ascending order
     at = {},        -- hex key -> list of ids
-    all = ctx:pieces({}),
+    -- Shared read-only snapshots: the env only reads pieces (docs/API.md, ctx:pieces).
+    all = ctx:pieces({ shared = true }),
   }, Env)
   e.planetoid_list = {}
   local keys = {}
@@ -287,26 +287,7 @@ function Env:nearest_planetoid(h)
 end
 
 -- Whether a piece of `kind` owned by `side` may occupy hex `h`; false plus the reason if not.
--- Kept per env: footprints of neighbouring positions and facings share most of their hexes.
 function Env:hex_ok(kind, side, h)
-  local memo_key = kind .. "/" .. side
-  local memo = self.hex_memo[memo_key]
-  if not memo then
-    memo = {}
-    self.hex_memo[memo_key] = memo
-  end
-  local k = R.ik(h)
-  local why = memo[k]
-  if why == nil then
-    local ok, reason = self:hex_ok_now(kind, side, h)
-    why = ok and true or reason
-    memo[k] = why
-  end
-  if why == true then return true end
-  return false, why
-end
-
-function Env:hex_ok_now(kind, side, h)
   -- The map's answers (kept per map) come before and after the explosions and enemies of now.
   local by_kind = self.map.hex[kind]
   if not by_kind then

@@ -27,7 +27,9 @@
 use super::Limits;
 use super::listing::HexKind;
 use crate::hex::Hex;
-use std::collections::{HashMap, HashSet};
+// Why Fx: hexes are small integer pairs hashed hundreds of times a walk; SipHash's resistance
+// to chosen keys buys nothing here (the walk is bounded by `limits`), and cost a fifth of it.
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Every hex within reach of [`distances`], with its step distance from the nearest source.
 #[derive(Clone, Debug, Default)]
@@ -74,7 +76,7 @@ pub fn distances(
 ) -> Distances {
     let mut out = Distances::default();
     // Off-board hexes met so far: asked once, like every other hex.
-    let mut off: HashSet<Hex> = HashSet::new();
+    let mut off: HashSet<Hex> = HashSet::default();
     let mut frontier: Vec<Hex> = Vec::new();
     for &s in sources {
         if out.map.insert(s, 0).is_none() {
