@@ -175,10 +175,51 @@ local function map_of(ctx, obstacles, planetoids)
   local sig = table.concat(parts, "|")
   local m = MAPS[sig]
   if m == nil then
-    m = { nearest = {}, corridor = {}, hex = {} }
+    m = { nearest = {}, corridor = {}, hex = {}, sig = sig }
     MAPS[sig] = m
   end
   return m
+end
+
+-- What a side may do where, as far as the map, this turn's explosions and where its enemies
+-- stand decide it: whether a piece of a kind may stand on a hex, whether a corridor is clear.
+-- Kept per scene across listings (the enemies do not move during a side's go, so most
+-- listings of a go share one); the last SCENE_LIMIT scenes are kept.
+local SCENES, SCENE_ORDER, SCENE_LIMIT = {}, {}, 16
+
+local function scene_of(e, side)
+  local sig
+  if e.map.sig then
+    local enemy, blasts = {}, {}
+    for _, id in ipairs(e.order) do
+      local entry = e.pieces[id]
+      if entry.p.owner ~= side then
+        for _, h in ipairs(entry.fp) do enemy[#enemy + 1] = R.ik(h) end
+      end
+    end
+    for k in pairs(e.blasts) do blasts[#blasts + 1] = k end
+    table.sort(enemy)
+    table.sort(blasts)
+    sig = table.concat({ e.map.sig, side, table.concat(enemy, ","), table.concat(blasts, ",") }, "|")
+    local sc = SCENES[sig]
+    if sc then return sc end
+  end
+  local sc = { hex = {}, corridor = {}, corridor_hex = {} }
+  if sig then
+    SCENES[sig] = sc
+    SCENE_ORDER[#SCENE_ORDER + 1] = sig
+    if #SCENE_ORDER > SCENE_LIMIT then SCENES[table.remove(SCENE_ORDER, 1)] = nil end
+  end
+  return sc
+end
+
+function Env:scene(side)
+  local sc = self.scenes[side]
+  if sc == nil then
+    sc = scene_of(self, side)
+    self.scenes[side] = sc
+  end
+  return sc
 end
 
 function R.env(ctx)
@@ -196,8 +237,7 @@ function R.env(ctx)
     board = board_of(ctx),
     map = map,
     nearest = map.nearest, -- hex key -> distance to the nearest existing planetoid, when asked
-    corridor_memo = {}, -- side -> hex key * 8 + direction -> true or why not
-    corridor_reasons = {}, -- side -> hex key -> why not in a corridor, or false
+    scenes = {},    -- side -> its scene (scene_of)
     obstacles = rekey(obstacles),
     planetoids = rekey(planetoids),
     blasts = rekey(ctx:global("blasts")),
@@ -288,6 +328,23 @@ end
 
 -- Whether a piece of `kind` owned by `side` may occupy hex `h`; false plus the reason if not.
 function Env:hex_ok(kind, side, h)
+  local by_kind = self:scene(side).hex[kind]
+  if not by_kind then
+    by_kind = {}
+    self:scene(side).hex[kind] = by_kind
+  end
+  local k = R.ik(h)
+  local why = by_kind[k]
+  if why == nil then
+    local ok, reason = self:hex_ok_now(kind, side, h)
+    why = ok or reason
+    by_kind[k] = why
+  end
+  if why == true then return true end
+  return false, why
+end
+
+function Env:hex_ok_now(kind, side, h)
   -- The map's answers (kept per map) come before and after the explosions and enemies of now.
   local by_kind = self.map.hex[kind]
   if not by_kind then
@@ -371,13 +428,9 @@ end
 
 -- The straight corridor of `data.corridor` hexes ahead of `bow` in direction `d` is clear for
 -- `side`: on the board, no enemy, no obstacle or existing planetoid, no explosion.
--- Kept per env, as hex_ok.
+-- Kept per scene, as hex_ok.
 function Env:corridor_clear(side, bow, d)
-  local memo = self.corridor_memo[side]
-  if not memo then
-    memo = {}
-    self.corridor_memo[side] = memo
-  end
+  local memo = self:scene(side).corridor
   local k = R.ik(bow) * 8 + d
   local why = memo[k]
   if why == nil then
@@ -393,11 +446,7 @@ function Env:corridor_clear_now(side, bow, d)
   -- Hex keys step by a fixed amount along a straight line (R.ik is linear in q and r).
   local v = R.DIRS[d]
   local k, dk = R.ik(bow), v.q * 8192 + v.r
-  local reasons = self.corridor_reasons[side]
-  if not reasons then
-    reasons = {}
-    self.corridor_reasons[side] = reasons
-  end
+  local reasons = self:scene(side).corridor_hex
   for i = 1, data.corridor do
     k = k + dk
     local why = reasons[k]
