@@ -315,7 +315,7 @@ function L.colonise(e, side, id, at)
   end
   if not under then return false, "the transport is not on that hex" end
   if not e:is_planetoid(at) then return false, "no planetoid exists there this turn" end
-  for _, p in ipairs(e.ctx:pieces({})) do
+  for _, p in ipairs(e.all) do -- every piece, those of absent planetoids too
     if R.kind_of(p) == "fixed_base" and R.eq(p.hex, at) then return false, "that planetoid already has a fixed base" end
   end
   return true
@@ -536,8 +536,17 @@ end
 -- Straight distance from a footprint to the nearest enemy piece on the board, when it is at
 -- most `limit`; otherwise some number above `limit`. Why the limit: callers only ask whether
 -- an enemy is within reach, and a piece whose first hexes lie farther apart than the limit
--- plus both spans cannot be nearer, so most pairs need no hex-by-hex comparison.
+-- plus both spans cannot be nearer, so most pairs need no hex-by-hex comparison. Kept per
+-- scene (the enemies stand still) and footprint list (shared, R.footprint).
 enemy_gap = function(e, side, fp, limit)
+  local gaps = e:scene(side).gaps
+  local by_limit = gaps[fp]
+  if not by_limit then
+    by_limit = {}
+    gaps[fp] = by_limit
+  end
+  local known = by_limit[limit]
+  if known then return known end
   local best = math.huge
   for _, id in ipairs(e.order) do
     local entry = e.pieces[id]
@@ -547,6 +556,7 @@ enemy_gap = function(e, side, fp, limit)
       if d < best then best = d end
     end
   end
+  by_limit[limit] = best
   return best
 end
 

@@ -125,6 +125,8 @@ function R.refresh_map(ctx)
   end
   ctx:set_global("obstacles", obstacles)
   ctx:set_global("planetoids", planetoids)
+  -- Counts the maps: envs keep what depends only on the map per version (map_of).
+  ctx:set_global("map_version", (ctx:global("map_version") or 0) + 1)
 end
 
 --------------------------------------------------------------------------------------------
@@ -158,21 +160,20 @@ local function board_of(ctx)
 end
 
 -- What does not change while the map stays the same (the board, obstacles and existing
--- planetoids, which change only when a turn starts): reasons a hex is closed whoever moves and
--- distances to the nearest planetoid, kept per map (scenario, obstacles and planetoids) across
--- the listings of many actions. A handful of maps per game (one per planetoid colour).
+-- planetoids, which change only when a turn starts): reasons a hex is closed whoever moves,
+-- distances to the nearest planetoid and shot walks, kept per map (scenario and map version)
+-- across the listings of many actions: one map per turn.
 local MAPS = {}
 
-local function map_of(ctx, obstacles, planetoids)
-  if type(ctx.scenario) ~= "string" then return { nearest = {}, corridor = {}, hex = {} } end
-  local parts = { ctx.scenario }
-  for _, m in ipairs({ obstacles, planetoids }) do
-    local keys = {}
-    for k, v in pairs(m) do keys[#keys + 1] = k .. "=" .. tostring(v) end
-    table.sort(keys)
-    parts[#parts + 1] = table.concat(keys, ";")
+local function map_of(ctx)
+  local version = ctx:global("map_version")
+  -- A test's game handle (R.env(g)) has no scenario id: nothing is kept for it.
+  if type(ctx.scenario) ~= "string" or version == nil then
+    return { nearest = {}, corridor = {}, hex = {} }
   end
-  local sig = table.concat(parts, "|")
+  -- Every change of the map goes through R.refresh_map, which counts it; a scenario's maps are
+  -- the same in every game (obstacles from its board, planetoids by the turn's colour).
+  local sig = ctx.scenario .. "#" .. version
   local m = MAPS[sig]
   if m == nil then
     m = { nearest = {}, corridor = {}, hex = {}, sig = sig }
@@ -204,7 +205,8 @@ local function scene_of(e, side)
     local sc = SCENES[sig]
     if sc then return sc end
   end
-  local sc = { hex = {}, corridor = {}, corridor_hex = {} }
+  local sc = { hex = {}, corridor = {}, corridor_hex = {}, footprints = {},
+                gaps = setmetatable({}, { __mode = "k" }) }
   if sig then
     SCENES[sig] = sc
     SCENE_ORDER[#SCENE_ORDER + 1] = sig
@@ -229,17 +231,27 @@ function R.env(ctx)
     for k, v in pairs(m or {}) do out[R.ik(R.unkey(k))] = v end
     return out
   end
-  local planetoids = ctx:global("planetoids") or {}
-  local obstacles = ctx:global("obstacles") or {}
-  local map = map_of(ctx, obstacles, planetoids)
+  local map = map_of(ctx)
+  -- Read and re-keyed once per map.
+  if not map.obstacles then
+    local planetoids = ctx:global("planetoids") or {}
+    local obstacles = ctx:global("obstacles") or {}
+    map.obstacles, map.planetoids = rekey(obstacles), rekey(planetoids)
+    local keys = {}
+    for k in pairs(planetoids) do keys[#keys + 1] = k end
+    table.sort(keys)
+    map.planetoid_list = {}
+    for _, k in ipairs(keys) do map.planetoid_list[#map.planetoid_list + 1] = R.unkey(k) end
+  end
   local e = setmetatable({
     ctx = ctx,
     board = board_of(ctx),
     map = map,
     nearest = map.nearest, -- hex key -> distance to the nearest existing planetoid, when asked
     scenes = {},    -- side -> its scene (scene_of)
-    obstacles = rekey(obstacles),
-    planetoids = rekey(planetoids),
+    obstacles = map.obstacles,
+    planetoids = map.planetoids,
+    planetoid_list = map.planetoid_list,
     blasts = rekey(ctx:global("blasts")),
     pieces = {},    -- id -> { p = snapshot, kind, fp = hexes } for pieces present on the board
     order = {},     -- ids in ascending order
@@ -247,11 +259,6 @@ function R.env(ctx)
     -- Shared read-only snapshots: the env only reads pieces (docs/API.md, ctx:pieces).
     all = ctx:pieces({ shared = true }),
   }, Env)
-  e.planetoid_list = {}
-  local keys = {}
-  for k in pairs(planetoids) do keys[#keys + 1] = k end
-  table.sort(keys)
-  for _, k in ipairs(keys) do e.planetoid_list[#e.planetoid_list + 1] = R.unkey(k) end
   table.sort(e.all, function(a, b) return a.id < b.id end)
   for _, p in ipairs(e.all) do
     local kind = kind_of(p)
@@ -385,17 +392,30 @@ function Env:keep_away_closed(kind, h)
   return nil
 end
 
+-- Kept per scene and footprint list (footprints are shared lists, R.footprint).
 function Env:footprint_ok(kind, side, hexes)
-  for _, h in ipairs(hexes) do
-    local ok, why = self:hex_ok(kind, side, h)
-    if not ok then return false, why end
+  local sc = self:scene(side)
+  local memo = sc.footprints[kind]
+  if not memo then
+    memo = setmetatable({}, { __mode = "k" })
+    sc.footprints[kind] = memo
   end
-  return true
+  local why = memo[hexes]
+  if why == nil then
+    why = true
+    for _, h in ipairs(hexes) do
+      local ok, reason = self:hex_ok(kind, side, h)
+      if not ok then why = reason break end
+    end
+    memo[hexes] = why
+  end
+  if why == true then return true end
+  return false, why
 end
 
--- The hexes that block shots (obstacles and existing planetoids), as a list, once per env.
+-- The hexes that block shots (obstacles and existing planetoids), as a list, once per map.
 function Env:fire_blockers()
-  if not self.blockers then
+  if not self.map.blockers then
     local out = {}
     for k in pairs(self.obstacles) do out[#out + 1] = k end
     for k in pairs(self.planetoids) do
@@ -403,16 +423,33 @@ function Env:fire_blockers()
     end
     table.sort(out)
     for i, k in ipairs(out) do out[i] = { q = k // 8192 - 4096, r = k % 8192 - 4096 } end
-    self.blockers = out
+    self.map.blockers = out
   end
-  return self.blockers
+  return self.map.blockers
 end
 
 -- Shortest crooked-path distances from `sources` through hexes that do not block shots, up to
 -- `maxd` (the engine's walk on the game's board): `dist:at(h)` is a hex's distance or nil. A
 -- blocking hex may be the end of a path (a target on it) but never a hex passed through.
+-- Kept per map and source list (footprints are shared lists, R.footprint): the walk depends on
+-- nothing else.
 function Env:reach(sources, maxd)
-  return self.ctx:distances(sources, maxd, { blocked = self:fire_blockers() })
+  local memo = self.map.reach
+  if not memo then
+    memo = setmetatable({}, { __mode = "k" })
+    self.map.reach = memo
+  end
+  local by_max = memo[sources]
+  if not by_max then
+    by_max = {}
+    memo[sources] = by_max
+  end
+  local d = by_max[maxd]
+  if not d then
+    d = self.ctx:distances(sources, maxd, { blocked = self:fire_blockers() })
+    by_max[maxd] = d
+  end
+  return d
 end
 
 -- Distance of a shot from a footprint to another, or nil if no clear path within `maxd`.
