@@ -315,9 +315,7 @@ function L.colonise(e, side, id, at)
   end
   if not under then return false, "the transport is not on that hex" end
   if not e:is_planetoid(at) then return false, "no planetoid exists there this turn" end
-  for _, p in ipairs(e.all) do -- every piece, those of absent planetoids too
-    if R.kind_of(p) == "fixed_base" and R.eq(p.hex, at) then return false, "that planetoid already has a fixed base" end
-  end
+  if e:fixed_bases()[R.ik(at)] then return false, "that planetoid already has a fixed base" end
   return true
 end
 

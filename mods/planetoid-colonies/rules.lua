@@ -311,6 +311,17 @@ function Env:is_blast(h) return self.blasts[R.ik(h)] ~= nil end
 -- Blocks shots: obstacles and existing planetoids.
 function Env:blocks_fire(h) return self:is_obstacle(h) or self:is_planetoid(h) end
 
+-- The hexes with a fixed base, those of planetoids absent this turn too (hex key -> true).
+function Env:fixed_bases()
+  if not self.fixed then
+    self.fixed = {}
+    for _, p in ipairs(self.all) do
+      if kind_of(p) == "fixed_base" and p.hex then self.fixed[R.ik(p.hex)] = true end
+    end
+  end
+  return self.fixed
+end
+
 function Env:ids_at(h) return self.at[R.ik(h)] or {} end
 
 function Env:enemy_at(h, side)
