@@ -17,7 +17,7 @@ const SEEDS: u64 = 2;
 #[test]
 fn every_mod_loads_and_passes_its_own_lua_tests() {
     for_every_mod("mods whose Lua tests fail", |dir| {
-        let results = match runtime::run_tests(dir) {
+        let results = match runtime::run_tests(dir, "") {
             Ok(r) => r,
             Err(e) => return vec![format!("does not load: {e:#}")],
         };

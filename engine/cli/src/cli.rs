@@ -35,8 +35,10 @@ pub enum Command {
     #[command(after_help = "Example:\n  hexforge check mods/tutorial")]
     Check(ModArg),
     /// Run a mod's Lua tests (its `tests/*.lua` files).
-    #[command(after_help = "Example:\n  hexforge test tutorial")]
-    Test(ModArg),
+    #[command(
+        after_help = "Examples:\n  hexforge test tutorial\n  hexforge test mods/solar-flare --filter torpedo"
+    )]
+    Test(TestArgs),
     /// Play a mod headless with bots and print the result.
     #[command(
         after_help = "Examples:\n  hexforge play mods/tutorial --bots random\n  hexforge play tutorial --games 200 --seed 1 --json\n  hexforge play tutorial --seed 9 --save game.hexsave"
@@ -133,6 +135,19 @@ pub struct ModArg {
     /// folder ($HEXFORGE_MODS_DIR). Example: `mods/tutorial` or `tutorial`.
     #[arg(value_name = "MOD")]
     pub module: String,
+}
+
+/// Arguments of `test`.
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// The mod: a path to its folder, or its id looked up in ./mods and then the user mods
+    /// folder ($HEXFORGE_MODS_DIR). Example: `mods/tutorial` or `tutorial`.
+    #[arg(value_name = "MOD")]
+    pub module: String,
+    /// Run only the tests whose `file: name` contains TEXT (case-sensitive, as `cargo test`
+    /// filters). Example: `--filter "weapons.lua"` or `--filter torpedo`.
+    #[arg(long, value_name = "TEXT", default_value = "")]
+    pub filter: String,
 }
 
 /// Arguments of `play`.

@@ -346,9 +346,9 @@ pub struct TestResult {
 ///
 /// # Errors
 /// When the mod does not load.
-pub fn run_tests(dir: &Path) -> Result<Vec<TestResult>> {
+pub fn run_tests(dir: &Path, filter: &str) -> Result<Vec<TestResult>> {
     let (root, id) = root_and_id(dir)?;
-    let results = hexforge_script::testing::run_tests(&root, &id, &load_options(&root))
+    let results = hexforge_script::testing::run_tests(&root, &id, &load_options(&root), filter)
         .map_err(|errors| problems_error(&errors))?;
     Ok(results
         .into_iter()

@@ -136,3 +136,29 @@ fn replay_needs_a_mod_to_replay_with() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("damaged save"), "{}", stderr(&o));
 }
+
+#[test]
+fn test_filter_runs_only_the_matching_tests() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let o = hexforge(
+        &["test", "mods/tutorial", "--filter", "undo restores"],
+        &root,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("ok   mods/tutorial/tests/game.lua: undo restores the exact state"),
+        "{text}"
+    );
+    assert!(text.contains("1 passed, 0 failed"), "{text}");
+    let o = hexforge(
+        &["test", "mods/tutorial", "--filter", "no such test"],
+        &root,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("no test's `file: name` contains"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -14,7 +14,7 @@
 //! ```no_run
 //! use hexforge_script::loader::LoadOptions;
 //! let results = hexforge_script::testing::run_tests(
-//!     std::path::Path::new("mods"), "tutorial", &LoadOptions::default()).unwrap();
+//!     std::path::Path::new("mods"), "tutorial", &LoadOptions::default(), "").unwrap();
 //! assert!(results.iter().all(|r| r.failure.is_none()));
 //! ```
 
@@ -45,7 +45,8 @@ pub struct TestResult {
 }
 
 /// Runs every `tests/*.lua` of mod `id` (found under `mods_root`), each file in a freshly loaded
-/// rule set. A file that fails to load counts as one failed test.
+/// rule set, or only the tests whose `file: name` contains `filter` (all when it is empty, as
+/// `cargo test NAME` filters). A file that fails to load counts as one failed test.
 ///
 /// # Errors
 /// When the mod itself does not load: every problem, as `file:line: message`.
@@ -53,6 +54,7 @@ pub fn run_tests(
     mods_root: &Path,
     id: &str,
     opts: &LoadOptions,
+    filter: &str,
 ) -> Result<Vec<TestResult>, Vec<ModError>> {
     let load = || -> Result<Loaded, Vec<ModError>> {
         let loaded = load_mods(mods_root, id, opts)?;
@@ -97,7 +99,7 @@ pub fn run_tests(
             main.id,
             rel.trim_end_matches(".lua").replace('/', ".")
         );
-        run_file(&set, &shown, &module, &mut results);
+        run_file(&set, &shown, &module, filter, &mut results);
     }
     Ok(results)
 }
@@ -118,7 +120,7 @@ impl Loaded {
     }
 }
 
-fn run_file(set: &Loaded, shown: &str, module: &str, results: &mut Vec<TestResult>) {
+fn run_file(set: &Loaded, shown: &str, module: &str, filter: &str, results: &mut Vec<TestResult>) {
     let sandbox = &set.loaded().sandbox;
     sandbox.set_instruction_limit(TEST_INSTRUCTIONS);
     let fail_file = |results: &mut Vec<TestResult>, why: String| {
@@ -145,6 +147,9 @@ fn run_file(set: &Loaded, shown: &str, module: &str, results: &mut Vec<TestResul
         let name: String = sandbox
             .eval(&format!("return __hexforge_name({i})"), "=test")
             .unwrap_or_else(|_| format!("test {i}"));
+        if !filter.is_empty() && !format!("{shown}: {name}").contains(filter) {
+            continue;
+        }
         let outcome = sandbox.guarded(|lua| {
             lua.scope(|scope| {
                 if let Some(rules) = rules {

@@ -124,7 +124,7 @@ fn results() -> Vec<TestResult> {
             ),
         ],
     );
-    run_tests(&mods, "stars", &LoadOptions::default()).unwrap_or_else(|e| panic!("{e:?}"))
+    run_tests(&mods, "stars", &LoadOptions::default(), "").unwrap_or_else(|e| panic!("{e:?}"))
 }
 
 #[test]

@@ -30,7 +30,7 @@ pub fn run(args: &PackArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             problems.len()
         );
     }
-    let results = runtime::run_tests(&dir)?;
+    let results = runtime::run_tests(&dir, "")?;
     let failed: Vec<_> = results.iter().filter(|r| r.failure.is_some()).collect();
     if !failed.is_empty() {
         for r in &failed {

@@ -1,6 +1,6 @@
 //! `hexforge test <mod>`: run the mod's Lua tests and print `N passed, M failed`.
 
-use crate::cli::ModArg;
+use crate::cli::TestArgs;
 use crate::runtime;
 use crate::runtime::TestResult;
 use hexforge_script::paths;
@@ -11,9 +11,17 @@ use std::process::ExitCode;
 ///
 /// # Errors
 /// The mod cannot be found or does not load.
-pub fn run(args: &ModArg, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+pub fn run(args: &TestArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let dir = paths::resolve(&args.module)?;
-    let results = runtime::run_tests(&dir)?;
+    let results = runtime::run_tests(&dir, &args.filter)?;
+    if results.is_empty() && !args.filter.is_empty() {
+        writeln!(
+            out,
+            "no test's `file: name` contains {:?} (run without --filter to see them all)",
+            args.filter
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
     report(&results, out)
 }
 
