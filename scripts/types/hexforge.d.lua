@@ -514,7 +514,33 @@ function game.expand_choices(result) end
 -------------------------------------------------------------------------------------------------
 -- ctx: the only way callbacks see and change the game
 -------------------------------------------------------------------------------------------------
----@class Ctx
+---A piece's snapshot (ctx:piece, ctx:pieces). Light snapshots (`fields`) hold only the fields
+---asked for.
+---@class Piece
+---@field id integer
+---@field type string
+---@field owner string
+---@field hex Hex|nil  -- nil when the piece is not on a hex (a graph node, a box)
+---@field position table
+---@field facing integer|nil
+---@field values table<string, any>
+---@field stats table<string, any>
+
+---A side's snapshot (ctx:side, ctx:sides).
+---@class Side
+---@field id string
+---@field name string
+---@field team string|nil
+---@field eliminated boolean
+---@field values table<string, any>
+
+---What every ctx and a test's game handle can read (a test's `g:piece(1)` is ctx:piece).
+---@class CtxReader
+local CtxReader = {}
+
+---The ctx of a callback: the reads of CtxReader, the fields below (snapshots taken when the
+---callback starts) and, where the callback may change the game, the writes.
+---@class Ctx: CtxReader
 ---@field round integer
 ---@field segment integer
 ---@field phase string|nil
@@ -526,50 +552,50 @@ function game.expand_choices(result) end
 ---@field options table  -- read-only (shared by every ctx)
 local Ctx = {}
 
----@return table[]
-function Ctx:sides() end
+---@return Side[]
+function CtxReader:sides() end
 
 ---@param id string
----@return table|nil
-function Ctx:side(id) end
+---@return Side|nil
+function CtxReader:side(id) end
 
 ---Piece snapshots by id; `fields` lists the top-level fields to keep (light snapshots: any of
 ---"id", "type", "owner", "hex", "position", "facing", "values", "stats"); `shared = true` gives
 ---the shared, read-only snapshots even where the callback may write (no copy per read).
 ---@param filter? { owner?: string, type?: string, at?: Hex, location?: string, fields?: string[], shared?: boolean }
----@return table[]
-function Ctx:pieces(filter) end
+---@return Piece[]
+function CtxReader:pieces(filter) end
 
 ---True when a piece with this id is in the game.
 ---@param id integer
 ---@return boolean
-function Ctx:exists(id) end
+function CtxReader:exists(id) end
 
 ---A piece's snapshot; `opts.shared` as for ctx:pieces.
 ---@param id integer
 ---@param opts? { shared?: boolean }
----@return table|nil
-function Ctx:piece(id, opts) end
+---@return Piece|nil
+function CtxReader:piece(id, opts) end
 
 ---@param h Hex
----@return table[]
-function Ctx:pieces_at(h) end
+---@return Piece[]
+function CtxReader:pieces_at(h) end
 
 ---@param id integer
 ---@return Hex[]
-function Ctx:footprint(id) end
+function CtxReader:footprint(id) end
 
 ---@param h Hex
 ---@return string[]
-function Ctx:terrain(h) end
+function CtxReader:terrain(h) end
 
 ---@param id string
 ---@return table|nil
-function Ctx:terrain_info(id) end
+function CtxReader:terrain_info(id) end
 
 ---@param h Hex
 ---@return boolean
-function Ctx:on_board(h) end
+function CtxReader:on_board(h) end
 
 ---search.move_listing where a hex is on the map when the game's board has it (answered by the
 ---engine: no Lua call per hex), unless env.on_board is given.
@@ -581,7 +607,7 @@ function Ctx:on_board(h) end
 ---@return ListedMove[] exits
 ---@return ListedMove[] crashes
 ---@return boolean truncated
-function Ctx:move_listing(start, facings, rules, env) end
+function CtxReader:move_listing(start, facings, rules, env) end
 
 ---search.move_choices on the game's board (as ctx:move_listing): choice lists a `choices`
 ---callback can return as they are.
@@ -594,28 +620,28 @@ function Ctx:move_listing(start, facings, rules, env) end
 ---@return ChoiceList exits
 ---@return ChoiceList crashes
 ---@return boolean truncated
-function Ctx:move_choices(start, facings, rules, env, params) end
+function CtxReader:move_choices(start, facings, rules, env, params) end
 
 ---search.distances on the game's board (no Lua call per hex unless env.on_board is given).
 ---@param sources Hex[]
 ---@param max integer
 ---@param env? { on_board?: fun(h: Hex): boolean, blocked?: (fun(h: Hex): boolean)|Hex[] }
 ---@return Distances
-function Ctx:distances(sources, max, env) end
+function CtxReader:distances(sources, max, env) end
 
 ---Every hex of the board; `filter.terrain` keeps the hexes with that terrain now.
 ---@param filter? { terrain?: string }
 ---@return Hex[]
-function Ctx:board_hexes(filter) end
+function CtxReader:board_hexes(filter) end
 
 ---Kind of a board hex: "full", "half", "seam", "rim"; nil off the board ("full" with no board).
 ---@param h Hex
 ---@return string|nil
-function Ctx:hex_kind(h) end
+function CtxReader:hex_kind(h) end
 
 ---@param id string
 ---@return table|nil
-function Ctx:graph(id) end
+function CtxReader:graph(id) end
 
 ---The shortest route between two nodes of a graph map, both ends included (equally short routes:
 ---the alphabetically first), or nil when there is none.
@@ -623,22 +649,22 @@ function Ctx:graph(id) end
 ---@param from string
 ---@param to string
 ---@return string[]|nil
-function Ctx:graph_route(graph, from, to) end
+function CtxReader:graph_route(graph, from, to) end
 
 ---Routes crossed on the shortest route (destination counted, start not), or nil.
 ---@param graph string
 ---@param from string
 ---@param to string
 ---@return integer|nil
-function Ctx:graph_distance(graph, from, to) end
+function CtxReader:graph_distance(graph, from, to) end
 
 ---@param key string
 ---@return any
-function Ctx:global(key) end
+function CtxReader:global(key) end
 
 ---@param type_id string
 ---@return table|nil
-function Ctx:type(type_id) end
+function CtxReader:type(type_id) end
 
 --- Looks up a declared table. Row and column are numbers (a roll, a range) or names; `shift`
 --- moves that many columns (negative = left). Past the ends the table's policies apply: "clamp"
@@ -650,12 +676,12 @@ function Ctx:type(type_id) end
 ---@param shift? integer
 ---@return string|integer cell
 ---@return integer roll_modifier
-function Ctx:lookup(table_id, row, column, shift) end
+function CtxReader:lookup(table_id, row, column, shift) end
 
 ---@param action table
 ---@return boolean ok
 ---@return string|nil reason
-function Ctx:legal(action) end
+function CtxReader:legal(action) end
 
 ---@param id integer
 ---@param h Hex
