@@ -41,9 +41,6 @@ function TestCase:fail(msg) end
 ---@return TestGame
 function TestCase:game(opts) end
 
----An action as tests and `choices` write it: `id`, `side` and the params as fields.
----@alias ActionTable { id: string, side: string, [string]: any }
-
 ---A game in a test: actions, the log, undo, and every read method of ctx
 ---(`g:piece(1)`, `g:pieces { owner = "blue" }`, `g:terrain(h)`).
 ---@class TestGame: CtxReader
@@ -108,3 +105,10 @@ function TestGame:waiting() end
 ---@param side string
 ---@return ActionTable|nil
 function TestGame:bot(name, side) end
+
+---A piece's snapshot, typed as present: in a test a missing piece fails at the line that uses
+---it anyway, and `t:eq(g:piece(id), nil)` still checks that one is gone.
+---@param id integer
+---@param opts? { shared?: boolean }
+---@return Piece
+function TestGame:piece(id, opts) end

@@ -485,7 +485,26 @@ function game.terrain(t) end
 ---@param t { id: string, shape?: string }
 function game.board(t) end
 
----@param t { id: string, phases?: string[], params?: table<string, string>, choices?: fun(ctx: Ctx, side: string): (table|ChoiceList)[]|ChoiceList, check?: fun(ctx: Ctx, a: table): boolean, string?, apply?: fun(ctx: Ctx, a: table): boolean?, string?, answer?: boolean }
+---An action as `choices` lists it, `check` and `apply` get it and tests write it: `id`, `side`
+---and the params as fields.
+---@alias ActionTable { id: string, side: string, [string]: any }
+
+---A `game.action { ... }` declaration (docs/API.md section 2.7).
+---@class ActionDecl
+---@field id string
+---@field phases? string[]
+---@field params? table<string, string>
+---`choices(ctx, side)`: a list of param tables (choice lists from ctx:move_choices may be items),
+---or one choice list.
+---@field choices? fun(ctx: Ctx, side: string): table|ChoiceList
+---`check(ctx, a)`: `true`, or `false, "reason"` (or the reason alone).
+---@field check? fun(ctx: Ctx, a: ActionTable): boolean|string|nil, string?
+---`apply(ctx, a)`: nothing or `true` accepts; `false, "reason"` (or a string) refuses.
+---@field apply? fun(ctx: Ctx, a: ActionTable): boolean|string|nil, string?
+---An answer to `ctx:ask` (section 2.7).
+---@field answer? boolean
+
+---@param t ActionDecl
 function game.action(t) end
 
 ---@param t { order?: "fixed"|"rolled"|"hook", die?: string, teams?: boolean, phases: table[], segments?: integer, time_track?: string[], turn_limit?: integer }

@@ -22,7 +22,7 @@ game.action {
   choices = function(ctx, side)
     local out = {}
     for _, p in ipairs(ctx:pieces { owner = side }) do
-      if not p.values.moved then
+      if p.hex and not p.values.moved then
         for _, h in ipairs(hex.range(p.hex, p.stats.speed)) do
           if free(ctx, h) then out[#out + 1] = { piece = p.id, to = h } end
         end
@@ -32,7 +32,7 @@ game.action {
   end,
   check = function(ctx, a)
     local p = ctx:piece(a.piece)
-    if not p or p.owner ~= a.side then return false, "not your ship" end
+    if not p or not p.hex or p.owner ~= a.side then return false, "not your ship" end
     if p.values.moved then return false, "that ship has already moved" end
     if hex.distance(p.hex, a.to) > p.stats.speed then return false, "too far: speed " .. p.stats.speed end
     if not free(ctx, a.to) then return false, "that hex is off the board or taken" end
@@ -51,9 +51,9 @@ game.action {
   choices = function(ctx, side)
     local out = {}
     for _, p in ipairs(ctx:pieces { owner = side }) do
-      if not p.values.fired then
+      if p.hex and not p.values.fired then
         for _, t in ipairs(ctx:pieces {}) do
-          if t.owner ~= side and hex.distance(p.hex, t.hex) <= p.stats.range then
+          if t.hex and t.owner ~= side and hex.distance(p.hex, t.hex) <= p.stats.range then
             out[#out + 1] = { piece = p.id, target = t.id }
           end
         end
@@ -63,9 +63,9 @@ game.action {
   end,
   check = function(ctx, a)
     local p, t = ctx:piece(a.piece), ctx:piece(a.target)
-    if not p or p.owner ~= a.side then return false, "not your ship" end
+    if not p or not p.hex or p.owner ~= a.side then return false, "not your ship" end
     if p.values.fired then return false, "that ship has already fired" end
-    if not t or t.owner == a.side then return false, "fire at an enemy ship" end
+    if not t or not t.hex or t.owner == a.side then return false, "fire at an enemy ship" end
     if hex.distance(p.hex, t.hex) > p.stats.range then return false, "out of range" end
     return true
   end,
@@ -78,7 +78,7 @@ game.action {
   end,
 }
 
-game.on("turn_start", function(ctx, ev)
+game.on("turn_start", function(ctx)
   for _, p in ipairs(ctx:pieces {}) do
     ctx:set(p.id, "moved", false)
     ctx:set(p.id, "fired", false)
@@ -97,7 +97,7 @@ game.victory(function(ctx)
   return nil
 end)
 
-game.on("turn_limit", function(ctx, ev)
+game.on("turn_limit", function(ctx)
   local blue, red = ships(ctx, "blue"), ships(ctx, "red")
   if blue == red then
     ctx:end_game { winners = {}, reason = "as many ships each" }
