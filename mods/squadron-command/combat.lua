@@ -8,7 +8,17 @@
 
 local C = {}
 
+---What a roll did: hits (figures lost), stars (command tokens won) and alerts (hexes retired).
+---@class BattleResult
+---@field hits integer
+---@field stars integer
+---@field alerts integer
+
 -- Counts hits (faces of the target's class, and wild faces), stars and alerts in `faces`.
+---@param faces string[]
+---@param target_class string
+---@param data table  -- data.lua (its `face_effect`)
+---@return BattleResult
 function C.resolve(faces, target_class, data)
   local out = { hits = 0, stars = 0, alerts = 0 }
   for _, f in ipairs(faces) do

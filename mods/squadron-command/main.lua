@@ -206,14 +206,14 @@ game.action {
     return true
   end,
   apply = function(ctx, a)
-    local p = ctx:piece(a.piece)
+    local p = assert(ctx:piece(a.piece), "move_problem found the unit")
     local w = world(ctx)
     if a.impulse then
       ctx:set_side(a.side, "tokens", side_value(ctx, a.side, "tokens", 0) - data.costs.impulse_tokens)
     end
     ctx:set(p.id, "moved", true)
     local how = a.warp and " at warp" or (a.impulse and " at full impulse" or "")
-    local to = R.as_hex(a.to)
+    local to = assert(R.as_hex(a.to), "move_problem read the destination")
     if w.kind(to) == "off" then
       local pts = option(ctx, "exit_points")
       ctx:place(p.id, { box = "exited" })
@@ -255,7 +255,8 @@ game.action {
     return true
   end,
   apply = function(ctx, a)
-    local p, t = ctx:piece(a.piece), ctx:piece(a.target)
+    local p = assert(ctx:piece(a.piece), "battle_problem found the unit")
+    local t = assert(ctx:piece(a.target), "battle_problem found the target")
     local n = dice_at(ctx, p, G.distance(p.hex, t.hex))
     local faces = ctx:roll_named("battle", n, ("unit %d battles unit %d"):format(p.id, t.id))
     ctx:set(p.id, "fought", true)
@@ -274,22 +275,22 @@ game.action {
     local pending = ctx:global("pending_retire")
     local out = {}
     if pending and R.retire_choice(ctx, { side = side, path = pending.paths[1].path }) then
-      for _, option in ipairs(pending.paths) do out[#out + 1] = { path = option.path } end
+      for _, way in ipairs(pending.paths) do out[#out + 1] = { path = way.path } end
     end
     return out
   end,
   check = function(ctx, a)
-    local option, why = R.retire_choice(ctx, a)
-    if not option then
+    local way, why = R.retire_choice(ctx, a)
+    if not way then
       return false, why
     end
     return true
   end,
   apply = function(ctx, a)
-    local option, pending = R.retire_choice(ctx, a)
+    local way, pending = R.retire_choice(ctx, a)
     ctx:set_global("pending_retire", nil)
     ctx:answered()
-    R.settle_battle(ctx, pending.attacker, pending.unit, pending.figures, option)
+    R.settle_battle(ctx, pending.attacker, pending.unit, pending.figures, way)
   end,
 }
 

@@ -12,6 +12,8 @@ local G = require("geometry")
 local combat = require("combat")
 
 -- A hex table with integer q and r (numbers that arrive as 4.0 are accepted), or nil.
+---@param h any
+---@return Hex|nil
 local function as_hex(h)
   if type(h) ~= "table" then
     return nil
@@ -533,13 +535,13 @@ local function retire_choice(ctx, a)
   if not t or t.owner ~= a.side then return nil, ("unit %d is not yours"):format(pending.unit) end
   local want = a.path
   if type(want) ~= "table" then return nil, "path: a list of hexes, each toward your baseline" end
-  for _, option in ipairs(pending.paths) do
-    local same = #option.path == #want
-    for i, h in ipairs(option.path) do
+  for _, way in ipairs(pending.paths) do
+    local same = #way.path == #want
+    for i, h in ipairs(way.path) do
       local x = as_hex(want[i])
       same = same and x ~= nil and G.eq(x, h)
     end
-    if same then return option, pending end
+    if same then return way, pending end
   end
   return nil, ("unit %d cannot retire that way: %d way(s) are open toward your baseline"):format(
     pending.unit, #pending.paths)

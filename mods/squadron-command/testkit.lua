@@ -55,6 +55,23 @@ function K.legal_of(g, side, id)
   return out
 end
 
+-- Side `id` of the game (the test fails here if there is none).
+---@param g TestGame
+---@param id string
+---@return Side
+function K.side(g, id)
+  local s = assert(g:side(id), "no side " .. id)
+  return s
+end
+
+-- How the game ended (the test fails here while it goes on).
+---@param g TestGame
+---@return { winners: string[], reason: string }
+function K.outcome(g)
+  local o = assert(g:outcome(), "the game is not over")
+  return o
+end
+
 -- If an alert left a unit more than one way back, its owner takes the first (the way the
 -- directions in data.retire_dirs come). Returns the ways that were open, or nil.
 function K.retire_first(g)

@@ -139,12 +139,21 @@ game.action {
   end,
 
   apply = function(ctx, a)
-    local p = ctx:piece(a.piece)
+    local p = assert(ctx:piece(a.piece), "check found the piece")
     ctx:move(p.id, a.to)
     ctx:set(p.id, "moved", true)
     ctx:log(("%s %d moves to (%d, %d)"):format(p.type, p.id, a.to.q, a.to.r))
   end,
 }
+
+-- Hexes between two ships. A piece's hex is nil only while it is off the map (in a box, say);
+-- the ships of this game never leave it, and assert says so.
+---@param p Piece
+---@param t Piece
+---@return integer
+local function distance(p, t)
+  return hex.distance(assert(p.hex, "ships never leave the map"), assert(t.hex, "ships never leave the map"))
+end
 
 game.action {
   id = "fire",
@@ -156,7 +165,7 @@ game.action {
     for _, p in ipairs(ctx:pieces { owner = side }) do
       if not p.values.fired then
         for _, t in ipairs(ctx:pieces {}) do
-          if t.owner ~= side and hex.distance(p.hex, t.hex) <= MAX_RANGE then
+          if t.owner ~= side and distance(p, t) <= MAX_RANGE then
             out[#out + 1] = { piece = p.id, target = t.id }
           end
         end
@@ -171,14 +180,15 @@ game.action {
     if p.values.fired then return false, "piece " .. p.id .. " has already fired this turn" end
     local t = ctx:piece(a.target)
     if not t or t.owner == a.side then return false, "the target must be an enemy ship" end
-    if hex.distance(p.hex, t.hex) > MAX_RANGE then return false, "out of range (3 hexes)" end
+    if distance(p, t) > MAX_RANGE then return false, "out of range (3 hexes)" end
     return true
   end,
 
   apply = function(ctx, a)
-    local p, t = ctx:piece(a.piece), ctx:piece(a.target)
+    local p = assert(ctx:piece(a.piece), "check found the piece")
+    local t = assert(ctx:piece(a.target), "check found the target")
     ctx:set(p.id, "fired", true)
-    local range = helpers.clamp(hex.distance(p.hex, t.hex), 1, MAX_RANGE)
+    local range = helpers.clamp(distance(p, t), 1, MAX_RANGE)
     local need = ctx:lookup("to_hit", tostring(p.stats.guns), tostring(range))
     local roll = ctx:roll("d6", "to hit")
     if roll < need then
@@ -210,7 +220,7 @@ end)
 --    { winners = { ... }, reason = "..." } (no winners = a draw).
 ---------------------------------------------------------------------------------------------
 local function strength(ctx, side)
-  local hull = 0
+  local hull = 0 ---@type number
   for _, p in ipairs(ctx:pieces { owner = side }) do
     hull = hull + p.stats.hull - p.values.damage
   end
@@ -225,9 +235,9 @@ end)
 
 ---------------------------------------------------------------------------------------------
 -- 9. Hooks react to engine events (round_start, segment_start, turn_start, phase_start,
---    phase_end, after_action, turn_limit). They receive ctx and the event.
+--    phase_end, after_action, turn_limit). They receive ctx and the event (these need only ctx).
 ---------------------------------------------------------------------------------------------
-game.on("turn_start", function(ctx, ev)
+game.on("turn_start", function(ctx)
   -- A new turn: every ship may move and fire again.
   for _, p in ipairs(ctx:pieces {}) do
     ctx:set(p.id, "moved", false)
@@ -235,11 +245,11 @@ game.on("turn_start", function(ctx, ev)
   end
 end)
 
-game.on("round_start", function(ctx, ev)
+game.on("round_start", function(ctx)
   ctx:log("round " .. ctx.round)
 end)
 
-game.on("turn_limit", function(ctx, ev)
+game.on("turn_limit", function(ctx)
   -- Round 10 is over and both squadrons are still flying: more hull left wins.
   local blue, red = strength(ctx, "blue"), strength(ctx, "red")
   if blue == red then
@@ -267,6 +277,7 @@ end
 game.bots.greedy = function(ctx, side, legal)
   local best, best_score = #legal, -math.huge
   for i, a in ipairs(legal) do
+    ---@type number
     local score = -1000 -- end_phase: only when nothing else is left
     if a.id == "fire" then
       score = 1000

@@ -87,7 +87,7 @@ test("breakthrough: blue leaves off red's baseline for 2 points; the move counts
   t:ok(ok)
   t:eq(why, nil)
   t:eq(g:piece(ids[1]).hex, nil)
-  t:eq(g:side("blue").values.points, 2)
+  t:eq(k.side(g, "blue").values.points, 2)
 end)
 
 test("breakthrough: leaving needs the move to reach the baseline first", function(t)

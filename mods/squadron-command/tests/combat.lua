@@ -62,11 +62,13 @@ test("ranged battle needs a clear line of sight: a unit in a crossed hex blocks 
   local ids = k.arrange(g, {
     { "battleship", "blue", 5, 5 }, { "cruiser", "red", 4, 2 }, { "fighter", "blue", 0, 8 },
   })
-  local from, to = g:piece(ids[1]).hex, g:piece(ids[2]).hex
+  local from = assert(g:piece(ids[1]).hex, "arrange placed the battleship")
+  local to = assert(g:piece(ids[2]).hex, "arrange placed the cruiser")
   local line = hex.hexes_crossed(from, to)
   t:ok(#line >= 3, "range 4: hexes between")
   -- Another unit (even a friend) in a hex the line crosses blocks the shot.
-  g:edit(function(ctx) ctx:move(ids[3], line[2]) end)
+  local crossed = assert(line[2], "a hex between")
+  g:edit(function(ctx) ctx:move(ids[3], crossed) end)
   k.to_fight(g, "blue", "centre", { ids[1] })
   local ok, why = battle(g, "blue", ids[1], ids[2])
   t:falsy(ok)
@@ -101,7 +103,7 @@ test("a battle rolls the class's dice, and hits, stars and retiring match the fa
   end
   t:eq(#lb.faces, 3)
   t:eq(lb.hits + lb.stars + lb.alerts <= 3, true)
-  t:eq(g:side("blue").values.tokens, 2 + lb.stars)
+  t:eq(k.side(g, "blue").values.tokens, 2 + lb.stars)
   local target = g:piece(ids[2])
   t:eq(target.values.figures, 4 - lb.hits) -- room to retire behind it: no figure lost that way
   t:eq(target.hex, { q = 4, r = 3 - lb.alerts })
@@ -118,12 +120,12 @@ test("hits remove figures; a unit with no figures is destroyed and scores a poin
     rules.apply_battle(ctx, "blue", ids[1], ids[2], { "capital", "fighter", "strike" })
   end)
   t:eq(g:piece(ids[2]).values.figures, 1)
-  t:eq(g:side("blue").values.points, 0)
+  t:eq(k.side(g, "blue").values.points, 0)
   g:edit(function(ctx)
     rules.apply_battle(ctx, "blue", ids[1], ids[2], { "wild" })
   end)
   t:eq(g:piece(ids[2]), nil)
-  t:eq(g:side("blue").values.points, 1)
+  t:eq(k.side(g, "blue").values.points, 1)
 end)
 
 test("a star earns the attacker a command token", function(t)
@@ -132,7 +134,7 @@ test("a star earns the attacker a command token", function(t)
   g:edit(function(ctx)
     rules.apply_battle(ctx, "blue", ids[1], ids[2], { "star", "star", "fighter" })
   end)
-  t:eq(g:side("blue").values.tokens, 4)
+  t:eq(k.side(g, "blue").values.tokens, 4)
   t:eq(g:piece(ids[2]).values.figures, 2)
 end)
 
@@ -197,7 +199,7 @@ test("a unit that cannot retire loses a figure per hex not retired", function(t)
     rules.apply_battle(ctx, "blue", ids[1], ids[3], { "alert" })
   end)
   t:eq(g:piece(ids[3]), nil)
-  t:eq(g:side("blue").values.points, 1)
+  t:eq(k.side(g, "blue").values.points, 1)
 end)
 
 test("an alert marker costs a die; a reduced unit keeps its dice", function(t)
@@ -236,7 +238,7 @@ test("clearing an alert marker costs 2 tokens for an unordered unit, 1 for an or
   end)
   t:ok(g:try { id = "clear_alert", side = "blue", piece = ids[1] })
   t:falsy(g:piece(ids[1]).values.alert)
-  t:eq(g:side("blue").values.tokens, 0)
+  t:eq(k.side(g, "blue").values.tokens, 0)
   -- Ordered this turn: 1 token.
   g:edit(function(ctx)
     ctx:set(ids[1], "alert", true)
@@ -244,7 +246,7 @@ test("clearing an alert marker costs 2 tokens for an unordered unit, 1 for an or
     ctx:set_side("blue", "tokens", 1)
   end)
   t:ok(g:try { id = "clear_alert", side = "blue", piece = ids[1] })
-  t:eq(g:side("blue").values.tokens, 0)
+  t:eq(k.side(g, "blue").values.tokens, 0)
 end)
 
 test("a nebula stops its unit battling; dust does not", function(t)

@@ -190,7 +190,7 @@ test("worked example: full impulse is +1 hex for 2 command tokens, never with wa
   local g = t:game { scenario = "skirmish", seed = 1 }
   local ids = k.arrange(g, { { "battleship", "blue", 4, 4 }, { "destroyer", "blue", 2, 6 }, { "cruiser", "red", 8, 4 } })
   k.to_move(g, "blue", "centre", { ids[1], ids[2] })
-  t:eq(g:side("blue").values.tokens, 2)
+  t:eq(k.side(g, "blue").values.tokens, 2)
   local ok, why = k.move(g, "blue", ids[1], 8, 4, false, true) -- 4 hexes: beyond 2 + 1
   t:falsy(ok)
   t:eq(why, "another unit is in that hex: two units may not share a hex")
@@ -201,7 +201,7 @@ test("worked example: full impulse is +1 hex for 2 command tokens, never with wa
   t:falsy(ok)
   t:eq(why, "a destroyer making a warp move cannot move at full impulse")
   t:ok(k.move(g, "blue", ids[1], 7, 4, false, true)) -- 3 hexes at full impulse
-  t:eq(g:side("blue").values.tokens, 0)
+  t:eq(k.side(g, "blue").values.tokens, 0)
   ok, why = k.move(g, "blue", ids[2], 2, 3, false, true) -- no tokens left
   t:falsy(ok)
   t:eq(why, "full impulse costs 2 command tokens")

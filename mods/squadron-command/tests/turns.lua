@@ -30,14 +30,14 @@ end)
 
 test("a side gains a command token at the end of its turn", function(t)
   local g = t:game { scenario = "skirmish", seed = 1 }
-  t:eq(g:side("blue").values.tokens, 2)
+  t:eq(k.side(g, "blue").values.tokens, 2)
   g:act { id = "command", side = "blue", by = "left" }
   g:end_phase("blue")
   g:end_phase("blue")
   g:end_phase("blue")
   t:eq(g:clock().phase, "end")
-  t:eq(g:side("blue").values.tokens, 3)
-  t:eq(g:side("red").values.tokens, 2)
+  t:eq(k.side(g, "blue").values.tokens, 3)
+  t:eq(k.side(g, "red").values.tokens, 2)
 end)
 
 test("the first side to the scenario's victory points wins", function(t)
@@ -51,8 +51,8 @@ test("the first side to the scenario's victory points wins", function(t)
     ctx:set_side("blue", "points", 5)
   end)
   g:end_phase("blue")
-  t:eq(g:outcome().winners, { "blue" })
-  t:eq(g:outcome().reason, "blue reached 5 victory points")
+  t:eq(k.outcome(g).winners, { "blue" })
+  t:eq(k.outcome(g).reason, "blue reached 5 victory points")
 end)
 
 test("breakthrough is played to 6 points", function(t)
@@ -66,7 +66,7 @@ test("breakthrough is played to 6 points", function(t)
     ctx:set_side("red", "points", 6)
   end)
   g:end_phase("blue")
-  t:eq(g:outcome().winners, { "red" })
+  t:eq(k.outcome(g).winners, { "red" })
 end)
 
 test("destroying a unit in battle scores and can end the game", function(t)
@@ -91,8 +91,8 @@ test("destroying a unit in battle scores and can end the game", function(t)
     end)
   end
   t:eq(g:piece(ids[2]), nil)
-  t:eq(g:side("blue").values.points, 5)
-  t:eq(g:outcome().winners, { "blue" })
+  t:eq(k.side(g, "blue").values.points, 5)
+  t:eq(k.outcome(g).winners, { "blue" })
 end)
 
 test("a side with no units left on the battlefield ends the game on points", function(t)
@@ -100,8 +100,8 @@ test("a side with no units left on the battlefield ends the game on points", fun
   local ids = k.arrange(g, { { "cruiser", "blue", 6, 1 }, { "cruiser", "red", 0, 0 } })
   k.to_move(g, "blue", "strike", { ids[1] })
   t:ok(k.move(g, "blue", ids[1], 6, -1)) -- leaves off red's baseline: 2 points, and no blue unit is left
-  t:eq(g:outcome().winners, { "blue" })
-  t:eq(g:outcome().reason, "blue has no units left on the battlefield: most victory points (2)")
+  t:eq(k.outcome(g).winners, { "blue" })
+  t:eq(k.outcome(g).reason, "blue has no units left on the battlefield: most victory points (2)")
 end)
 
 test("at the turn limit the side with more points wins", function(t)
@@ -115,8 +115,8 @@ test("at the turn limit the side with more points wins", function(t)
     turns = turns + 1
   end
   t:eq(turns, 32) -- 16 rounds of two turns
-  t:eq(g:outcome().winners, { "red" })
-  t:matches(g:outcome().reason, "turn limit")
+  t:eq(k.outcome(g).winners, { "red" })
+  t:matches(k.outcome(g).reason, "turn limit")
 end)
 
 test("at the turn limit, level points are a draw", function(t)
@@ -126,5 +126,5 @@ test("at the turn limit, level points are a draw", function(t)
     pass_turn(g, g:clock().active)
     turns = turns + 1
   end
-  t:eq(g:outcome().winners, {})
+  t:eq(k.outcome(g).winners, {})
 end)

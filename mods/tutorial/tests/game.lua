@@ -32,9 +32,9 @@ test("firing rolls to hit on the table and the roll is logged", function(t)
   g:end_phase("blue") -- to the fire phase
   t:eq(g:clock().phase, "fire")
   g:act { id = "fire", side = "blue", piece = 1, target = 3 }
-  local rolls = g:rolls()
-  t:eq(rolls[1].label, "to hit")
-  t:ok(rolls[1].total >= 1 and rolls[1].total <= 6)
+  local roll = assert(g:rolls()[1], "firing rolls to hit")
+  t:eq(roll.label, "to hit")
+  t:ok(roll.total >= 1 and roll.total <= 6)
 end)
 
 test("undo restores the exact state", function(t)
@@ -49,9 +49,9 @@ end)
 test("the greedy bot fires when it can and otherwise closes in", function(t)
   local g = t:game { scenario = "picket" }
   -- With nothing in range in the move phase, the bot moves rather than ending the phase...
-  t:eq(g:bot("greedy", "blue").id, "move")
+  t:eq(assert(g:bot("greedy", "blue")).id, "move")
   -- ...and once an enemy is in range in the fire phase, it fires.
   g:edit(function(ctx) ctx:move(3, { q = 0, r = 2 }) end)
   g:end_phase("blue")
-  t:eq(g:bot("greedy", "blue").id, "fire")
+  t:eq(assert(g:bot("greedy", "blue")).id, "fire")
 end)
