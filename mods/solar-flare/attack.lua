@@ -114,7 +114,8 @@ local VALUE = { shield = 1, armour = 1.5, core = 3 }
 ---What damage `dice` in `order` do to ship record `s` hit in `section`, weighted by layer.
 local function damage_value(s, section, dice, order)
   local layers = C.ship_layers(s, section)
-  local res, v = C.resolve(layers, dice, order), 0
+  local res = C.resolve(layers, dice, order)
+  local v = 0 ---@type number
   for i, l in ipairs(layers) do v = v + res.damage[i] * VALUE[l.what] end
   return v
 end
@@ -128,7 +129,9 @@ function A.order_value(ctx, side, p, section, dice, order)
 end
 
 ---The order best for `side` against ship `p` (and its worth): the most damage to an enemy, the
----least to its own side's ships.
+---least to its own side's ships. Nil only if C.ORDERS were empty.
+---@return string|nil order
+---@return number|nil value
 function A.best_order(ctx, side, p, section, dice)
   local best, bv = nil, nil
   for _, o in ipairs(C.ORDERS) do
@@ -142,7 +145,9 @@ end
 local ROLLS = {}
 local function rolls_of(n)
   if ROLLS[n] then return ROLLS[n] end
-  local out, fact = {}, { [0] = 1 }
+  local out = {}
+  ---@type table<integer, integer> i -> i!
+  local fact = { [0] = 1 }
   for i = 1, n do fact[i] = fact[i - 1] * i end
   local total = D.die_sides ^ n
   local dice = {}
@@ -168,10 +173,10 @@ end
 
 ---The expected worth to `side` of `n` dice on ship `p` in `section`, the order then chosen well.
 function A.section_value(ctx, side, p, section, n)
-  local v = 0
+  local v = 0 ---@type number
   for _, r in ipairs(rolls_of(math.min(n, 8))) do
     local _, best = A.best_order(ctx, side, p, section, r.dice)
-    v = v + r.p * best
+    v = v + r.p * assert(best, "C.ORDERS lists the dice orders")
   end
   return v
 end

@@ -31,6 +31,8 @@ local POWER_PRIORITY = { beam = 6, shield = 5, torpedo = 4, engine = 3, thruster
 local DESIGN_PRIORITY = { beam = 7, shield = 6, engine = 5, thruster = 4, generator = 3, torpedo = 2, battery = 1, crew = 5 }
 
 -- How much the greedy bot likes a sample design: its systems' levels weighted by DESIGN_PRIORITY.
+---@param d Design
+---@return integer
 local function design_value(d)
   local v = 0
   for _, c in ipairs(d.components) do v = v + (DESIGN_PRIORITY[c.kind] or 0) * c.level end
@@ -56,6 +58,8 @@ local function nearest(from, ships)
 end
 
 -- How far `facing` at `h` is from pointing at `target` (0 = straight at it, 3 = away).
+---@param facing integer
+---@return integer
 local function bearing_off(h, facing, target)
   if G.eq(h, target) then return 0 end
   local best = 3
@@ -69,8 +73,9 @@ local function bearing_off(h, facing, target)
 end
 
 -- Net blast value of torpedo `t` detonating now: enemy dice minus own dice.
+---@return integer
 local function blast_value(ctx, side, t)
-  local c, lvl, v = R.hex_of(t), t.values.level or 1, 0
+  local c, lvl, v = R.hex_of(t), t.values.level or 1, 0 ---@type Hex?, integer, integer
   for _, p in ipairs(R.ship_spots(ctx)) do
     local h = R.hex_of(p)
     if h then
@@ -112,7 +117,7 @@ local function score(ctx, side, a, foes)
     local t = R.piece(ctx, a.target)
     if R.type_of(t) ~= "ship" then return -20 end
     local sec = G.section_of_side(R.facing_of(t), a.hexside)
-    local first = C.ship_layers(t.values, sec)[1]
+    local first = assert(C.ship_layers(t.values, sec)[1], "the core is always a layer")
     return 500 + 10 * a.strength - 3 * first.defence
   end
   if id == "launch" then
@@ -150,7 +155,7 @@ local function score(ctx, side, a, foes)
   if id == "buy_manoeuvre" or id == "buy_movement" then return -5 end
   if id == "transfer" then
     local p = R.piece(ctx, a.ship)
-    local comp = p.values.comps[a.comp]
+    local comp = p.values.comps[a.comp] ---@type Component
     local room = PW.useful(comp)
     if comp.kind == "beam" then room = math.max(0, comp.level - comp.charge) end
     if room <= 0 then return -5 end
@@ -183,7 +188,7 @@ end
 function M.greedy(ctx, side, legal)
   local foes = enemy_ships(ctx, side)
   local best, best_score = nil, -math.huge
-  local end_index = nil
+  local end_index = nil ---@type integer|nil
   for i, a in ipairs(legal) do
     if a.id == "end_phase" then end_index = i end
     local s = score(ctx, side, a, foes)

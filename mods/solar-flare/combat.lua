@@ -13,6 +13,22 @@
 -- Example: `resolve({{defence=2,integrity=2},{defence=2,integrity=4}}, {5,4,3,3,2,1})` gives
 -- damage {2, 3} and discards the 1.
 local D = require("data")
+
+---A defence layer an attack's dice meet in turn.
+---@class Layer
+---@field what? "shield"|"armour"|"core"
+---@field comp? integer      -- a shield's component index
+---@field section? integer   -- the section of armour or core
+---@field defence integer
+---@field integrity integer
+
+---What resolve did: the damage of every layer (by its index in the layers), the dice discarded
+---and the dice left over.
+---@class Resolution
+---@field damage table<integer, integer>
+---@field discarded integer[]
+---@field unused integer[]
+
 local M = {}
 
 M.ORDERS = { "lowest_first", "highest_first" }
@@ -20,6 +36,10 @@ local function desc(x, y) return x > y end
 
 ---Resolve one attack, dice applied in `order` (default "lowest_first"). Returns
 ---`{ damage = {per layer}, discarded = {dice}, unused = {dice} }`.
+---@param layers Layer[]
+---@param dice integer[]
+---@param order? string
+---@return Resolution
 function M.resolve(layers, dice, order)
   local pool = {}
   for i, v in ipairs(dice) do pool[i] = v end
@@ -51,6 +71,9 @@ end
 
 ---Defence layers of `ship` hit in outer section `section`: its shield (if charged), its armour
 ---(if the section still stands), then the core. Returns the layer list with `what` tags.
+---@param ship ShipRecord
+---@param section integer
+---@return Layer[]
 function M.ship_layers(ship, section)
   local layers = {}
   local si = M.shield_of(ship, section)

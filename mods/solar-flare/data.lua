@@ -29,10 +29,12 @@ D.cost = {
 D.component_kinds = { "beam", "torpedo", "shield", "battery", "generator", "thruster", "engine" }
 
 -- The five placement restrictions.
+---@type table<string, integer[]|nil> kind -> the only sections it may go in (absent: any)
 D.allowed_sections = {
   engine = { 3, 4, 5 },                 -- 1: main engines only in sections 3, 4 or 5
 }
 D.not_in_core = { thruster = true, beam = true, torpedo = true, shield = true } -- 2, 3, 5
+---@type table<string, integer|nil> kind -> most of it in one section (absent: no limit)
 D.max_per_section = { shield = 1 }      -- 4: at most one shield per section
 
 -- Sections (armour and structural integrity) ---------------------------------------------

@@ -6,15 +6,69 @@
 --
 -- Deliberately absent: the board and the turn. Example: `design.cost(designs.lancer) <= 80`.
 local D = require("data")
+
+---A system of a design: its kind, the section it sits in (1..7) and its level (1..6).
+---@class DesignComponent
+---@field kind string
+---@field section integer
+---@field level integer
+
+---A design: the systems bought and the level of each crew team.
+---@class Design
+---@field id? string
+---@field name? string
+---@field components DesignComponent[]
+---@field crew integer[]
+
+---What charging a component reads and changes (power.lua; tests make bare ones).
+---@class Chargeable
+---@field kind string
+---@field level integer
+---@field charge integer
+---@field partial integer       -- a shield's power towards its next charge
+---@field over integer          -- a beam's overcharge levels
+---@field dead? boolean
+
+---A component of a ship record (see M.build): its design entry plus its charge and history.
+---@class Component: DesignComponent, Chargeable
+---@field over_round integer
+---@field fired_round integer
+---@field charged_round integer
+---@field dead boolean
+
+---A crew team of a ship record.
+---@class CrewTeam
+---@field level integer
+---@field used_round integer
+
+---A ship record: the values of a ship piece (see M.build).
+---@class ShipRecord
+---@field design string
+---@field design_final? boolean
+---@field comps Component[]
+---@field crew CrewTeam[]
+---@field hull integer[]        -- integrity by section 1..7
+---@field bank_round integer
+---@field bank_mv integer
+---@field bank_mn integer
+---@field pool_round integer
+---@field pool integer
+
+---@class design
 local M = {}
 
 ---Points a system of `kind` costs at `level` (nil if the level is outside 1..6).
+---@param kind string
+---@param level integer
+---@return integer|nil
 function M.level_cost(kind, level)
   local row = D.cost[kind]
   return row and row[level]
 end
 
 ---Total point cost of a design (components and crew).
+---@param design Design
+---@return integer
 function M.cost(design)
   local total = 0
   for _, c in ipairs(design.components or {}) do
@@ -28,6 +82,13 @@ end
 
 ---Whether a component of `kind` may go into `section`, given the components already there
 ---(list of kinds). Returns true or false, reason.
+---@param kind string
+---@param section integer
+---@param kinds_in_section string[]
+---@return boolean ok
+---@return string|nil why
+---@return_overload true
+---@return_overload false, string
 function M.can_place(kind, section, kinds_in_section)
   if not D.cost[kind] or kind == "crew" then return false, "unknown component kind " .. tostring(kind) end
   if type(section) ~= "number" or section < 1 or section > D.sections then
@@ -58,6 +119,12 @@ end
 
 ---Validate a whole design against the slot and placement rules and the point budget.
 ---Returns true, or false and the list of every problem.
+---@param design Design
+---@param budget? integer default D.design_points
+---@return boolean ok
+---@return string[]|nil problems
+---@return_overload true
+---@return_overload false, string[]
 function M.validate(design, budget)
   budget = budget or D.design_points
   local problems = {}
@@ -89,6 +156,8 @@ function M.validate(design, budget)
 end
 
 ---Charge capacity of a component (what "fully charged" means).
+---@param comp DesignComponent
+---@return integer
 function M.capacity(comp)
   if comp.kind == "torpedo" then return D.torpedo.capacity end
   if comp.kind == "generator" then return 0 end
@@ -96,6 +165,9 @@ function M.capacity(comp)
 end
 
 ---A ship record (piece values) built from a design, all systems fully charged.
+---@param design Design
+---@param id? string the design's name in the record (default design.id or "custom")
+---@return ShipRecord
 function M.build(design, id)
   local comps = {}
   for _, c in ipairs(design.components or {}) do
@@ -118,6 +190,8 @@ function M.build(design, id)
 end
 
 ---The design currently described by a ship record (for re-validation after changes).
+---@param ship ShipRecord
+---@return Design
 function M.of_ship(ship)
   local d = { components = {}, crew = {} }
   for _, c in ipairs(ship.comps) do

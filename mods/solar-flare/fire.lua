@@ -3,7 +3,6 @@
 -- main.lua requires this file where the weapons phase's actions are declared.
 local D = require("data")
 local G = require("geom")
-local C = require("combat")
 local R = require("rules")
 local X = require("decl")
 local A = require("attack")
@@ -115,8 +114,9 @@ action {
   apply = function(ctx, a)
     -- Light reads: aiming needs where the two pieces are, not the ship records.
     local p, t = R.spots(ctx, P(a, "ship"), P(a, "target"))
+    assert(p and t, "check found the ship and the target")
     local _, neb = R.line_of_attack(R.terrain_map(ctx), R.occupancy(ctx), R.hex_of(p), R.hex_of(t), "beam")
-    local n = P(a, "strength")
+    local n = P(a, "strength") ---@type integer
     local plan = { side = a.side, ship = p.id, weapon = P(a, "weapon"), target = t.id, hexside = P(a, "hexside") or -1, strength = n, nebulae = neb, dice = math.max(0, n - neb) }
     if R.type_of(t) == "ship" then plan.section = G.section_of_side(R.facing_of(t), plan.hexside) end
     ctx:set_global("pending", plan)
@@ -180,6 +180,8 @@ action {
   end,
 }
 
+---@return integer mp
+---@return integer turns
 local function torpedo_points(ctx, t)
   local v = t.values
   if v.mp_round ~= ctx.round then return D.torpedo.movement, D.torpedo.max_turns end

@@ -12,7 +12,9 @@
 -- Example: `geom.trace({q=0,r=0},{q=3,r=1}).through` lists (1,0), (1,1), (2,0), (2,1).
 local G = {}
 
+---@type table<integer, integer> direction 0..5 -> axial q step
 local DQ = { [0] = 0, 1, 1, 0, -1, -1 }
+---@type table<integer, integer> direction 0..5 -> axial r step
 local DR = { [0] = -1, -1, 0, 1, 1, 0 }
 G.NAMES = { [0] = "N", "NE", "SE", "S", "SW", "NW" }
 
@@ -56,18 +58,24 @@ function G.eq(a, b) return a.q == b.q and a.r == b.r end
 function G.add(a, b) return { q = a.q + b.q, r = a.r + b.r } end
 
 ---Hex distance.
+---@return integer
 function G.distance(a, b)
   local dq, dr = a.q - b.q, a.r - b.r
   return (math.abs(dq) + math.abs(dr) + math.abs(dq + dr)) // 2
 end
 
 ---Neighbour across hexside d (d taken mod 6).
+---@param d integer
+---@return Hex
 function G.neighbor(h, d)
   d = d % 6
   return { q = h.q + DQ[d], r = h.r + DR[d] }
 end
 
 ---Direction d turned by n steps clockwise (negative: counter-clockwise).
+---@param d integer
+---@param n integer
+---@return integer
 function G.turn(d, n) return (d + n) % 6 end
 
 function G.opposite(d) return (d + 3) % 6 end
@@ -86,6 +94,10 @@ function G.section_of_side(facing, d) return (d - facing) % 6 + 1 end
 ---Absolute hexside of outer section s (1..6) of a ship facing `facing`.
 function G.side_of_section(facing, s) return (facing + s - 1) % 6 end
 
+---Line coordinates (X, Y) of a hex centre.
+---@param h Hex
+---@return integer x
+---@return integer y
 local function lc(h) return 3 * h.q, 2 * h.r + h.q end
 G.line_coords = lc
 
@@ -129,17 +141,32 @@ local function lt(an, ad, bn, bd) return an * bd < bn * ad end
 -- The three pairs of opposite hexside lines of a hex centred at the origin, as
 -- |f(x, y)| <= k: f1 = y (N/S), f2 = x - y (NE/SW), f3 = x + y (SE/NW).
 -- For each pair: the hexside on the +k side and on the -k side.
+---@type table<integer, { plus: integer, minus: integer }>
 local PAIRS = { { plus = 3, minus = 0 }, { plus = 1, minus = 4 }, { plus = 2, minus = 5 } }
 
 -- Classify the segment A->B against the hex centred at H: "through" (crosses the interior),
 -- "edge" plus the hexside it runs along, or nil.
+---@param ax integer
+---@param ay integer
+---@param dx integer
+---@param dy integer
+---@param hx integer
+---@param hy integer
+---@return "through"|"edge"|nil kind
+---@return integer|nil hexside for "edge"
+---@return_overload "through"
+---@return_overload "edge", integer
+---@return_overload nil
 local function classify(ax, ay, dx, dy, hx, hy)
   local rx, ry = ax - hx, ay - hy
+  ---@type table<integer, integer>
   local as = { ry, rx - ry, rx + ry }
+  ---@type table<integer, integer>
   local bs = { dy, dx - dy, dx + dy }
+  ---@type table<integer, integer>
   local ks = { 1, 2, 2 }
   local lon, lod, hin, hid = 0, 1, 1, 1
-  local edge = nil
+  local edge = nil ---@type integer|nil
   for i = 1, 3 do
     local a, b, k = as[i], bs[i], ks[i]
     if b == 0 then

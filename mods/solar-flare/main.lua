@@ -7,15 +7,13 @@
 -- Deliberately absent: any rule number or randomness outside ctx.
 local D = require("data")
 local G = require("geom")
-local DES = require("design")
-local C = require("combat")
 local PW = require("power")
 local R = require("rules")
 local BOT = require("bot")
 
 local P = R.param
 local X = require("decl")
-local action, battle, acting = X.action, X.battle, X.acting
+local action, battle = X.action, X.battle
 
 -- A ship's `design` value names a sample design (designs.lua) the scenario fixes; without it the
 -- owner designs the ship in play (setup.lua).
@@ -174,7 +172,7 @@ action {
     local s = p.values
     local touched = {}
     R.spend_manoeuvre(ctx, s, 3, touched)
-    local d = R.dir(P(a, "direction"))
+    local d = assert(R.dir(P(a, "direction")), "check accepted the direction")
     enter(ctx, p, s, G.neighbor(R.hex_of(p), d), d, P(a, "evade") or 0, touched)
   end,
 }
@@ -334,7 +332,7 @@ action {
     if not battle(ctx) or power_pending(ctx) then return out end
     for _, p in ipairs(R.ships(ctx, side)) do
       if R.on_board(p) then
-        local s = p.values
+        local s = p.values ---@type ShipRecord
         -- Why computed once per ship: the power and the room in each component do not depend on
         -- the crew team, and this listing runs on every step of the power phase.
         -- The components with room, in order: (index, room) pairs, so each crew team's loop
@@ -527,7 +525,7 @@ end
 -- phase ends (the engine fires phase_end, then phase_start, with nothing in between), so doing
 -- the burn at the end of this hook changes nothing but saves a hook call at every phase start.
 -- Filtered: the engine calls it only when a weapons phase ends.
-game.on("phase_end", { phases = { "weapons" } }, function(ctx, ev)
+game.on("phase_end", { phases = { "weapons" } }, function(ctx)
   A.finish(ctx)
   local pl = pending(ctx)
   if pl then ctx:set_global("pending", false) end
@@ -580,7 +578,7 @@ end)
 game.victory(R.readonly(function(ctx)
   -- An attack waiting for its attacker's choice is not over: its other hits may still land.
   if A.resolving(ctx) then return nil end
-  local teams, order = alive_teams(ctx)
+  local _, order = alive_teams(ctx)
   if #order == 1 then
     -- The whole team wins, including members whose own ships are gone.
     local winners = {}

@@ -6,9 +6,14 @@
 -- Deliberately absent: crew and pool bookkeeping (main.lua does that). Example: a shield at 0
 -- needs `shield_cost(0, 6) == 21` power to reach 6.
 local D = require("data")
+
+---@class power
 local M = {}
 
 ---Power to raise a shield from charge a to charge b (each new level costs its own number).
+---@param a integer
+---@param b integer
+---@return integer
 function M.shield_cost(a, b)
   local total = 0
   for lvl = a + 1, b do total = total + lvl end
@@ -16,9 +21,12 @@ function M.shield_cost(a, b)
 end
 
 ---Power to overcharge a full beam by k levels (1, 3, 6, 10, ...).
+---@param k integer
+---@return integer
 function M.overcharge_cost(k) return k * (k + 1) // 2 end
 
 ---Highest overcharge one crew team can buy: the largest k whose cost fits the best crew level.
+---@return integer
 function M.max_overcharge()
   local k = 0
   while M.overcharge_cost(k + 1) <= D.max_level do k = k + 1 end
@@ -26,6 +34,8 @@ function M.max_overcharge()
 end
 
 ---Capacity of a component's ordinary charge.
+---@param comp { kind: string, level: integer }
+---@return integer
 function M.capacity(comp)
   if comp.kind == "torpedo" then return D.torpedo.capacity end
   if comp.kind == "generator" then return 0 end
@@ -34,6 +44,9 @@ end
 
 ---Transfer `power` into comp (mutated). Returns power used. Shields take partial charges;
 ---beams at full charge overcharge (no partials); other components fill 1:1.
+---@param comp Chargeable
+---@param power integer
+---@return integer used
 function M.charge(comp, power)
   if comp.dead or comp.kind == "generator" then return 0 end
   local used = 0
@@ -69,6 +82,8 @@ function M.charge(comp, power)
 end
 
 ---The most power a component can usefully take now (for listing sensible amounts).
+---@param comp Chargeable
+---@return integer
 function M.useful(comp)
   if comp.dead or comp.kind == "generator" then return 0 end
   if comp.kind == "shield" then

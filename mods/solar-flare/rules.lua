@@ -9,9 +9,6 @@
 local D = require("data")
 local G = require("geom")
 local SEC = require("sectors")
-local DES = require("design")
-local C = require("combat")
-local PW = require("power")
 
 local R = {}
 
@@ -68,13 +65,19 @@ end
 
 function R.type_of(p) return p.type or p.kind end
 
+---@type table<string, integer> direction name -> 0..5
 local NAME = { N = 0, NE = 1, SE = 2, S = 3, SW = 4, NW = 5 }
+---The facing of a piece snapshot as 0..5 (0 when it has none).
+---@return integer
 function R.facing_of(p)
   local f = p.facing
   if type(f) == "string" then return NAME[f] end
   return f or 0
 end
 
+---A direction param as 0..5: a number as it is, a name ("NE") by its number, else nil.
+---@param v any
+---@return integer|nil
 function R.dir(v)
   if type(v) == "string" then return NAME[v] end
   return v
@@ -180,8 +183,12 @@ local PLACE = { "id", "owner", "type", "hex", "facing" }
 
 ---The pieces `a` and `b` as light snapshots `{ id, owner, type, hex, facing }` (nil when there
 ---is none), from one light read: for applies that need where pieces are, not their records.
+---@param a integer
+---@param b integer
+---@return Piece|nil
+---@return Piece|nil
 function R.spots(ctx, a, b)
-  local pa, pb
+  local pa, pb ---@type Piece|nil, Piece|nil
   for _, p in ipairs(ctx:pieces { fields = PLACE }) do
     if p.id == a then pa = p end
     if p.id == b then pb = p end
@@ -418,18 +425,24 @@ function R.line_of_attack(map, occ, from, to, kind)
 end
 
 -- Ships' resources ----------------------------------------------------------------------------
+---@param s ShipRecord
+---@return integer
 function R.engine_charges(s)
   local n = 0
   for _, c in ipairs(s.comps) do if c.kind == "engine" and not c.dead then n = n + c.charge end end
   return n
 end
 
+---@param s ShipRecord
+---@return integer
 function R.engine_rating(s)
   local n = 0
   for _, c in ipairs(s.comps) do if c.kind == "engine" and not c.dead then n = n + c.level end end
   return n
 end
 
+---@param s ShipRecord
+---@return integer
 function R.thruster_charges(s)
   local n = 0
   for _, c in ipairs(s.comps) do if c.kind == "thruster" and not c.dead then n = n + c.charge end end
@@ -439,6 +452,12 @@ end
 ---Takes up to n charges from working components of `kind`, first first, never from the one at
 ---index `skip`; returns how many it took (0: the components are unchanged). With `touched`,
 ---marks the index of each component it drew from (for R.save_comps).
+---@param s ShipRecord
+---@param kind string
+---@param n integer
+---@param touched? table<integer, boolean>
+---@param skip? integer
+---@return integer took
 local function drain(s, kind, n, touched, skip)
   local took = 0
   for i, c in ipairs(s.comps) do
@@ -472,12 +491,17 @@ end
 
 ---The banked (movement, manoeuvre) points of this movement phase, without touching the record
 ---(check and choices read shared, read-only snapshots).
+---@param s ShipRecord
+---@return integer movement
+---@return integer manoeuvre
 local function banked(ctx, s)
   if s.bank_round ~= ctx.round then return 0, 0 end
   return s.bank_mv or 0, s.bank_mn or 0
 end
 
 ---Manoeuvre points available: banked ones plus thruster charges.
+---@param s ShipRecord
+---@return integer
 function R.manoeuvre_available(ctx, s)
   local _, mn = banked(ctx, s)
   return mn + R.thruster_charges(s)
@@ -492,6 +516,9 @@ function R.spend_manoeuvre(ctx, s, n, touched)
   return drain(s, "thruster", n - b, touched)
 end
 
+---Movement points available: banked ones plus main engine charges.
+---@param s ShipRecord
+---@return integer
 function R.movement_available(ctx, s)
   local mv = banked(ctx, s)
   return mv + R.engine_charges(s)
@@ -509,6 +536,8 @@ end
 -- Power pool: base power plus working generators, made once per power phase. Reading it
 -- changes nothing (check and choices see read-only snapshots); apply stores it with
 -- R.open_pool before spending from it.
+---@param s ShipRecord
+---@return integer
 function R.pool(ctx, s)
   if s.pool_round ~= ctx.round then
     local n = D.base_power
@@ -525,6 +554,8 @@ function R.open_pool(ctx, s)
   return s.pool
 end
 
+---@param s ShipRecord
+---@return integer
 function R.battery_charge(s)
   local n = 0
   for _, c in ipairs(s.comps) do if c.kind == "battery" and not c.dead then n = n + c.charge end end
@@ -605,6 +636,23 @@ end
 -- in the order of b.hexes, with `cover` = covered key -> the spots covering it. Kinds of one
 -- shape share the list (kind -> list through D.anomalies[kind].shape).
 local SPOTS = setmetatable({}, { __mode = "k" })
+
+---The keys of the hexes an anomaly of shape `offsets` centred at h covers, or nil when one of
+---them is not in play (`grid`: q -> r -> key of every hex in play).
+---@param grid table<integer, table<integer, string>>
+---@param h Hex
+---@param offsets [integer, integer][] (dq, dr) of each covered hex
+---@return string[]|nil
+local function covered_keys(grid, h, offsets)
+  local keys = {}
+  for i, o in ipairs(offsets) do
+    local col = grid[h.q + o[1]]
+    local k = col and col[h.r + o[2]]
+    if not k then return nil end
+    keys[i] = k
+  end
+  return keys
+end
 local function anomaly_spots(b)
   local per = SPOTS[b]
   if per then return per end
@@ -619,13 +667,7 @@ local function anomaly_spots(b)
   for name, offsets in pairs(D.shapes) do
     local list = {}
     for _, h in ipairs(b.hexes) do
-      local keys = {}
-      for i, o in ipairs(offsets) do
-        local col = grid[h.q + o[1]]
-        local k = col and col[h.r + o[2]]
-        if not k then keys = nil; break end
-        keys[i] = k
-      end
+      local keys = covered_keys(grid, h, offsets)
       if keys then list[#list + 1] = { h = h, keys = keys } end
     end
     -- covered key -> the spots covering it, in list order
