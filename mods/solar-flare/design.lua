@@ -54,7 +54,6 @@ local D = require("data")
 ---@field pool_round integer
 ---@field pool integer
 
----@class design
 local M = {}
 
 ---Points a system of `kind` costs at `level` (nil if the level is outside 1..6).

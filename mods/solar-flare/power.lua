@@ -6,8 +6,6 @@
 -- Deliberately absent: crew and pool bookkeeping (main.lua does that). Example: a shield at 0
 -- needs `shield_cost(0, 6) == 21` power to reach 6.
 local D = require("data")
-
----@class power
 local M = {}
 
 ---Power to raise a shield from charge a to charge b (each new level costs its own number).

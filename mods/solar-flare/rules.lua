@@ -653,6 +653,7 @@ local function covered_keys(grid, h, offsets)
   end
   return keys
 end
+
 local function anomaly_spots(b)
   local per = SPOTS[b]
   if per then return per end
@@ -808,6 +809,8 @@ function R.placements_now(ctx, first_only)
 end
 
 -- Setup: ships --------------------------------------------------------------------------------
+---The ships of `side` not yet placed on the board, by id.
+---@return Piece[]
 function R.reserve_ships(ctx, side)
   local out = {}
   for _, p in ipairs(R.ships(ctx, side)) do if not R.on_board(p) then out[#out + 1] = p end end

@@ -212,7 +212,7 @@ action {
   params = { ship = "piece", at = "hex", facing = "direction" },
   choices = function(ctx, side)
     if not S.may_deploy_ship(ctx, side) then return {} end
-    local p = R.reserve_ships(ctx, side)[1]
+    local p = assert(R.reserve_ships(ctx, side)[1], "may_deploy_ship found a ship in reserve")
     local map, occ, out = R.terrain_map(ctx), R.occupancy(ctx), {}
     local ships = R.ship_spots(ctx)
     -- Choices made once (see TRANSFERS): ship -> board hex (the board's own table) -> list.

@@ -7,6 +7,8 @@ function H.ship(g, side)
   end
 end
 
+---The torpedoes (of `side` when given), by id.
+---@return Piece[]
 function H.torps(g, side)
   local out = {}
   for _, p in ipairs(g:pieces(side and { owner = side } or {})) do
@@ -14,6 +16,13 @@ function H.torps(g, side)
   end
   table.sort(out, function(a, b) return a.id < b.id end)
   return out
+end
+
+---The first torpedo of `side` (by id); fails when it has none.
+---@return Piece
+function H.torp(g, side)
+  local first = assert(H.torps(g, side)[1], "no torpedo of " .. tostring(side))
+  return first
 end
 
 function H.active(g)
@@ -104,7 +113,7 @@ function H.play(g, seed, max_steps)
     if g:outcome() then return g:outcome(), step end
     -- The first acting side that still has something to do (a team member that ended the
     -- phase waits for the others).
-    local side, legal = nil, {}
+    local side, legal = nil, {} ---@type string|nil, ActionTable[]
     for _, s in ipairs(g:waiting()) do
       legal = g:legal(s)
       if #legal > 0 then side = s; break end
@@ -132,14 +141,15 @@ function H.play_bots(g, bots, seed, max_steps)
   local pick = H.lcg(seed)
   for step = 1, max_steps do
     if g:outcome() then return g:outcome(), step end
-    local side, legal = nil, {}
+    local side, legal = nil, {} ---@type string|nil, ActionTable[]
     for _, s in ipairs(g:waiting()) do
       legal = g:legal(s)
       if #legal > 0 then side = s; break end
     end
     if side == nil then return nil, step end
-    local a
+    local a ---@type ActionTable|nil
     if bots[side] then a = g:bot(bots[side], side) else a = legal[pick(#legal)] end
+    assert(a, "a side with legal actions has one to take")
     a.side = side
     -- The engine lists end_phase without asking the rules; g:try performs it when allowed, and
     -- a refused one is simply chosen again (as the CLI does).

@@ -8,7 +8,7 @@ local function range(t, seed)
 end
 
 test("greedy: aims its strongest beam at the enemy, then confirms", function(t)
-  local g, red, blue = range(t)
+  local g, _, blue = range(t)
   local a = g:bot("greedy", "red")
   t:eq(a.id, "aim"); t:eq(a.target, blue.id); t:eq(a.strength, 4)
   a.side = "red"; g:act(a)
@@ -30,12 +30,12 @@ test("greedy: never ends the weapons phase with a charged beam in arc", function
 end)
 
 test("greedy: a spent torpedo fired last round is disarmed rather than blasting its own ship", function(t)
-  local g, red = range(t)
+  local g = range(t)
   local round = g:clock().round
   g:edit(function(ctx)
     ctx:create { type = "torpedo", owner = "red", hex = { q = 1, r = 3 }, facing = 0, values = { level = 3, integrity = 1, launched_round = round - 1, from = 3, mp_round = round, mp = 0, turns = 0 } }
   end)
-  local tid = H.torps(g, "red")[1].id
+  local tid = H.torp(g, "red").id
   local rh = H.ship(g, "red").hex
   t:ok(math.abs(rh.q - 1) + math.abs(rh.r - 3) <= 2) -- next to the red ship
   -- Drive the bot until the torpedo is dealt with; it must be a disarm (a blast would hit red).

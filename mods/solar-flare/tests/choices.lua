@@ -41,14 +41,14 @@ local function torpedo_at_vertex(g, ship)
 end
 
 test("blast through a vertex: the attacker chooses the section before the dice are rolled", function(t)
-  local g, red, blue = range(t)
+  local g, _, blue = range(t)
   local tid, secs = torpedo_at_vertex(g, blue)
   t:eq(#secs, 2, "the line meets the ship at a vertex")
   g:act { id = "detonate", side = "red", torpedo = tid }
   t:eq(#H.dice(g), 0, "no dice before the section is chosen")
   local asked = listed(g, "red", "choose_section")
   t:eq(#asked, 2)
-  local got = { asked[1].section, asked[2].section }
+  local got = { asked[1].section, asked[2].section } ---@type integer[]
   table.sort(got)
   t:eq(got, secs)
   t:eq(#listed(g, "red", "aim"), 0, "nothing else until the choice is made")

@@ -47,14 +47,13 @@ test("quick setup: each player picks a sample design in play; anomalies wait unt
   g:act { id = "finish_design", side = second, ship = theirs.id }
   local n = g:global("anomaly_count")
   t:ok(n and n >= 1 and n <= 6, "the anomaly roll follows the last design")
-  t:eq(g:side(first).values.anomalies_left, n)
+  t:eq(assert(g:side(first)).values.anomalies_left, n)
   -- Only now, with every design final, the players roll for the play order.
   local log = g:log()
   local events = table.concat(log[#log].events, "\n")
-  local order = events:match("play order from the next round: ([%w_, ]+)")
-  t:ok(order ~= nil, events)
+  local order = assert(events:match("play order from the next round: ([%w_, ]+)"), events)
   t:ok(events:find("every design is final", 1, true) < events:find("play order from", 1, true))
-  local rolled_first = order:match("^([%w_]+)")
+  local rolled_first = assert(order:match("^([%w_]+)"), order)
   t:eq(#ids(g:legal(second), "place_anomaly"), 0, "anomalies start with the first player's next turn")
   t:ok((g:try { id = "end_phase", side = second }))
   while g:clock().round == 1 do g:end_phase(H.active(g)) end

@@ -128,12 +128,12 @@ end)
 test("a design over 80 points is refused; crew take no slot", function(t)
   local d = { components = {}, crew = {} }
   for _ = 1, 20 do d.crew[#d.crew + 1] = 2 end -- 20 crew teams at 3 points: 60 points, no slot
-  t:ok(DES.validate(d))
+  t:ok((DES.validate(d)))
   d.crew[#d.crew + 1] = 6; d.crew[#d.crew + 1] = 6 -- +14 = 74
-  t:ok(DES.validate(d))
+  t:ok((DES.validate(d)))
   d.crew[#d.crew + 1] = 6 -- 81
   local ok, problems = DES.validate(d)
-  t:falsy(ok); t:matches(problems[1], "81 points")
+  t:falsy(ok); t:matches(assert(problems, "a refused design lists its problems")[1], "81 points")
 end)
 
 test("quick setup: every system fully charged, sections at integrity 4", function(t)

@@ -7,7 +7,7 @@ test("save_ship writes the named groups only, and missing scalars as a full save
   local g = t:game { scenario = "range", seed = 2 }
   local id = H.ship(g, "red").id
   g:edit(function(ctx)
-    local s = ctx:piece(id).values
+    local s = assert(ctx:piece(id), "red's ship").values
     s.comps[1].charge = s.comps[1].charge + 1
     s.hull[1] = 1
     s.bank_mv = 5
@@ -20,7 +20,7 @@ test("save_ship writes the named groups only, and missing scalars as a full save
   t:eq(v.crew[1].used_round, 0, "crew not saved")
   local before = v.comps[1].charge
   g:edit(function(ctx)
-    local s = ctx:piece(id).values
+    local s = assert(ctx:piece(id), "red's ship").values
     s.hull[2] = 2
     s.bank_mv = 7
     s.pool_round = nil
@@ -32,7 +32,7 @@ test("save_ship writes the named groups only, and missing scalars as a full save
   t:eq(v.pool_round, 0, "a missing scalar is written as 0")
   t:eq(v.comps[1].charge, before)
   g:edit(function(ctx)
-    local s = ctx:piece(id).values
+    local s = assert(ctx:piece(id), "red's ship").values
     s.crew[1].used_round = 3
     s.pool = 2
     R.save_ship(ctx, id, s)

@@ -46,13 +46,13 @@ test("ships: not on an anomaly, not in a sector with an enemy ship; battle start
   -- place anomalies far from the centre sector with the first legal choice until ships are due
   for _ = 1, 200 do
     local side = H.active(g)
-    local placed, last = false, nil
+    local placed, last = false, nil ---@type boolean, ActionTable|nil
     for _, a in ipairs(g:legal(side)) do
       if a.id == "place_anomaly" and a.kind == "small_asteroid" then last = a end
     end
     if last then last.side = side; g:act(last); placed = true; anomaly_at = last.at end
     if not placed then
-      local dep = nil
+      local dep = nil ---@type ActionTable|nil
       for _, a in ipairs(g:legal(side)) do if a.id == "deploy" then dep = a break end end
       if dep then break end
       g:end_phase(side)
@@ -118,7 +118,7 @@ test("victory: the last player with ships wins", function(t)
   local blue = H.ship(g, "blue")
   g:edit(function(ctx) ctx:destroy(blue.id) end)
   g:end_phase(H.active(g))
-  local o = g:outcome()
+  local o = assert(g:outcome(), "the game is over")
   t:eq(o.winners, { "red" })
 end)
 
@@ -127,13 +127,14 @@ test("fleet action: a team completes each phase together", function(t)
   H.designs(g)
   local c = g:clock()
   t:eq(#c.acting, 2)
-  for _, a in ipairs(g:legal(c.acting[1])) do
+  local first = assert(c.acting[1], "a side acts")
+  for _, a in ipairs(g:legal(first)) do
     if a.id == "place_anomaly" then g:act(a) break end
   end
-  g:end_phase(c.acting[1])
+  g:end_phase(first)
   t:eq(g:clock().phase, "deploy") -- the phase waits for the whole team
   local team = {}
-  for _, s in ipairs(c.acting) do team[#team + 1] = g:side(s).team end
+  for _, s in ipairs(c.acting) do team[#team + 1] = assert(g:side(s)).team end
   t:eq(team[1], team[2])
 end)
 
@@ -158,10 +159,10 @@ test("fleet action: the whole team wins, even a member whose ships are gone", fu
   end
   g:edit(function(ctx) for _, id in ipairs(gone) do ctx:destroy(id) end end)
   local side = H.active(g)
-  local a = g:legal(side)[1]
+  local a = assert(g:legal(side)[1], "something is legal")
   a.side = side
   g:act(a) -- any action lets the victory check run
-  local o = g:outcome()
+  local o = assert(g:outcome(), "the game is over")
   local w = {}
   for _, s in ipairs(o.winners) do w[#w + 1] = s end
   table.sort(w)

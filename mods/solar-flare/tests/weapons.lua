@@ -23,7 +23,7 @@ test("beam: aim shows the plan, confirm rolls strength dice against the hit sect
   local expect = DES.build(DESIGNS.lancer, "lancer")
   C.damage_ship(expect, 1, dice)
   local b = g:piece(blue.id).values
-  t:eq(b.comps[2].charge, expect.comps[2].charge)
+  t:eq(b.comps[2].charge, assert(expect.comps[2]).charge)
   t:eq(b.hull, expect.hull)
   t:eq(g:piece(red.id).values.comps[1].charge, 0)
 end)
@@ -82,7 +82,7 @@ test("beam: planets, moons, ships and torpedoes block; nebulae cost a die each",
 end)
 
 test("beam: at a vertex the attacker names either hexside; the choices list both", function(t)
-  local g, red, blue = range(t)
+  local g, _, blue = range(t)
   g:edit(function(ctx) ctx:move(blue.id, { q = 1, r = 1 }, 0) end)  -- on the ray through red's front vertex
   local sides = {}
   for _, a in ipairs(g:legal("red")) do
@@ -100,7 +100,7 @@ test("torpedo: launched into the hex beyond its section, facing away; needs 3 ch
   local g, red = range(t)
   face_blue(g, red)
   g:act { id = "launch", side = "red", ship = red.id, weapon = 11 }
-  local tp = H.torps(g, "red")[1]
+  local tp = H.torp(g, "red")
   t:eq(tp.hex, { q = 0, r = 2 }); t:eq(tp.facing, 0); t:eq(tp.values.level, 3)
   t:eq(g:piece(red.id).values.comps[11].charge, 0)
   local ok, why = g:try { id = "launch", side = "red", ship = red.id, weapon = 11 }
@@ -111,7 +111,7 @@ test("torpedo: 6 movement points a round, at most 2 hexside turns", function(t)
   local g, red = range(t)
   face_blue(g, red)
   g:act { id = "launch", side = "red", ship = red.id, weapon = 11 }
-  local id = H.torps(g, "red")[1].id
+  local id = H.torp(g, "red").id
   g:act { id = "torpedo_turn", side = "red", torpedo = id, turn = 1 }
   g:act { id = "torpedo_turn", side = "red", torpedo = id, turn = -1 }
   local ok, why = g:try { id = "torpedo_turn", side = "red", torpedo = id, turn = 1 }
@@ -132,7 +132,7 @@ test("torpedo: blast of its level minus 1 per hex, into a ship and by chain reac
       ctx:create { type = "torpedo", owner = "red", hex = { q = 0, r = -2 }, facing = 0, values = { level = 3, integrity = 1, launched_round = 1, from = 3 } }
       ctx:create { type = "torpedo", owner = "blue", hex = { q = 2, r = -2 }, facing = 0, values = { level = 6, integrity = 1, launched_round = 1, from = 3 } }
     end)
-    local mine, theirs = H.torps(g, "red")[1].id, H.torps(g, "blue")[1].id
+    local mine, theirs = H.torp(g, "red").id, H.torp(g, "blue").id
     g:act { id = "detonate", side = "red", torpedo = mine }
     t:eq(g:piece(mine), nil)
     local log = g:log()
@@ -158,7 +158,7 @@ test("torpedo: one fired last round must detonate or disarm before the weapons p
   g:act { id = "launch", side = "red", ship = red.id, weapon = 11 }
   t:ok((g:try { id = "end_phase", side = "red" })) -- g:try performs a legal action
   H.go(g, "red", "weapons")
-  local id = H.torps(g, "red")[1].id
+  local id = H.torp(g, "red").id
   local ok, why = g:try { id = "end_phase", side = "red" }
   t:falsy(ok); t:matches(why, "detonate or disarm")
   g:act { id = "disarm", side = "red", torpedo = id }
@@ -189,7 +189,7 @@ test("torpedo: asteroids attack with 6 dice less the movement points spent", fun
   face_blue(g, red)
   H.terrain(g, { { { q = 0, r = 1 }, "asteroid" } })
   g:act { id = "launch", side = "red", ship = red.id, weapon = 11 }
-  local id = H.torps(g, "red")[1].id
+  local id = H.torp(g, "red").id
   g:act { id = "torpedo_move", side = "red", torpedo = id, evade = 4 }
   t:eq(#H.dice(g) >= 2, true)
   local p = g:piece(id)
