@@ -7,10 +7,15 @@
 --   gravity.pulled(0, 1, 1) == 1   -- facing N, planet to the NE: now facing the planet
 --   gravity.pulled(0, 3, 1) == 0   -- planet dead astern: no side is nearer, no pull
 
+---@class GravityRules
 local G = {}
 
 --- The facing after a pull of `hexsides` (at most) toward the planet in direction `toward`.
 -- A ship facing the planet or facing directly away from it is not turned.
+---@param facing integer
+---@param toward integer the direction of the planet
+---@param hexsides integer
+---@return integer
 function G.pulled(facing, toward, hexsides)
   for _ = 1, hexsides do
     local diff = (toward - facing) % 6

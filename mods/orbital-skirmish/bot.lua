@@ -6,11 +6,16 @@
 -- (`hexforge play mods/orbital-skirmish --bots blue=greedy,red=random`).
 --   local best, index = bot.choose(ctx, "blue", legal_actions, weapon_info)
 
+---@class OrbitalBot
 local B = {}
 
 local mv = require("movement")
 
 -- `enemies`: the enemy ships on the map (read once per decision, not once per action).
+---@param enemies Ship[]
+---@param h Hex
+---@return Ship|nil
+---@return integer|nil distance
 local function nearest_enemy(enemies, h)
   local best, best_d
   for _, p in ipairs(enemies) do
@@ -21,14 +26,23 @@ local function nearest_enemy(enemies, h)
 end
 
 -- Mean of "NdS+K" dice.
+---@param notation any
+---@return number
 local function mean(notation)
   local n, s, k = tostring(notation):match("^(%d*)d(%d+)([%+%-]?%d*)$")
   if not s then return 0 end
-  n = tonumber(n) or 1
-  return n * (tonumber(s) + 1) / 2 + (tonumber(k) or 0)
+  local count = tonumber(n) or 1
+  local sides = assert(tonumber(s), "the sides are digits")
+  return count * (sides + 1) / 2 + (tonumber(k) or 0)
 end
 
 --- The score of one legal action; higher is better.
+---@param ctx CtxReader
+---@param side string
+---@param a table a legal action (id, side and its params)
+---@param weapon_info fun(ctx: CtxReader, id: string): Weapon
+---@param cache? table what one decision reads once for all its actions (enemies, ships, planets)
+---@return number
 function B.score(ctx, side, a, weapon_info, cache)
   cache = cache or {}
   if not cache.enemies then
@@ -103,6 +117,12 @@ function B.score(ctx, side, a, weapon_info, cache)
 end
 
 --- The best action of `actions` (a list of legal actions) for `side`, and its 1-based index.
+---@param ctx CtxReader
+---@param side string
+---@param actions table[]
+---@param weapon_info fun(ctx: CtxReader, id: string): Weapon
+---@return table|nil best
+---@return integer|nil index
 function B.choose(ctx, side, actions, weapon_info)
   local best, best_s, best_i
   local cache = {}

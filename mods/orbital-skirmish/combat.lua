@@ -11,6 +11,7 @@
 
 local mv = require("movement")
 
+---@class OrbitalCombat
 local C = {}
 
 --- Whether planets block the shot from `a` to `b`: every shortest chain of hexes between them
@@ -20,6 +21,11 @@ local C = {}
 -- next one round `w` (b - a = m u + n w, m, n >= 0), in any order. So the hexes on them are
 -- a + i u + j w (0 <= i <= m, 0 <= j <= n), and a chain reaches (i, j) from (i - 1, j) or
 -- (i, j - 1): one pass over that parallelogram, rows of it at a time.
+---@param a Hex
+---@param b Hex
+---@param planets Hex[]
+---@param is_planet fun(h: Hex): boolean
+---@return boolean
 function C.los_blocked(a, b, planets, is_planet)
   local dq, dr = b.q - a.q, b.r - a.r
   local m, n, u, w
@@ -31,6 +37,7 @@ function C.los_blocked(a, b, planets, is_planet)
     local j = (v1[1] * dr - v1[2] * dq) * det
     if i >= 0 and j >= 0 then m, n, u, w = i, j, v1, v2 break end
   end
+  assert(m and n and u and w, "b - a lies between two neighbouring directions")
   -- Where a planet lies in the parallelogram, if it does (not at either end).
   local inside = {}
   local any = false
@@ -66,6 +73,10 @@ end
 -- wide, straight ahead of the bow. "centre" (the row straight ahead: head-on), "side" (the row
 -- either side of it, from the hexes ahead-left and ahead-right on), "own" (the ship's own hex:
 -- ships in one hex may fire at each other), or nil (outside the band).
+---@param s Hex
+---@param facing integer
+---@param t Hex
+---@return "centre"|"side"|"own"|nil
 function C.forward_band(s, facing, t)
   local dq, dr = t.q - s.q, t.r - s.r
   if dq == 0 and dr == 0 then return "own" end
@@ -85,12 +96,22 @@ function C.forward_band(s, facing, t)
 end
 
 --- Whether `t` is in the forward band of a ship at `s` facing `facing` (see C.forward_band).
+---@param s Hex
+---@param facing integer
+---@param t Hex
+---@return boolean
 function C.in_forward_band(s, facing, t)
   return C.forward_band(s, facing, t) ~= nil
 end
 
 --- The chance to hit in percent (never below 0): base chance, less `range_loss` per hex of
 -- range, less `icm_penalty` per interceptor missile fired at the shot.
+---@param base integer
+---@param range_loss integer
+---@param range integer
+---@param icm_penalty integer
+---@param interceptors integer
+---@return integer
 function C.chance(base, range_loss, range, icm_penalty, interceptors)
   local c = base - range_loss * range - icm_penalty * interceptors
   if c < 0 then return 0 end

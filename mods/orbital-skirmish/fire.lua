@@ -14,11 +14,35 @@ local rule, weapon, total, facing_of, SHARED, own_ship, move_env, listed_pieces,
 -- Fire
 ---------------------------------------------------------------------------------------------
 
+---A shot fire_reason allows.
+---@class Shot
+---@field weapon Weapon
+---@field slot integer
+---@field target Ship
+---@field at Hex the hex fired at (on the target's path in defensive fire)
+---@field range integer
+---@field bonus integer
+
+---A declared shot waiting for the target's interceptors (the global "pending_shot").
+---@class PendingShot
+---@field piece integer
+---@field weapon string
+---@field target integer
+---@field defender string
+---@field range integer
+---@field chance integer before interceptors
+---@field range_loss integer
+---@field penalty integer per interceptor
+---@field damage string dice
+
 -- Which fire phase this is: `fired` maps a weapon slot to the phase it last fired in, so a
 -- weapon fires once per fire phase without a sweep clearing every ship's record as each fire
 -- phase starts (a hook call, a read and two writes per ship, twice a turn).
 -- Made once per ctx (a listing asks for every weapon and target).
+---@type table<Ctx, string>
 local FIRE_PHASE = setmetatable({}, { __mode = "k" })
+---@param ctx Ctx
+---@return string
 local function fire_phase(ctx)
   local s = FIRE_PHASE[ctx]
   if s == nil then
@@ -30,6 +54,16 @@ end
 
 -- Why `a` (piece, weapon slot, target) cannot fire whatever hex it aims at, or nil and the
 -- weapon, slot and target. `t` is the target's snapshot when the caller has it already.
+---@param ctx Ctx
+---@param a table the action: side, piece, weapon (slot), target
+---@param p Ship the firer
+---@param t? Ship
+---@return string|nil why
+---@return Weapon|nil w
+---@return integer|nil slot
+---@return Ship|nil t
+---@return_overload string
+---@return_overload nil, Weapon, integer, Ship
 local function fire_base(ctx, a, p, t)
   local slot = math.tointeger(a.weapon)
   local wid = slot and p.stats.weapons[slot]
@@ -54,8 +88,12 @@ local function fire_base(ctx, a, p, t)
 end
 
 -- The hex a path entered `at` from (the one before `at`), or nil.
+---@param path Hex[]|nil
+---@param at Hex
+---@return Hex|nil
 local function entered_from(path, at)
-  for i = 2, #(path or {}) do
+  if path == nil then return nil end
+  for i = 2, #path do
     if mv.eq(path[i], at) then return path[i - 1] end
   end
   return nil
@@ -64,6 +102,17 @@ end
 -- Why weapon `w` of `p` cannot reach hex `at` of target `t`, or nil, the range and the bonus
 -- (head-on: a forward-firing weapon at the centre row of its band, or at the hex the firer
 -- entered this turn).
+---@param ctx Ctx
+---@param p Ship the firer
+---@param w Weapon
+---@param at Hex
+---@param env GameMoveEnv
+---@param t Ship the target
+---@return string|nil why
+---@return integer|nil range
+---@return integer|nil bonus
+---@return_overload string
+---@return_overload nil, integer, integer
 local function fire_geometry(ctx, p, w, at, env, t)
   local range = mv.distance(p.hex, at)
   if range > w.range then return ("out of range: %d hexes, the %s reaches %d"):format(range, w.id, w.range) end
@@ -87,6 +136,15 @@ end
 
 -- Why `a` (piece, weapon slot, target, at) cannot fire, or nil and the shot's details.
 -- `t` is the target's snapshot when the caller has it already (saves a ctx:piece per hex).
+---@param ctx Ctx
+---@param a table the action: side, piece, weapon (slot), target, at
+---@param p Ship the firer
+---@param env GameMoveEnv
+---@param t? Ship
+---@return string|nil why
+---@return Shot|nil shot
+---@return_overload string
+---@return_overload nil, Shot
 local function fire_reason(ctx, a, p, env, t)
   local why, w, slot
   why, w, slot, t = fire_base(ctx, a, p, t)
@@ -113,6 +171,12 @@ end
 -- The best hex of a mover's path to fire at (highest chance, then earliest), or nil.
 -- Why fire_base once and fire_geometry per hex: everything but the geometry is the same for
 -- every hex of the path (and each hex comes from the path, so it is on it).
+---@param ctx Ctx
+---@param a table the action: side, piece, weapon (slot), target
+---@param p Ship the firer
+---@param t Ship the target
+---@param env GameMoveEnv
+---@return Hex|nil
 local function best_at(ctx, a, p, t, env)
   local why, w = fire_base(ctx, a, p, t)
   if why then return nil end
@@ -130,6 +194,9 @@ local function best_at(ctx, a, p, t, env)
 end
 
 -- The most interceptors the target of `shot` may fire at it.
+---@param ctx Ctx
+---@param shot PendingShot
+---@return number
 local function most_interceptors(ctx, shot)
   local t = ctx:piece(shot.target, SHARED)
   return math.min(rule(ctx, "max_interceptors_per_attack"), t and t.values.icm or 0)
@@ -137,8 +204,11 @@ end
 
 -- Rolls a declared shot (`pending`: shooter, weapon, target and the chance before
 -- interceptors) with `icm` interceptor missiles fired at it.
+---@param ctx Ctx
+---@param pending PendingShot
+---@param icm integer
 local function resolve(ctx, pending, icm)
-  local t = ctx:piece(pending.target, SHARED)
+  local t = assert(ctx:piece(pending.target, SHARED), "the target of a declared shot is in the game")
   local chance = C.chance(pending.chance, pending.range_loss, pending.range, pending.penalty, icm)
   local roll = total(ctx:roll(rule(ctx, "to_hit_die"), "to hit"))
   local what = ("ship %d %s at ship %d, range %d: %d%%, rolled %d"):format(
@@ -189,8 +259,9 @@ game.action {
   end,
   apply = function(ctx, a)
     -- A private copy: the fired weapons and the ammunition are changed on it, then written.
-    local p = ctx:piece(a.piece)
-    local _, shot = fire_reason(ctx, a, p, move_env(ctx))
+    local p = assert(ctx:piece(a.piece), "check found the ship") --[[@as Ship]]
+    local why, shot = fire_reason(ctx, a, p, move_env(ctx))
+    assert(shot, why)
     local w, t = shot.weapon, shot.target
     local fired = p.values.fired or {}
     fired[tostring(shot.slot)] = fire_phase(ctx)
@@ -242,10 +313,10 @@ game.action {
     return true
   end,
   apply = function(ctx, a)
-    local shot = ctx:global("pending_shot")
-    local n = math.tointeger(a.count)
+    local shot = ctx:global("pending_shot") ---@type PendingShot
+    local n = assert(math.tointeger(a.count), "check took a whole count")
     if n > 0 then
-      local t = ctx:piece(shot.target, SHARED)
+      local t = assert(ctx:piece(shot.target, SHARED), "the target of a declared shot is in the game")
       ctx:set(t.id, "icm", t.values.icm - n)
       ctx:log(("ship %d fires %d interceptor missile(s)"):format(t.id, n))
     end

@@ -17,6 +17,11 @@ local C = require("combat")
 local bot = require("bot")
 
 -- The variant plugs into movement through this global (env_extensions); tests read helpers here.
+---@class OrbitalSkirmish
+---@field movement OrbitalMovement
+---@field combat OrbitalCombat
+---@field data OrbitalData
+---@field env_extensions fun(ctx: CtxReader, env: GameMoveEnv)[] -- each may change the env
 ORBITAL_SKIRMISH = { movement = mv, combat = C, data = data, env_extensions = {} }
 
 ---------------------------------------------------------------------------------------------
@@ -69,18 +74,23 @@ game.turns {
 -- Reading the game
 ---------------------------------------------------------------------------------------------
 local R = require("reading")
-local rule, weapon, facing_of, SHARED, hull_left, hex_number, planets, ships_of, own_ship, move_env, listed_ships_of, listed_env, adjacent_planets =
-  R.rule, R.weapon, R.facing_of, R.SHARED, R.hull_left, R.hex_number, R.planets, R.ships_of, R.own_ship, R.move_env, R.listed_ships_of, R.listed_env, R.adjacent_planets
+local weapon, facing_of, SHARED, hull_left, hex_number, planets, ships_of, own_ship, move_env, listed_ships_of, listed_env, adjacent_planets =
+  R.weapon, R.facing_of, R.SHARED, R.hull_left, R.hex_number, R.planets, R.ships_of, R.own_ship, R.move_env, R.listed_ships_of, R.listed_env, R.adjacent_planets
 ORBITAL_SKIRMISH.greedy = function(ctx, side, actions) return (bot.choose(ctx, side, actions, weapon)) end
 --- The same bot for the engine (docs/API.md, game.bots): the 1-based index of its pick.
 game.bots.greedy = function(ctx, side, legal)
   local _, i = bot.choose(ctx, side, legal, weapon)
+  assert(i, "a bot is asked only when its side has legal actions")
   return i
 end
 
 ---------------------------------------------------------------------------------------------
 -- Movement actions
 ---------------------------------------------------------------------------------------------
+---@param ctx Ctx
+---@param a table the action (side, piece)
+---@return Ship|nil
+---@return string|nil why
 local function may_start_move(ctx, a)
   if ctx.phase ~= "move" then return nil, "ships move only in their own movement phase" end
   local p, why = own_ship(ctx, a.side, a.piece)
@@ -91,6 +101,10 @@ end
 
 -- How far a ship may fly straight on before a planet, best of the facings it may start with
 -- (any, leaving orbit), up to `most` hexes.
+---@param p Ship
+---@param env MoveEnv
+---@param most integer
+---@return integer
 local function straight_run(p, env, most)
   local best = 0
   for _, f in ipairs(p.values.orbit and { 0, 1, 2, 3, 4, 5 } or { facing_of(p) }) do
@@ -108,6 +122,11 @@ end
 -- Whether a ship may fly at `speed` this turn without entering a planet: some move ends on the
 -- map or leaves it (speed 0, standing or stopping, enters nothing). A ship leaving orbit
 -- rotates freely, so any facing counts. `run`: its straight_run when the caller has it.
+---@param p Ship
+---@param speed integer
+---@param env MoveEnv
+---@param run? integer
+---@return boolean
 local function speed_has_path(p, speed, env, run)
   -- Where entering a planet crashes rather than being refused (the gravity variant), every
   -- speed has a legal move.
@@ -121,6 +140,9 @@ end
 
 -- The speeds a ship may choose now: those within its ADF that have a legal move; all of them
 -- when none has one (then it crashes into the planet, README assumption 13a).
+---@param ctx CtxReader
+---@param p Ship
+---@return integer[]
 local function flyable_speeds(ctx, p)
   local env = ORBITAL_SKIRMISH.move_env(ctx)
   local all, out = mv.speed_options(p.values.speed, p.stats.adf), {}
@@ -164,8 +186,8 @@ game.action {
     return false, ("at speed %d every move of ship %d enters a planet"):format(a.speed, p.id)
   end,
   apply = function(ctx, a)
-    local p = ctx:piece(a.piece, SHARED)
-    local was_orbiting = p.values.orbit and true or false
+    local p = assert(ctx:piece(a.piece, SHARED), "check found the ship") --[[@as Ship]]
+    local was_orbiting = p.values.orbit and true or false ---@type boolean
     ctx:set(p.id, "new_speed", a.speed)
     if was_orbiting then
       ctx:set(p.id, "orbit", false)
@@ -188,12 +210,21 @@ game.action {
 -- The legal moves of a ship that has chosen its speed: ends (and forced exits).
 -- The facings a ship may start its move with: all six for one at speed 0 all turn or leaving
 -- orbit (free rotation), else its own.
+---@param p Ship
+---@return integer[]
 local function facings_of(p)
   if p.values.free_rot then return { 0, 1, 2, 3, 4, 5 } end
   return { facing_of(p) }
 end
 
-local function moves_of(ctx, p, env)
+---@param _ctx CtxReader
+---@param p Ship
+---@param env MoveEnv
+---@return ListedMove[] ends
+---@return ListedMove[] exits
+---@return ListedMove[] crashes
+---@return boolean|nil truncated
+local function moves_of(_ctx, p, env)
   return mv.reach(p.hex, facings_of(p), p.values.new_speed, p.stats.mr, env)
 end
 ORBITAL_SKIRMISH.moves_of = moves_of
@@ -201,11 +232,25 @@ ORBITAL_SKIRMISH.moves_of = moves_of
 -- The same moves as engine-kept lists (mv.reach_choices), each choice `params` plus the move:
 -- a listing returns them as they are, and counting them or taking the first makes nothing for
 -- the moves not read.
-local function move_lists(ctx, p, env, params)
+---@param _ctx CtxReader
+---@param p Ship
+---@param env MoveEnv
+---@param params? table
+---@return ChoiceList ends
+---@return ChoiceList exits
+---@return ChoiceList crashes
+---@return boolean truncated
+local function move_lists(_ctx, p, env, params)
   return mv.reach_choices(p.hex, facings_of(p), p.values.new_speed, p.stats.mr, env, params)
 end
 
 -- Resolve a move action to a simulation result, or nil and a reason.
+---@param ctx CtxReader
+---@param p Ship
+---@param a table the action (plan, or to and facing; start_facing, path)
+---@param env MoveEnv
+---@return MoveResult|nil
+---@return string|nil why
 local function resolve_move(ctx, p, a, env)
   local speed = p.values.new_speed
   local start_facing = facing_of(p)
@@ -218,7 +263,7 @@ local function resolve_move(ctx, p, a, env)
     start_facing = f
   end
   if speed == 0 then
-    local f = start_facing
+    local f = start_facing ---@type integer|nil
     if a.facing ~= nil then f = mv.dir(a.facing) end
     if f == nil then return nil, "facing must be a direction" end
     if f ~= facing_of(p) and not p.values.free_rot then
@@ -302,13 +347,16 @@ game.action {
     return true
   end,
   apply = function(ctx, a)
-    local p = ctx:piece(a.piece, SHARED)
+    local p = assert(ctx:piece(a.piece, SHARED), "check found the ship") --[[@as Ship]]
     local r = assert(resolve_move(ctx, p, a, move_env(ctx)))
     ORBITAL_SKIRMISH.finish_move(ctx, p, r)
   end,
 }
 
 -- Carry out a resolved move (shared by the move action and the default move).
+---@param ctx Ctx
+---@param p Ship
+---@param r MoveResult
 function ORBITAL_SKIRMISH.finish_move(ctx, p, r)
     ctx:set(p.id, "speed", p.values.new_speed)
     ctx:set(p.id, "moved", true)
@@ -388,8 +436,8 @@ game.action {
     return true
   end,
   apply = function(ctx, a)
-    local p = ctx:piece(a.piece, SHARED)
-    local nxt = mv.orbit_next(a.planet, p.hex, a.dir)
+    local p = assert(ctx:piece(a.piece, SHARED), "check found the ship") --[[@as Ship]]
+    local nxt = assert(mv.orbit_next(a.planet, p.hex, a.dir), "check found the ship next to the planet")
     ctx:set(p.id, "speed", 0)
     ctx:set(p.id, "new_speed", 0)
     ctx:set(p.id, "moved", true)
@@ -411,6 +459,8 @@ game.action {
 -- Every ship moves: a ship still without orders when its side ends the movement phase flies
 -- straight on at last turn's speed, or goes on round its orbit (the runtime does not let a mod
 -- refuse end_phase, so the rule is kept this way).
+---@param ctx Ctx
+---@param p Ship
 local function default_move(ctx, p)
   local env = move_env(ctx)
   if p.values.orbit and p.values.new_speed < 0 then
@@ -429,12 +479,12 @@ local function default_move(ctx, p)
   end
   if p.values.new_speed < 0 then
     ctx:set(p.id, "new_speed", p.values.speed)
-    p = ctx:piece(p.id, SHARED)
+    p = assert(ctx:piece(p.id, SHARED), "the ship is in the game") --[[@as Ship]]
   end
   if not speed_has_path(p, p.values.new_speed, env) then
     -- Every move at this speed enters a planet: the nearest speed it may choose with a move that
     -- avoids them instead, the slower of two (stopping where its ADF allows).
-    local best
+    local best ---@type integer|nil
     for _, s in ipairs(flyable_speeds(ctx, p)) do
       local d = math.abs(s - p.values.speed)
       if speed_has_path(p, s, env) and (best == nil or d < math.abs(best - p.values.speed)) then
@@ -450,7 +500,7 @@ local function default_move(ctx, p)
       return
     elseif best then
       ctx:set(p.id, "new_speed", best)
-      p = ctx:piece(p.id, SHARED)
+      p = assert(ctx:piece(p.id, SHARED), "the ship is in the game") --[[@as Ship]]
     end
   end
   local plan = string.rep("F", p.values.new_speed)
@@ -469,7 +519,7 @@ end
 -- Hooks run after the clock has moved on, so ctx.phase is already the next phase: the
 -- event names the phase that ended, and phase_start recorded whose movement phase it was.
 -- Filtered: the engine calls it only when a movement phase ends.
-game.on("phase_end", { phases = { "move" } }, function(ctx, ev)
+game.on("phase_end", { phases = { "move" } }, function(ctx)
   local mover = ctx:global("mover")
   if not mover then return end
   for _, p in ipairs(ships_of(ctx, mover)) do
@@ -482,6 +532,8 @@ require("fire")
 ---------------------------------------------------------------------------------------------
 -- Setup, hooks, victory
 ---------------------------------------------------------------------------------------------
+---@param ctx Ctx
+---@param p Piece
 local function reset_move(ctx, p)
   ctx:set(p.id, "new_speed", -1)
   ctx:set(p.id, "moved", false)
@@ -511,6 +563,9 @@ game.on("phase_start", { phases = { "move" } }, function(ctx)
   end
 end)
 
+---@param ctx CtxReader
+---@param side string
+---@return integer
 local function side_hull(ctx, side)
   local sum = 0
   for _, p in ipairs(ships_of(ctx, side)) do sum = sum + hull_left(p) end
@@ -519,6 +574,8 @@ end
 
 -- Victory runs after every action: one light ctx:pieces call (owner, type and hex only),
 -- counted per side.
+---@param ctx Ctx
+---@return { winners: string[], reason: string }|nil
 local function result(ctx)
   local count, objective = {}, 0
   local o = ctx.options or {}
@@ -542,6 +599,8 @@ end
 
 -- At the turn limit: the scenario names a winner (the defender of an objective), or the side
 -- with the most hull points left on the map wins; equal hull is a draw.
+---@param ctx Ctx
+---@return { winners: string[], reason: string }
 local function turn_limit_result(ctx)
   local r = result(ctx)
   if r then return r end

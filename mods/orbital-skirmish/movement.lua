@@ -15,13 +15,18 @@
 --
 -- Directions are 0..5 clockwise from N: N(0,-1) NE(1,-1) SE(1,0) S(0,1) SW(-1,1) NW(-1,0).
 
+---@class OrbitalMovement
 local M = {}
 
+---@type table<integer, [integer, integer]> direction -> { dq, dr }
 M.VECTORS = { [0] = { 0, -1 }, { 1, -1 }, { 1, 0 }, { 0, 1 }, { -1, 1 }, { -1, 0 } }
+---@type table<integer, string>
 M.NAMES = { [0] = "N", "NE", "SE", "S", "SW", "NW" }
 local BY_NAME = { N = 0, NE = 1, SE = 2, S = 3, SW = 4, NW = 5 }
 
 --- A direction from an integer 0..5 or a name ("N", "NE", ...); nil if neither.
+---@param x any
+---@return integer|nil
 function M.dir(x)
   if type(x) == "number" then
     local d = math.tointeger(x)
@@ -32,25 +37,47 @@ function M.dir(x)
   return nil
 end
 
+---@param d integer
+---@return integer
 function M.left(d) return (d + 5) % 6 end
+---@param d integer
+---@return integer
 function M.right(d) return (d + 1) % 6 end
+---@param d integer
+---@return integer
 function M.opposite(d) return (d + 3) % 6 end
 
+---@param h Hex
+---@param d integer
+---@return Hex
 function M.step(h, d)
   local v = M.VECTORS[d]
   return { q = h.q + v[1], r = h.r + v[2] }
 end
 
+---@param h Hex
+---@return string
 function M.key(h) return h.q .. "," .. h.r end
+---@param a Hex
+---@param b Hex
+---@return boolean
 function M.eq(a, b) return a.q == b.q and a.r == b.r end
+---@param h Hex
+---@return string
 function M.show(h) return "(" .. h.q .. "," .. h.r .. ")" end
 
+---@param a Hex
+---@param b Hex
+---@return integer
 function M.distance(a, b)
   local dq, dr = a.q - b.q, a.r - b.r
   return (math.abs(dq) + math.abs(dr) + math.abs(dq + dr)) // 2
 end
 
 --- The direction from `a` to the adjacent hex `b`, or nil if they are not neighbours.
+---@param a Hex
+---@param b Hex
+---@return integer|nil
 function M.dir_to_adjacent(a, b)
   for d = 0, 5 do
     local v = M.VECTORS[d]
@@ -63,6 +90,10 @@ end
 
 --- Why `speed` is not a legal choice after a turn at `last` with factor `adf`, or nil.
 -- One new speed is chosen per turn, so a ship never both accelerates and decelerates.
+---@param last integer
+---@param adf integer
+---@param speed any the requested speed (checked here)
+---@return string|nil
 function M.speed_reason(last, adf, speed)
   if math.tointeger(speed) == nil then return "speed must be a whole number" end
   if speed < 0 then return "speed cannot be negative" end
@@ -76,6 +107,9 @@ function M.speed_reason(last, adf, speed)
 end
 
 --- Every legal speed this turn, ascending (no top speed: only the ADF limits it).
+---@param last integer
+---@param adf integer
+---@return integer[]
 function M.speed_options(last, adf)
   local out = {}
   local lo = math.max(0, last - adf)
@@ -93,8 +127,37 @@ end
 -- }
 -- Result: { to, facing, turns, path (start hex first), exited, crashed, plan }.
 
+---The movement environment (reading.move_env makes it; the gravity variant adds pull, crash).
+---@class MoveEnv: ListingEnv
+---@field on_board fun(h: Hex): boolean
+---@field blocked fun(h: Hex): boolean
+---@field crash? boolean
+---@field pull? fun(h: Hex, facing: integer, left_to_move: integer): integer|"crash"|nil
+---@field planets? Hex[]                       -- the planet hexes
+---@field planet_blocked? fun(h: Hex): boolean -- the planets' own test (blocked unless replaced)
+---@field board_ctx? CtxReader                 -- the game whose board on_board answers
+---@field board_on_board? fun(h: Hex): boolean -- that board's test (on_board unless replaced)
+
+---One simulated move.
+---@class MoveResult
+---@field to Hex
+---@field facing integer
+---@field turns integer
+---@field path Hex[] start hex first
+---@field plan string
+---@field exited boolean
+---@field crashed boolean
+
 --- Simulate `plan` for a ship at `start` facing `facing` with `speed` and `mr`; returns the
 -- result or nil and the reason the plan is illegal.
+---@param start Hex
+---@param facing integer
+---@param speed integer
+---@param mr integer
+---@param plan any the plan to check (a string of F, L and R)
+---@param env MoveEnv
+---@return MoveResult|nil
+---@return string|nil why
 function M.simulate(start, facing, speed, mr, plan, env)
   if type(plan) ~= "string" then return nil, "the plan must be a string of F, L and R" end
   local pos, moved, turns, turned_here = start, 0, 0, true -- no turn in the start hex
@@ -164,12 +227,23 @@ end
 -- The env the engine gets with the game's board: the planets as a list of hexes when `blocked`
 -- is still the planets' own test (env.planet_blocked), so the engine answers it without a Lua
 -- call per hex.
+---@param env MoveEnv
+---@return ListingEnv
 local function board_env(env)
   local blocked = env.blocked
   if blocked ~= nil and blocked == env.planet_blocked and env.planets then blocked = env.planets end
   return { blocked = blocked, pull = env.pull, crash = env.crash }
 end
 
+---@param start Hex
+---@param facings integer[]
+---@param speed integer
+---@param mr integer
+---@param env MoveEnv
+---@return ListedMove[] ends
+---@return ListedMove[] exits
+---@return ListedMove[] crashes
+---@return boolean|nil truncated (from the engine's listing on the game's board)
 function M.reach(start, facings, speed, mr, env)
   local rules = { speed = speed, max_turns = mr }
   local ctx = env.board_ctx
@@ -185,6 +259,16 @@ end
 -- a player hovers the destination), and start_facing when `facings` offers more than one. A
 -- listing returns them as they are: no Lua table per move, and a path is made only for a
 -- choice that is converted.
+---@param start Hex
+---@param facings integer[]
+---@param speed integer
+---@param mr integer
+---@param env MoveEnv
+---@param params? table
+---@return ChoiceList ends
+---@return ChoiceList exits
+---@return ChoiceList crashes
+---@return boolean truncated
 function M.reach_choices(start, facings, speed, mr, env, params)
   local rules = { speed = speed, max_turns = mr, paths = true }
   local ctx = env.board_ctx
@@ -198,6 +282,10 @@ end
 
 --- The next hex of an orbit round `planet` from the adjacent hex `pos`, "cw" or "ccw"; nil if
 -- `pos` is not next to the planet. Six steps return to the start.
+---@param planet Hex
+---@param pos Hex
+---@param dir TurnWay
+---@return Hex|nil
 function M.orbit_next(planet, pos, dir)
   local k = M.dir_to_adjacent(planet, pos)
   if k == nil then return nil end

@@ -4,7 +4,27 @@
 -- variant edits the declared copies (game.piece_types.frigate.stats.mr = 4,
 -- game.tables.weapons.cells[..][..]) and never this file. Nothing here is code.
 
+---@class OrbitalData
+---@field weapon_columns string[]
+---@field weapons WeaponData[]
+---@field ships ShipClass[]
+---@field rules { max_interceptors_per_attack: integer, to_hit_die: string, head_on_bonus: integer }
 local data = {}
+
+---One weapon: its id and a value for each of data.weapon_columns.
+---@class WeaponData
+---@field id string
+---@field [string] string|integer
+
+---@class ShipClass
+---@field id string
+---@field name string
+---@field hull integer
+---@field adf integer
+---@field mr integer
+---@field weapons string[] weapon mounts
+---@field ammo table<string, integer> rounds per limited weapon
+---@field interceptors integer
 
 -- Weapons. Columns of the declared "weapons" table, one row per weapon:
 --   range        longest range in hexes (range counts the target's hex, not the firer's)

@@ -40,7 +40,7 @@ function M.reach(start, facings, speed, mr, env)
   local frontier = {}
   for _, f in ipairs(facings) do frontier[#frontier + 1] = { start.q, start.r, f, 0, nil, "", f } end
   local on_board, blocked, crash, pull = env.on_board, env.blocked, env.crash, env.pull
-  local V = V
+  local vectors = V
   for step = 1, speed do
     local nxt, index = {}, {}
     local function add(q, r, f, t, parent, letters)
@@ -55,7 +55,7 @@ function M.reach(start, facings, speed, mr, env)
     end
     for _, s in ipairs(frontier) do
       local f = s[3]
-      local v = V[f]
+      local v = vectors[f]
       local to = { q = s[1] + v[1], r = s[2] + v[2] }
       if not on_board(to) or (crash and blocked(to)) then
         local crashed = on_board(to)

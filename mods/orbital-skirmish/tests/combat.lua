@@ -98,7 +98,10 @@ test("each weapon fires once per fire phase", function(t)
   t:falsy(ok); t:matches(why, "already fired this phase")
   -- Red's turn; in Red's offensive fire Blue's defensive fire is a new fire phase.
   g:end_phase("blue")
-  g:edit(function(ctx) ctx:set(2, "moved", true); ctx:set(2, "path", { ctx:piece(2).hex }) end)
+  g:edit(function(ctx)
+    ctx:set(2, "moved", true)
+    ctx:set(2, "path", { assert(ctx:piece(2), "ship 2 is in the game").hex })
+  end)
   g:end_phase("red")
   t:eq(g:clock().phase, "defensive_fire")
   g:act { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 }
@@ -118,7 +121,8 @@ test("to hit: d100 at most the chance; lasers lose 5 points per hex of range", f
     g:act { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 } -- laser battery 50%
     if check_shot(t, g, 2, 0, 30) then hits = hits + 1 end
     local r = g:rolls()
-    t:ok(r[1].total >= 1 and r[1].total <= 100)
+    local to_hit = assert(r[1], "the to-hit roll")
+    t:ok(to_hit.total >= 1 and to_hit.total <= 100)
     if #r == 2 then t:ok(r[2].total >= 1 and r[2].total <= 10) end -- 1d10
   end
   t:ok(hits < 12)
@@ -248,7 +252,7 @@ test("interceptors are declared against one torpedo before it is rolled, lower i
     ok, why = g:try { id = "end_phase", side = "red" }
     t:falsy(ok); t:matches(why, "red must answer first")
     g:act { id = "intercept", side = "red", count = 3 }
-    if g:piece(2) then t:eq(g:piece(2).values.icm, 1) end
+    if g:exists(2) then t:eq(g:piece(2).values.icm, 1) end
     check_shot(t, g, 2, 0, 70 - 3 * 10)
     -- The shot is settled: Blue's offensive fire goes on.
     t:eq(g:clock().acting, { "blue" })
@@ -307,17 +311,18 @@ test("damage comes off the hull; a ship at 0 hull is destroyed", function(t)
     g:act { id = "fire", side = "blue", piece = 1, weapon = 2, target = 2 } -- laser battery, 40%
     if check_shot(t, g, 2, 39, 40) then
       destroyed = destroyed + 1
-      t:eq(g:outcome().winners, { "blue" })
+      t:eq(assert(g:outcome(), "the game is over").winners, { "blue" })
     end
   end
   t:ok(destroyed > 0)
 end)
 
 test("the battleship carries two laser cannons, four batteries, 8 torpedoes, 10 rocket batteries and 20 interceptors", function(t)
-  local stats
+  local stats ---@type ShipClass|nil
   for _, ship in ipairs(require("ships").ships) do
     if ship.id == "battleship" then stats = ship end
   end
+  assert(stats, "ships.lua has a battleship")
   local count = {}
   for _, w in ipairs(stats.weapons) do count[w] = (count[w] or 0) + 1 end
   t:eq(count.laser_cannon, 2); t:eq(count.laser_battery, 4)

@@ -19,19 +19,21 @@ test("the side with the only ships left on the map wins", function(t)
   g:edit(function(ctx) ctx:move(1, { q = 0, r = 9 }, 3); ctx:set(1, "speed", 2) end)
   g:act { id = "speed", side = "blue", piece = 1, speed = 2 }
   g:act { id = "move", side = "blue", piece = 1, plan = "FF" }
-  t:eq(g:outcome().winners, { "red" })
-  t:matches(g:outcome().reason, "only ships left")
+  local o = assert(g:outcome(), "the game is over")
+  t:eq(o.winners, { "red" })
+  t:matches(o.reason, "only ships left")
 end)
 
 test("station raid: destroying the station wins for the raiders", function(t)
   local g = t:game { scenario = "station", seed = 1 }
   t:eq(g:piece(1).type, "station")
   g:edit(function(ctx) ctx:destroy(1) end)
-  local a
+  local a ---@type ActionTable|nil
   for _, x in ipairs(g:legal("raiders")) do if x.id == "speed" then a = x; break end end
-  g:act(a)
-  t:eq(g:outcome().winners, { "raiders" })
-  t:matches(g:outcome().reason, "station is destroyed")
+  g:act(assert(a, "the raiders may choose a speed"))
+  local o = assert(g:outcome(), "the game is over")
+  t:eq(o.winners, { "raiders" })
+  t:matches(o.reason, "station is destroyed")
 end)
 
 test("at the turn limit the side with more hull left wins (duel)", function(t)
@@ -45,7 +47,7 @@ test("at the turn limit the side with more hull left wins (duel)", function(t)
   while not g:outcome() and n < 400 do
     n = n + 1
     local c = g:clock()
-    local side = c.acting[1]
+    local side = assert(c.acting[1], "a side acts")
     if c.phase == "move" then
       local id = side == "blue" and 1 or 2
       local p = g:piece(id)
@@ -60,8 +62,9 @@ test("at the turn limit the side with more hull left wins (duel)", function(t)
       g:end_phase(side)
     end
   end
-  t:eq(g:outcome().winners, { "blue" })
-  t:matches(g:outcome().reason, "most hull")
+  local o = assert(g:outcome(), "the game is over")
+  t:eq(o.winners, { "blue" })
+  t:matches(o.reason, "most hull")
 end)
 
 test("every scenario plays to an end with bots", function(t)
@@ -85,13 +88,13 @@ test("the greedy bot stops with an enemy next to it, and orbits a planet next to
   local g = t:game { scenario = "duel", seed = 1 }
   ready(g, 1, { q = 4, r = 4 }, 0, 2)
   g:edit(function(ctx) ctx:move(2, { q = 4, r = 3 }, 3) end)
-  local a = g:bot("greedy", "blue")
+  local a = assert(g:bot("greedy", "blue"), "blue has legal actions")
   t:eq({ a.id, a.speed }, { "speed", 0 })
   -- Next to the planet at (0,0), the enemy 4 hexes off: an orbit, facing the enemy.
   g = t:game { scenario = "duel", seed = 1 }
   ready(g, 1, { q = 0, r = 1 }, 3, 2)
   g:edit(function(ctx) ctx:move(2, { q = 0, r = 5 }, 0) end)
-  a = g:bot("greedy", "blue")
+  a = assert(g:bot("greedy", "blue"), "blue has legal actions")
   t:eq(a.id, "orbit")
 end)
 
@@ -101,10 +104,10 @@ test("the greedy bot (game.bots.greedy) beats a bot that does not aim", function
     local g = t:game { scenario = "duel", seed = seed }
     for i = 1, 3000 do
       if g:outcome() then break end
-      local side = g:clock().acting[1]
+      local side = assert(g:clock().acting[1], "a side acts")
       local legal = g:legal(side)
-      if side == "blue" then g:act(g:bot("greedy", side))
-      else g:act(legal[(i * 7 + seed) % #legal + 1]) end
+      if side == "blue" then g:act(assert(g:bot("greedy", side), "blue has legal actions"))
+      else g:act(assert(legal[(i * 7 + seed) % #legal + 1], "an index into legal")) end
     end
     local o = g:outcome()
     if o and #o.winners == 1 and o.winners[1] == "blue" then wins = wins + 1 end

@@ -105,7 +105,7 @@ end)
 
 test("worked example: speed 7, MR 3, left turns after hexes 3, 5 and 6", function(t)
   local env = { on_board = function() return true end, blocked = function() return false end }
-  local r = mv.simulate({ q = 0, r = 0 }, 0, 7, 3, "FFFLFFLFLF", env)
+  local r = assert(mv.simulate({ q = 0, r = 0 }, 0, 7, 3, "FFFLFFLFLF", env))
   t:eq(r.to, { q = -3, r = -1 }); t:eq(r.facing, 3); t:eq(r.turns, 3)
   t:eq(r.path, { { q = 0, r = 0 }, { q = 0, r = -1 }, { q = 0, r = -2 }, { q = 0, r = -3 },
                  { q = -1, r = -3 }, { q = -2, r = -3 }, { q = -3, r = -2 }, { q = -3, r = -1 } })
@@ -186,7 +186,7 @@ test("a ship that leaves the map is lost and never returns", function(t)
   g:act { id = "move", side = "blue", piece = 1, plan = "FF" }
   t:eq(g:piece(1), nil)
   t:eq(#g:pieces { owner = "blue" }, 0)
-  t:eq(g:outcome().winners, { "red" })
+  t:eq(assert(g:outcome(), "the game is over").winners, { "red" })
 end)
 
 test("leaving the map is offered only when no move stays on it", function(t)
@@ -203,7 +203,7 @@ test("the reachability search lists every end position with a plan that reaches 
   local ends = mv.reach({ q = 0, r = 0 }, { 0 }, 7, 3, open)
   t:eq(#ends, 187)
   for _, e in ipairs(ends) do
-    local r = mv.simulate({ q = 0, r = 0 }, 0, 7, 3, e.plan, open)
+    local r = assert(mv.simulate({ q = 0, r = 0 }, 0, 7, 3, e.plan, open))
     t:eq(r.to, e.to); t:eq(r.facing, e.facing); t:eq(r.turns, e.turns)
   end
   -- Speed 1 with MR 1: forward, then turn left, right or not at all (turns in the final hex).
@@ -321,7 +321,7 @@ test("every listed move carries the path its plan flies, and a wrong path is ref
   local g = t:game { scenario = "duel", seed = 1 }
   place(g, 1, { q = 3, r = 5 }, 0, 4)
   g:act { id = "speed", side = "blue", piece = 1, speed = 4 }
-  local moves, first = 0, nil
+  local moves, first = 0, nil ---@type integer, ActionTable|nil
   for _, a in ipairs(g:legal("blue")) do
     if a.id == "move" then
       moves = moves + 1
@@ -336,6 +336,7 @@ test("every listed move carries the path its plan flies, and a wrong path is ref
     end
   end
   t:ok(moves > 0)
+  assert(first, "a move is listed")
   local wrong = {}
   for i, h in ipairs(first.path) do wrong[i] = h end
   wrong[2] = { q = wrong[2].q + 1, r = wrong[2].r }

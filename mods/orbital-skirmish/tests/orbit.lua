@@ -26,10 +26,10 @@ local PLANET = { q = 0, r = 0 }
 
 test("worked example: an orbit returns to its start hex after six turns, either way", function(t)
   for _, dir in ipairs({ "cw", "ccw" }) do
-    local h = { q = 0, r = -1 }
+    local h = { q = 0, r = -1 } ---@type Hex
     local seen = {}
-    for i = 1, 6 do
-      h = mv.orbit_next(PLANET, h, dir)
+    for _ = 1, 6 do
+      h = assert(mv.orbit_next(PLANET, h, dir), "an orbit stays next to the planet")
       seen[#seen + 1] = mv.key(h)
     end
     t:eq(h, { q = 0, r = -1 })
@@ -41,9 +41,9 @@ test("worked example: an orbit returns to its start hex after six turns, either 
   local g = t:game { scenario = "duel", seed = 1 }
   place(g, 1, { q = 0, r = -1 }, 0, 2)
   local expect = { { 1, -1 }, { 1, 0 }, { 0, 1 }, { -1, 1 }, { -1, 0 }, { 0, -1 } }
-  for i = 1, 6 do
+  for i, e in ipairs(expect) do
     g:act { id = "orbit", side = "blue", piece = 1, planet = PLANET, dir = "cw", facing = i % 6 }
-    t:eq(g:piece(1).hex, { q = expect[i][1], r = expect[i][2] })
+    t:eq(g:piece(1).hex, { q = e[1], r = e[2] })
     next_turn(g, 1)
   end
 end)
