@@ -334,14 +334,14 @@ function search.facing_moves(start, facing, rules, enterable_fn) end
 ---@field on_board? fun(h: Hex): boolean  -- false: off the map (moving there is an exit); default all on
 ---@field blocked? (fun(h: Hex): boolean)|Hex[] -- true: a planet (or the list of planet hexes, answered by the engine); default none
 ---@field crash? boolean                  -- moving into a blocked hex crashes (an exit) instead of being illegal
----@field pull? fun(h: Hex, facing: Direction, left: integer): Direction|nil -- facing after entering h with `left` hexes to go
+---@field pull? fun(h: Hex, facing: integer, left: integer): Direction|"crash"|nil -- facing after entering h with `left` hexes to go, or "crash" (the move ends there)
 
 ---@class ListedMove
 ---@field to Hex
----@field facing Direction
+---@field facing integer
 ---@field turns integer
 ---@field plan string           -- "F" per hex, "L"/"R" per turn after it ("FFLF...")
----@field start_facing Direction
+---@field start_facing integer
 ---@field exited boolean
 ---@field crashed boolean
 ---@field path? Hex[]           -- with rules.paths
@@ -365,6 +365,7 @@ function search.move_listing(start, facings, rules, env) end
 ---one item of the list it returns: the engine counts and converts its choices in its place,
 ---making each one only when it is needed.
 ---@class ChoiceList
+---@field [integer] table
 
 --- search.move_listing's moves as choice lists: each choice is `params` plus `plan`, `to`,
 --- `facing` (and `start_facing` when `facings` lists more than one, `path` with rules.paths).
