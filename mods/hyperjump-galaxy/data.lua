@@ -5,6 +5,23 @@
 --
 -- Example: `require("data").joint_free_ships` is 3 (a joint jump of four ships adds 1).
 
+---The hyperjump table as declared to the engine: `cells[row][column]` is a result id.
+---@class HyperjumpTable
+---@field id string
+---@field rows string[]
+---@field columns string[]
+---@field row_policy string
+---@field column_policy string
+---@field cells string[][]
+
+---What a hyperjump result does: the box the stack goes to, whether one ship is damaged, the
+---share of the stack eliminated as { numerator, denominator }.
+---@class JumpEffect
+---@field to "orbit"|"drift1"|"drift2"
+---@field damage? integer
+---@field eliminate? [integer, integer]
+
+---@class HyperjumpData
 local data = {}
 
 -- The graph map id used in every scenario of this mod.
@@ -41,6 +58,7 @@ data.combat_hit = 5
 -- beyond column 5 the engine's shift_roll policy reads column 5 and adds the excess to the roll.
 -- Cells, as printed: "-" safe, "1" Drift 1, "2" Drift 2, "1d"/"2d" damaged and drift, "2e"
 -- disaster.
+---@type HyperjumpTable
 data.hyperjump = {
   id = "hyperjump",
   rows = { "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12+" },
@@ -65,6 +83,7 @@ data.hyperjump = {
 
 -- What each table result does (H7): where the stack goes, whether one ship is damaged, and the
 -- share of the stack eliminated (numerator/denominator, rounded up).
+---@type table<string, JumpEffect>
 data.results = {
   safe = { to = "orbit" },
   drift1 = { to = "drift1" },

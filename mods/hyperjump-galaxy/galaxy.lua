@@ -12,6 +12,7 @@
 
 local data = require("data")
 
+---@class Galaxy
 local G = {}
 
 -- Normalise a graph as the engine hands it over: nodes as a list (with `id`) or a map by id;
@@ -144,13 +145,18 @@ end
 -- The table column for a rating and a distance (H4): returns the column key, its 1-based index
 -- in data.hyperjump.columns and the roll modifier. This mirrors the engine's shift_roll policy;
 -- the game itself asks ctx:lookup, and a test checks both agree cell by cell.
+---@param rating integer
+---@param distance integer
+---@return string key
+---@return integer index
+---@return integer roll_modifier
 function G.column(rating, distance)
   local cols = data.hyperjump.columns
   local diff = distance - rating
-  if diff < 0 then return cols[1], 1, 0 end
+  if diff < 0 then return assert(cols[1], "the table has columns"), 1, 0 end
   local last = #cols - 2 -- the last numeric column (5)
   if diff > last then return cols[#cols], #cols, diff - last end
-  return cols[diff + 2], diff + 2, 0
+  return assert(cols[diff + 2], "0 <= diff <= last is a numeric column"), diff + 2, 0
 end
 
 -- The table row index for a (modified) 2d6 total.

@@ -10,14 +10,22 @@
 local data = require("data")
 local G = require("galaxy")
 
+---@class HyperjumpRules
 local R = {}
 
 local SLOT = data.slots
+
+---What R.memo keeps for one read-only proxy.
+---@class ReadMemo
+---@field graph? table the normalised star map (G.normalize)
+---@field all? Piece[] every piece, by id
+---@field by_id? table<integer, Piece|nil>
 
 -- Read-only memo over ctx for callbacks that only read (choices, end-of-segment checks): the
 -- map and the piece list are fetched from the engine once per call instead of once per check.
 -- Why: choices run every check for every candidate; without this a bot game spends most of its
 -- time copying the same state into Lua.
+---@type table<table, ReadMemo|nil>
 local memo_of = setmetatable({}, { __mode = "k" })
 
 function R.memo(ctx)
@@ -96,7 +104,8 @@ function R.piece(ctx, id)
   local m = memo_of[ctx]
   if m then
     R.all(ctx)
-    return m.by_id[id]
+    local by_id = assert(m.by_id, "R.all filled the memo")
+    return by_id[id]
   end
   return ctx:piece(id)
 end
@@ -251,7 +260,7 @@ function R.check_impulse(ctx, side, id, to)
   return nil
 end
 
-function R.apply_impulse(ctx, side, id, to)
+function R.apply_impulse(ctx, _side, id, to)
   local p = ctx:piece(id)
   R.relocate(ctx, p, to, SLOT.orbit)
   ctx:set(id, "moved", R.segment_key(ctx))
@@ -357,8 +366,14 @@ function R.check_break_off(ctx, side, ships, to)
 end
 
 -- Pick `k` of `list` by die rolls (one die per pick, sides = pieces left), in list order.
+---@param ctx Ctx
+---@param list Piece[]
+---@param k integer
+---@param label string
+---@return Piece[] picked
+---@return Piece[] left
 local function pick(ctx, list, k, label)
-  local left, out = {}, {}
+  local left, out = {}, {} ---@type Piece[], Piece[]
   for i, p in ipairs(list) do left[i] = p end
   for _ = 1, k do
     if #left == 0 then break end
@@ -402,7 +417,7 @@ function R.resolve_jump(ctx, plan, ships)
     end
   end
   if effect.damage and #survivors > 0 then
-    local hit = pick(ctx, survivors, 1, "damaged ship")[1]
+    local hit = assert(pick(ctx, survivors, 1, "damaged ship")[1], "one of the survivors is picked")
     if R.damage(ctx, hit) == "eliminated" then
       ctx:log(("%s %d, already damaged, is lost"):format(hit.type, hit.id))
       local keep = {}
@@ -462,7 +477,7 @@ function R.check_take_off(ctx, side, id)
   return nil
 end
 
-function R.apply_take_off(ctx, side, id)
+function R.apply_take_off(ctx, _side, id)
   local p = ctx:piece(id)
   local loc = R.where(p)
   R.relocate(ctx, p, loc, SLOT.orbit)
@@ -470,7 +485,7 @@ function R.apply_take_off(ctx, side, id)
   ctx:log(("%s %d takes off to the orbit box of %s"):format(p.type, id, loc))
 end
 
-function R.apply_land(ctx, side, id, env)
+function R.apply_land(ctx, _side, id, env)
   local p = ctx:piece(id)
   local loc = R.where(p)
   R.relocate(ctx, p, loc, env)
@@ -515,7 +530,7 @@ function R.check_lift(ctx, side, id, carrier)
   return room_aboard(ctx, c, p)
 end
 
-function R.apply_lift(ctx, side, id, carrier)
+function R.apply_lift(ctx, _side, id, carrier)
   local p, c = ctx:piece(id), ctx:piece(carrier)
   R.embark(ctx, p, c)
   ctx:set(id, "moved", R.segment_key(ctx))
@@ -534,7 +549,7 @@ function R.check_march(ctx, side, id, env)
   return room_in_environ(ctx, side, p, loc, env)
 end
 
-function R.apply_march(ctx, side, id, env)
+function R.apply_march(ctx, _side, id, env)
   local p = ctx:piece(id)
   local loc = R.where(p)
   R.relocate(ctx, p, loc, env)
@@ -632,7 +647,7 @@ end
 -- Casualties: damaged first, then by piece number.
 local function casualty_order(list)
   table.sort(list, function(a, b)
-    if (a.values.damaged and true or false) ~= (b.values.damaged and true or false) then
+    if (not a.values.damaged) ~= (not b.values.damaged) then
       return a.values.damaged and true or false
     end
     return a.id < b.id
@@ -640,7 +655,7 @@ local function casualty_order(list)
   return list
 end
 
-function R.apply_attack(ctx, side, loc, slot)
+function R.apply_attack(ctx, _side, loc, slot)
   local class = fighting_class(slot)
   local units = R.at(ctx, loc, slot, nil, class)
   local dice, sides = {}, {}

@@ -11,8 +11,8 @@
 --
 -- Example: `hexforge play mods/planetoid-colonies --scenario standard-short --bots north=greedy,south=random`.
 
-local data = require("planetoid-colonies.data")
-local R = require("planetoid-colonies.rules")
+local data = require("data")
+local R = require("rules")
 
 local B = {}
 
@@ -39,9 +39,14 @@ local function other_side(ctx, side)
 end
 
 -- Existing planetoids that hold no fixed base yet, as hexes.
+---@param e Env
+---@return Hex[]
 local function open_planetoids(e)
-  local taken = {}
+  local taken = {} ---@type table<integer, true|nil>
   for _, p in ipairs(e.all) do
+    -- False positive (emmylua_check 0.25.1): it takes the `R.ik` call in the index for a
+    -- reassignment of the module's field `ik`.
+    ---@diagnostic disable-next-line: duplicate-set-field
     if R.kind_of(p) == "fixed_base" and p.hex then taken[R.ik(p.hex)] = true end
   end
   local out = {}
@@ -124,7 +129,7 @@ function score.deploy(ctx, e, side, a)
   return 80 + pref[kind] - 0.01 * d
 end
 
-function score.fire(_, e, side, a)
+function score.fire(_, e, _side, a)
   local id, target = arg(a, "piece"), arg(a, "target")
   local me, tgt = e.pieces[id], e.pieces[target]
   if not me or not tgt then return -1 end
@@ -144,7 +149,7 @@ end
 function score.step(ctx, e, side, a)
   local id, d = arg(a, "piece"), R.dir(arg(a, "dir"))
   local me = e.pieces[id]
-  if not me or me.kind == "mobile_base" then return -1 end
+  if not me or me.kind == "mobile_base" or d == nil then return -1 end
   local goals, near = goal(ctx, e, side, me.kind, (me.p.values.damage or 0) > 0)
   if #goals == 0 then return -1 end
   local before = gap_to(me.fp, goals)

@@ -2,14 +2,49 @@
 -- main.lua declares these to the engine; rules.lua and main.lua read them. Change a number here,
 -- not in code.
 
+---A terrain type: `obstacle` blocks movement and shots for everyone; `planetoid` names the
+---colour of the turns in which it exists.
+---@class TerrainType
+---@field name string
+---@field color string
+---@field obstacle? boolean
+---@field planetoid? string
+
+---A piece type (the fields are explained above data.pieces).
+---@class PieceType
+---@field name string
+---@field footprint Hex[]
+---@field hits integer
+---@field move? "slide"|"straight"|"free"
+---@field speed? integer
+---@field keep_away? integer
+---@field shots integer|"each"
+---@field empty_shots? integer
+---@field table? string
+---@field hyperspace boolean
+---@field any_direction? boolean
+---@field enters_planetoids? boolean
+---@field colonises? boolean
+---@field repair_turns integer
+---@field repairs? boolean
+---@field fixed? boolean
+
+---An attack table: `cells[i][d]` is the lowest d6 face that hits row `rows[i]` at distance d.
+---@class AttackTable
+---@field rows string[]
+---@field cells integer[][]
+
+---@class PlanetoidData
 local data = {}
 
 -- The colour of each turn cycles through this list (turn 1 blue, 2 red, 3 yellow, 4 blue ...).
+---@type string[]
 data.colours = { "blue", "red", "yellow" }
 data.turn_limit = 51
 
 -- Terrain ids and what they do. `obstacle`: blocks movement and shots for everyone.
 -- `planetoid`: blocks shots, blocks movement except for transports, exists only on its colour.
+---@type table<string, TerrainType>
 data.terrain = {
   asteroids = { name = "Asteroid belt", color = "#7a6a58", obstacle = true },
   home_planet = { name = "Home planet", color = "#3c7fd0", obstacle = true },
@@ -28,6 +63,7 @@ data.terrain = {
 --   hyperspace: may enter hyperspace; any_direction: its corridor may point any way.
 --   enters_planetoids: may enter an existing planetoid hex.
 --   row: its own row name in each firer's table (used for shots at it and for its empty shot).
+---@type table<string, PieceType>
 data.pieces = {
   mobile_base = {
     name = "Mobile base", footprint = { { q = 0, r = 0 }, { q = 0, r = 1 }, { q = 1, r = 0 } },
@@ -59,6 +95,7 @@ data.piece_order = { "mobile_base", "cruiser", "fighter", "transport", "fixed_ba
 
 -- The attack tables: rows are target rows, columns distance 1..n, cells the lowest d6 face that
 -- hits (the document prints the run of faces, e.g. "4 5 6" = 4).
+---@type table<string, AttackTable>
 data.tables = {
   fighter_attack = {
     rows = { "base", "cruiser", "fighter_or_transport" },
@@ -88,6 +125,7 @@ data.table_order = { "fighter_attack", "cruiser_attack", "mobile_base_attack" }
 
 -- Which row of each table a target type is read on. The mobile-base table has no transport row:
 -- transports use its fighter row (assumption A7). Fixed bases are hit like mobile bases.
+---@type table<string, table<string, string>>
 data.target_row = {
   fighter_attack = {
     mobile_base = "base", fixed_base = "base", cruiser = "cruiser",
@@ -104,6 +142,7 @@ data.target_row = {
 }
 
 -- Longest distance a firer type may shoot at a target type, when shorter than its table.
+---@type table<string, table<string, integer>>
 data.max_distance = { fighter = { fixed_base = 1 } }
 
 -- A d6 decides every shot.

@@ -2,8 +2,8 @@
 -- Numbers live in data.lua; the logic over the state lives in rules.lua; this file wires them to
 -- the engine. See README.md for the rules in words and the assumptions.
 
-local data = require("planetoid-colonies.data")
-local R = require("planetoid-colonies.rules")
+local data = require("data")
+local R = require("rules")
 
 --------------------------------------------------------------------------------------------
 -- Declarations
@@ -12,11 +12,11 @@ local R = require("planetoid-colonies.rules")
 -- Terrain declarations are for the editor (colours, names); the rules read data.terrain.
 for _, id in ipairs({ "asteroids", "home_planet", "planetoid_blue", "planetoid_red", "planetoid_yellow" }) do
   local t = data.terrain[id]
-  if game.terrain then game.terrain {
+  game.terrain {
     id = id, name = t.name, color = t.color,
     blocks_movement = t.obstacle or false, obstacle = t.obstacle or false,
     planetoid = t.planetoid,
-  } end
+  }
 end
 
 -- Per-piece values: damage and repair progress persist; the rest is reset at each of the
@@ -28,6 +28,7 @@ local PER_TURN = {
 
 for _, id in ipairs(data.piece_order) do
   local t = data.pieces[id]
+  ---@type table<string, any>
   local values = { damage = 0, repair_progress = 0, in_hyperspace = false, entered_round = 0 }
   for k, v in pairs(PER_TURN) do values[k] = v end
   game.piece_type {
@@ -60,6 +61,9 @@ game.turns {
 --------------------------------------------------------------------------------------------
 
 -- An action's parameter (flat per docs/API.md, or under `params`).
+---@param a table
+---@param k string
+---@return any
 local function arg(a, k)
   if a[k] ~= nil then return a[k] end
   if a.params then return a.params[k] end
@@ -106,6 +110,8 @@ local function activate(ctx, id)
   ctx:set_global("current", id)
 end
 
+---@param t table|nil
+---@return table
 local function copy(t)
   local out = {}
   for k, v in pairs(t or {}) do out[k] = v end
@@ -117,6 +123,7 @@ end
 --------------------------------------------------------------------------------------------
 
 local L = {}
+---@type fun(e: Env, side: string, fp: Hex[], limit: integer): number
 local enemy_gap -- defined with the fire actions
 
 function L.place_base(e, side, at)
@@ -139,7 +146,10 @@ function L.ramp_position(e, side, kind, ramp)
   local hex = { q = r.hex.q, r = r.hex.r }
   -- The rear hex sits on the ramp, the bow one hex further out.
   local fp = data.pieces[kind].footprint
-  if #fp > 1 then hex = R.step(hex, facing) end
+  if #fp > 1 then
+    assert(facing, "a ramp has a facing")
+    hex = R.step(hex, facing)
+  end
   return hex, facing
 end
 
@@ -215,7 +225,7 @@ function L.fire(e, side, id, target, dist)
   end
   -- The path may reach as far as the table; R.need then applies any shorter cap.
   local maxd = #data.tables[t.table].cells[1]
-  local d
+  local d ---@type integer|nil
   if dist then
     for _, h in ipairs(tgt.fp) do
       local x = dist:at(h)
@@ -250,7 +260,7 @@ function L.fire_empty(e, side, id, at, dist)
   if #e:ids_at(at) > 0 then return false, "that hex is not empty: fire at the piece" end
   if e:is_blast(at) then return false, "that hex has already exploded" end
   local maxd = R.max_range(entry.kind, entry.kind)
-  local d
+  local d ---@type integer|nil
   if dist then
     d = dist:at(at)
     if d and d > maxd then d = nil end
@@ -416,7 +426,8 @@ game.action {
   end,
   apply = function(ctx, a)
     local id, d = arg(a, "piece"), R.dir(arg(a, "dir"))
-    local p = ctx:piece(id)
+    local p = assert(ctx:piece(id), "check found the piece")
+    assert(p.hex and d, "check found the piece on the board and the direction")
     activate(ctx, id)
     ctx:move(id, R.step(p.hex, d), R.dir(p.facing) or 0)
     ctx:set(id, "steps", (p.values.steps or 0) + 1)
@@ -445,7 +456,8 @@ game.action {
   end,
   apply = function(ctx, a)
     local id, f = arg(a, "piece"), R.dir(arg(a, "facing"))
-    local p = ctx:piece(id)
+    local p = assert(ctx:piece(id), "check found the piece")
+    assert(p.hex, "check found the piece on the board")
     activate(ctx, id)
     ctx:move(id, p.hex, f)
     ctx:set(id, "pivoted", true)
@@ -473,7 +485,7 @@ game.action {
       local range = t.table and #data.tables[t.table].cells[1]
       -- Why the gap test: a crooked path is never shorter than the straight distance, so a
       -- piece with no enemy within its range needs no path search.
-      if t.table and shots_left(entry) and enemy_gap(e, side, entry.fp, range) <= range then
+      if range and shots_left(entry) and enemy_gap(e, side, entry.fp, range) <= range then
         local dist = e:reach(entry.fp, range)
         for _, tid in ipairs(e.order) do
           if e.pieces[tid].p.owner ~= side and L.fire(e, side, id, tid, dist) then
@@ -520,12 +532,16 @@ game.action {
 
 -- How far the hexes of a footprint reach from its first hex (kept per footprint: footprints
 -- are shared, R.footprint).
+---@type table<Hex[], integer|nil>
 local SPAN = setmetatable({}, { __mode = "k" })
+---@param fp Hex[]
+---@return integer
 local function span(fp)
   local n = SPAN[fp]
   if n == nil then
     n = 0
-    for _, h in ipairs(fp) do n = math.max(n, R.distance(fp[1], h)) end
+    local first = assert(fp[1], "a footprint has a hex")
+    for _, h in ipairs(fp) do n = math.max(n, R.distance(first, h)) end
     SPAN[fp] = n
   end
   return n
@@ -589,7 +605,7 @@ game.action {
       local entry = e.pieces[id]
       local t = data.pieces[entry.kind]
       local range = t.table and #data.tables[t.table].cells[1]
-      if t.table and R.gap(entry.fp, cands) <= range then
+      if range and R.gap(entry.fp, cands) <= range then
         local dist = e:reach(entry.fp, range)
         for _, h in ipairs(cands) do
           if L.fire_empty(e, side, id, h, dist) then out[#out + 1] = { piece = id, at = h } end
@@ -620,6 +636,9 @@ game.action {
     local hit, roll = roll_shot(ctx, need, "empty shot")
     if hit then
       local blasts = copy(ctx:global("blasts"))
+      -- False positive (emmylua_check 0.25.1): it takes the `R.key` call in the index for a
+      -- reassignment of the module's field `key`.
+      ---@diagnostic disable-next-line: duplicate-set-field
       blasts[R.key(at)] = a.side
       ctx:set_global("blasts", blasts)
       ctx:log(("%d fires into %s at %d hexes: rolls %d, needs %d: the hex is closed"):format(id, R.key(at), d, roll, need))
@@ -841,7 +860,8 @@ end
 
 -- Scores every side and ends the game (rule T5).
 local function finish(ctx)
-  local best, winners, parts = -1, {}, {}
+  local best = -1 ---@type number
+  local winners, parts = {}, {}
   for _, s in ipairs(ctx:sides()) do
     local score = R.score(ctx, s.id)
     ctx:set_side(s.id, "score", score)
@@ -885,7 +905,7 @@ game.on("after_action", function(ctx) update_scores(ctx) end)
 -- The game ends after its last turn: 51, or a scenario's own `turn_limit` (the short game's 6).
 game.on("turn_limit", function(ctx) finish(ctx) end)
 
-game.victory(function(ctx) return nil end)
+game.victory(function() return nil end)
 
 -- Bots: `random` is built in; `greedy` lives in bot.lua.
-game.bots.greedy = require("planetoid-colonies.bot").greedy
+game.bots.greedy = require("bot").greedy

@@ -3,41 +3,66 @@
 -- exact names of engine helpers. Nothing here writes to the game except `destroy` and the map
 -- refresh, which take a writable ctx. Numbers come from data.lua.
 
-local data = require("planetoid-colonies.data")
+local data = require("data")
 
+---The callbacks' ctx, or a test's game handle (it reads the same way; it has no scenario id).
+---@alias RulesCtx Ctx|TestGame
+
+---@class PlanetoidRules
 local R = {}
 
 -- Axial direction vectors, 0 = N, clockwise (engine numbering).
+---@type table<integer, Hex>
 R.DIRS = {
   [0] = { q = 0, r = -1 }, { q = 1, r = -1 }, { q = 1, r = 0 },
   { q = 0, r = 1 }, { q = -1, r = 1 }, { q = -1, r = 0 },
 }
+---@type table<string, integer>
 local NAMES = { N = 0, NE = 1, SE = 2, S = 3, SW = 4, NW = 5 }
 
 --------------------------------------------------------------------------------------------
 -- Geometry
 --------------------------------------------------------------------------------------------
 
+---@param h Hex
+---@return string
 function R.key(h) return h.q .. "," .. h.r end
 
 -- An integer key for a hex, for the hot lookups inside one env (string keys are for globals).
+---@param h Hex
+---@return integer
 function R.ik(h) return (h.q + 4096) * 8192 + (h.r + 4096) end
 
+---@param k string a key made by R.key
+---@return Hex
 function R.unkey(k)
-  local q, r = k:match("^(-?%d+),(-?%d+)$")
-  return { q = tonumber(q), r = tonumber(r) }
+  local qs, rs = k:match("^(-?%d+),(-?%d+)$")
+  local q, r = math.tointeger(tonumber(qs)), math.tointeger(tonumber(rs))
+  assert(q and r, "hex keys are \"q,r\" with integer q and r")
+  return { q = q, r = r }
 end
 
+---@param a Hex
+---@param b Hex
+---@return Hex
 function R.add(a, b) return { q = a.q + b.q, r = a.r + b.r } end
 
+---@param a Hex|nil
+---@param b Hex|nil
+---@return boolean
 function R.eq(a, b) return a ~= nil and b ~= nil and a.q == b.q and a.r == b.r end
 
+---@param a Hex
+---@param b Hex
+---@return integer
 function R.distance(a, b)
   local dq, dr = a.q - b.q, a.r - b.r
   return math.max(math.abs(dq), math.abs(dr), math.abs(dq + dr))
 end
 
 -- A direction given as 0..5 or a name; nil if neither.
+---@param d any
+---@return integer|nil
 function R.dir(d)
   if type(d) == "number" then
     if d == math.floor(d) and d >= 0 and d <= 5 then return math.floor(d) end
@@ -47,15 +72,24 @@ function R.dir(d)
   return nil
 end
 
+---@param h Hex
+---@param d integer 0..5
+---@param n? integer steps (default 1)
+---@return Hex
 function R.step(h, d, n)
   local v = R.DIRS[d]
   n = n or 1
   return { q = h.q + v.q * n, r = h.r + v.r * n }
 end
 
+---@param d integer
+---@return integer
 function R.opposite(d) return (d + 3) % 6 end
 
 -- Rotate an offset clockwise by `steps` sixths of a turn: (q, r) -> (-r, q + r).
+---@param v Hex
+---@param steps integer
+---@return Hex
 function R.rotate(v, steps)
   local q, r = v.q, v.r
   for _ = 1, steps % 6 do q, r = -r, q + r end
@@ -65,7 +99,12 @@ end
 -- The hexes a piece of `kind` covers with its anchor (bow) at `anchor`, facing `facing`.
 -- Kept once made (a pure function of its arguments, asked for the same positions over and over
 -- by every listing): the list and its hexes are shared, so callers only read them.
+---@type table<string, table<integer, Hex[]|nil>>
 local FOOTPRINTS = {}
+---@param kind string
+---@param anchor Hex
+---@param facing? integer 0..5 (default 0)
+---@return Hex[]
 function R.footprint(kind, anchor, facing)
   facing = facing or 0
   local by_kind = FOOTPRINTS[kind]
@@ -84,11 +123,14 @@ function R.footprint(kind, anchor, facing)
   return out
 end
 
--- Smallest distance between two lists of hexes.
-function R.gap(as, bs)
+-- Smallest distance between two lists of hexes (math.huge when one is empty).
+---@param hexes_a Hex[]
+---@param hexes_b Hex[]
+---@return number
+function R.gap(hexes_a, hexes_b)
   local best = math.huge
-  for _, a in ipairs(as) do
-    for _, b in ipairs(bs) do
+  for _, a in ipairs(hexes_a) do
+    for _, b in ipairs(hexes_b) do
       local d = R.distance(a, b)
       if d < best then best = d end
     end
@@ -101,10 +143,15 @@ end
 --------------------------------------------------------------------------------------------
 
 -- The colour of a round (1-based).
+---@param round integer
+---@return string
 function R.colour_of_round(round)
-  return data.colours[(round - 1) % #data.colours + 1]
+  local colour = assert(data.colours[(round - 1) % #data.colours + 1], "the index is within the list")
+  return colour
 end
 
+---@param ctx RulesCtx
+---@return string
 function R.colour(ctx)
   if ctx.label then return ctx.label end
   return R.colour_of_round(math.max(ctx.round or 1, 1))
@@ -113,6 +160,7 @@ end
 -- Scan the board's terrain and store it: `obstacles` (hex key -> terrain id) and `planetoids`
 -- (hex key -> colour, only those existing in this turn's colour). Called at setup and at the
 -- start of every turn.
+---@param ctx Ctx
 function R.refresh_map(ctx)
   local obstacles, planetoids = {}, {}
   local colour = R.colour(ctx)
@@ -133,21 +181,72 @@ end
 -- The env: one snapshot per callback
 --------------------------------------------------------------------------------------------
 
+---A piece present on the board, as the env sees it.
+---@class PieceEntry
+---@field p Piece the engine's shared, read-only snapshot
+---@field kind string
+---@field fp Hex[] the hexes it covers (a shared list, R.footprint)
+---@field facing integer
+
+---What depends only on the map (map_of): hex keys are R.ik's.
+---@class MapMemo
+---@field sig? string scenario and map version; nil for a test's game handle (nothing kept)
+---@field nearest table<integer, number|nil> distance to the nearest existing planetoid
+---@field corridor table<integer, string|false|nil> why the map closes a hex to corridors
+---@field hex table<string, table<integer, (string|false)[]|nil>> by kind: { map reason, keep-away reason }
+---@field obstacles? table<integer, string|nil> terrain id of each obstacle
+---@field planetoids? table<integer, string|nil> colour of each existing planetoid
+---@field planetoid_list? Hex[] the existing planetoids, sorted by key
+---@field blockers? Hex[] the hexes that block shots (Env:fire_blockers)
+---@field reach? table<Hex[], table<integer, Distances|nil>> shot walks by source list and range
+
+---What a side may do where, given the map, the explosions and the enemies (scene_of): each
+---answer is true or the reason why not.
+---@class Scene
+---@field hex table<string, table<integer, true|string|nil>> by kind and hex key
+---@field corridor table<integer, true|string|nil> by bow key * 8 + direction
+---@field corridor_hex table<integer, string|false|nil> by hex key
+---@field footprints table<string, table<Hex[], true|string|nil>> by kind and footprint list
+---@field gaps table<Hex[], table<integer, number|nil>> nearest enemy by footprint and limit
+
+---A read-only snapshot of the state for one callback (R.env).
+---@class Env
+---@field ctx RulesCtx
+---@field board table<integer, boolean|nil> on the board or not, by hex key, when asked
+---@field map MapMemo
+---@field nearest table<integer, number|nil>
+---@field scenes table<string, Scene|nil>
+---@field obstacles table<integer, string|nil>
+---@field planetoids table<integer, string|nil>
+---@field planetoid_list Hex[]
+---@field blasts table<integer, string|nil> the side whose shot closed each hex
+---@field pieces table<integer, PieceEntry> by piece id (only present ones: look up other ids as PieceEntry|nil)
+---@field order integer[] ids of the present pieces, ascending
+---@field at table<integer, integer[]|nil> ids by hex key
+---@field all Piece[] every piece, by id
+---@field fixed? table<integer, true> Env:fixed_bases
 local Env = {}
 Env.__index = Env
 
+---@param p Piece
+---@return integer
 local function facing_of(p)
   local f = R.dir(p.facing)
   return f or 0
 end
 
-local function kind_of(p) return p.type or p.kind end
+---@param p Piece
+---@return string
+local function kind_of(p) return p.type end
 R.kind_of = kind_of
 
 -- Which hexes are on the board, per scenario (a board's shape never changes during a game,
 -- and a scenario always gives the same one): asked of the engine once per hex.
+---@type table<string, table<integer, boolean|nil>>
 local BOARDS = {}
 
+---@param ctx RulesCtx
+---@return table<integer, boolean|nil>
 local function board_of(ctx)
   -- A test's game handle (R.env(g)) has no scenario id: nothing is kept for it.
   if type(ctx.scenario) ~= "string" then return {} end
@@ -163,8 +262,11 @@ end
 -- planetoids, which change only when a turn starts): reasons a hex is closed whoever moves,
 -- distances to the nearest planetoid and shot walks, kept per map (scenario and map version)
 -- across the listings of many actions: one map per turn.
+---@type table<string, MapMemo>
 local MAPS = {}
 
+---@param ctx RulesCtx
+---@return MapMemo
 local function map_of(ctx)
   local version = ctx:global("map_version")
   -- A test's game handle (R.env(g)) has no scenario id: nothing is kept for it.
@@ -186,10 +288,17 @@ end
 -- stand decide it: whether a piece of a kind may stand on a hex, whether a corridor is clear.
 -- Kept per scene across listings (the enemies do not move during a side's go, so most
 -- listings of a go share one); the last SCENE_LIMIT scenes are kept.
-local SCENES, SCENE_ORDER, SCENE_LIMIT = {}, {}, 16
+---@type table<string, Scene|nil>
+local SCENES = {}
+---@type string[]
+local SCENE_ORDER = {}
+local SCENE_LIMIT = 16
 
+---@param e Env
+---@param side string
+---@return Scene
 local function scene_of(e, side)
-  local sig
+  local sig ---@type string|nil
   if e.map.sig then
     local enemy, blasts = {}, {}
     for _, id in ipairs(e.order) do
@@ -205,6 +314,7 @@ local function scene_of(e, side)
     local sc = SCENES[sig]
     if sc then return sc end
   end
+  ---@type Scene
   local sc = { hex = {}, corridor = {}, corridor_hex = {}, footprints = {},
                 gaps = setmetatable({}, { __mode = "k" }) }
   if sig then
@@ -215,6 +325,8 @@ local function scene_of(e, side)
   return sc
 end
 
+---@param side string
+---@return Scene
 function Env:scene(side)
   local sc = self.scenes[side]
   if sc == nil then
@@ -224,8 +336,12 @@ function Env:scene(side)
   return sc
 end
 
+---@param ctx RulesCtx
+---@return Env
 function R.env(ctx)
   -- Globals are keyed "q,r"; the env re-keys them by integer (R.ik) for speed.
+  ---@param m table<string, string>|nil globals keyed "q,r"
+  ---@return table<integer, string|nil>
   local function rekey(m)
     local out = {}
     for k, v in pairs(m or {}) do out[R.ik(R.unkey(k))] = v end
@@ -284,7 +400,10 @@ end
 -- bot's pick from it) with the same read-only ctx, whose state cannot change meanwhile; each
 -- used to build the env anew (a third of a game's Lua time). Weak keys: it goes with the ctx.
 -- Only for read-only callbacks: an apply changes the state its env was read from.
+---@type table<RulesCtx, Env|nil>
 local LISTED = setmetatable({}, { __mode = "k" })
+---@param ctx RulesCtx
+---@return Env
 function R.listed_env(ctx)
   local e = LISTED[ctx]
   if e == nil then
@@ -294,6 +413,8 @@ function R.listed_env(ctx)
   return e
 end
 
+---@param h Hex
+---@return boolean
 function Env:on_board(h)
   local k = R.ik(h)
   local v = self.board[k]
@@ -304,14 +425,23 @@ function Env:on_board(h)
   return v
 end
 
+---@param h Hex
+---@return boolean
 function Env:is_obstacle(h) return self.obstacles[R.ik(h)] ~= nil end
+---@param h Hex
+---@return boolean
 function Env:is_planetoid(h) return self.planetoids[R.ik(h)] ~= nil end
+---@param h Hex
+---@return boolean
 function Env:is_blast(h) return self.blasts[R.ik(h)] ~= nil end
 
 -- Blocks shots: obstacles and existing planetoids.
+---@param h Hex
+---@return boolean
 function Env:blocks_fire(h) return self:is_obstacle(h) or self:is_planetoid(h) end
 
 -- The hexes with a fixed base, those of planetoids absent this turn too (hex key -> true).
+---@return table<integer, true>
 function Env:fixed_bases()
   if not self.fixed then
     self.fixed = {}
@@ -322,8 +452,13 @@ function Env:fixed_bases()
   return self.fixed
 end
 
+---@param h Hex
+---@return integer[]
 function Env:ids_at(h) return self.at[R.ik(h)] or {} end
 
+---@param h Hex
+---@param side string
+---@return integer|nil id
 function Env:enemy_at(h, side)
   for _, id in ipairs(self:ids_at(h)) do
     if self.pieces[id].p.owner ~= side then return id end
@@ -331,6 +466,8 @@ function Env:enemy_at(h, side)
   return nil
 end
 
+---@param h Hex
+---@return number
 function Env:nearest_planetoid(h)
   local k = R.ik(h)
   local best = self.nearest[k]
@@ -345,6 +482,11 @@ function Env:nearest_planetoid(h)
 end
 
 -- Whether a piece of `kind` owned by `side` may occupy hex `h`; false plus the reason if not.
+---@param kind string
+---@param side string
+---@param h Hex
+---@return boolean ok
+---@return string|nil reason
 function Env:hex_ok(kind, side, h)
   local by_kind = self:scene(side).hex[kind]
   if not by_kind then
@@ -362,6 +504,11 @@ function Env:hex_ok(kind, side, h)
   return false, why
 end
 
+---@param kind string
+---@param side string
+---@param h Hex
+---@return boolean ok
+---@return string|nil reason
 function Env:hex_ok_now(kind, side, h)
   -- The map's answers (kept per map) come before and after the explosions and enemies of now.
   local by_kind = self.map.hex[kind]
@@ -384,6 +531,9 @@ end
 
 -- Why the map closes hex `h` to a piece of `kind` (off the board, an obstacle, a planetoid it
 -- may not enter), or nil.
+---@param kind string
+---@param h Hex
+---@return string|nil
 function Env:map_closed(kind, h)
   if not self:on_board(h) then return "off the board" end
   local obstacle = self.obstacles[R.ik(h)]
@@ -395,6 +545,9 @@ function Env:map_closed(kind, h)
 end
 
 -- Why `kind` may not stand on `h` so near a planetoid, or nil.
+---@param kind string
+---@param h Hex
+---@return string|nil
 function Env:keep_away_closed(kind, h)
   local t = data.pieces[kind]
   if (t.keep_away or 0) > 0 and self:nearest_planetoid(h) < t.keep_away then
@@ -404,6 +557,11 @@ function Env:keep_away_closed(kind, h)
 end
 
 -- Kept per scene and footprint list (footprints are shared lists, R.footprint).
+---@param kind string
+---@param side string
+---@param hexes Hex[]
+---@return boolean ok
+---@return string|nil reason
 function Env:footprint_ok(kind, side, hexes)
   local sc = self:scene(side)
   local memo = sc.footprints[kind]
@@ -425,6 +583,7 @@ function Env:footprint_ok(kind, side, hexes)
 end
 
 -- The hexes that block shots (obstacles and existing planetoids), as a list, once per map.
+---@return Hex[]
 function Env:fire_blockers()
   if not self.map.blockers then
     local out = {}
@@ -444,10 +603,14 @@ end
 -- blocking hex may be the end of a path (a target on it) but never a hex passed through.
 -- Kept per map and source list (footprints are shared lists, R.footprint): the walk depends on
 -- nothing else.
+---@param sources Hex[]
+---@param maxd integer
+---@return Distances
 function Env:reach(sources, maxd)
   local memo = self.map.reach
   if not memo then
-    memo = setmetatable({}, { __mode = "k" })
+    memo = {}
+    setmetatable(memo, { __mode = "k" })
     self.map.reach = memo
   end
   local by_max = memo[sources]
@@ -464,6 +627,10 @@ function Env:reach(sources, maxd)
 end
 
 -- Distance of a shot from a footprint to another, or nil if no clear path within `maxd`.
+---@param from Hex[]
+---@param to Hex[]
+---@param maxd integer
+---@return integer|nil
 function Env:shot_distance(from, to, maxd)
   local dist = self:reach(from, maxd)
   local best
@@ -477,6 +644,11 @@ end
 -- The straight corridor of `data.corridor` hexes ahead of `bow` in direction `d` is clear for
 -- `side`: on the board, no enemy, no obstacle or existing planetoid, no explosion.
 -- Kept per scene, as hex_ok.
+---@param side string
+---@param bow Hex
+---@param d integer 0..5
+---@return boolean ok
+---@return string|nil reason
 function Env:corridor_clear(side, bow, d)
   local memo = self:scene(side).corridor
   local k = R.ik(bow) * 8 + d
@@ -490,12 +662,17 @@ function Env:corridor_clear(side, bow, d)
   return false, why
 end
 
+---@param side string
+---@param bow Hex
+---@param d integer 0..5
+---@return boolean ok
+---@return string|nil reason
 function Env:corridor_clear_now(side, bow, d)
   -- Hex keys step by a fixed amount along a straight line (R.ik is linear in q and r).
   local v = R.DIRS[d]
   local k, dk = R.ik(bow), v.q * 8192 + v.r
   local reasons = self:scene(side).corridor_hex
-  for i = 1, data.corridor do
+  for _ = 1, data.corridor do
     k = k + dk
     local why = reasons[k]
     if why == nil then
@@ -508,6 +685,9 @@ function Env:corridor_clear_now(side, bow, d)
 end
 
 -- Why hex `h` cannot be part of a hyperspace corridor for `side`, or nil.
+---@param side string
+---@param h Hex
+---@return string|nil
 function Env:corridor_hex(side, h)
   local k = R.ik(h)
   local closed = self.map.corridor[k]
@@ -527,6 +707,9 @@ end
 --------------------------------------------------------------------------------------------
 
 -- The longest distance `firer_kind` can shoot at `target_kind`.
+---@param firer_kind string
+---@param target_kind string
+---@return integer
 function R.max_range(firer_kind, target_kind)
   local t = data.pieces[firer_kind].table
   if not t then return 0 end
@@ -537,16 +720,26 @@ function R.max_range(firer_kind, target_kind)
 end
 
 -- The cell of a table: the lowest d6 face that hits.
+---@param table_id string
+---@param row string
+---@param distance integer
+---@return integer|nil
 function R.cell(table_id, row, distance)
   local t = data.tables[table_id]
-  for i, name in ipairs(t.rows) do
-    if name == row then return t.cells[i][distance] end
+  for i, cells in ipairs(t.cells) do
+    if t.rows[i] == row then return cells[distance] end
   end
   return nil
 end
 
 -- The d6 roll a firer of `firer_kind` with `damage` needs against `target_kind` at `distance`:
 -- a number, or nil and the reason there is no shot.
+---@param firer_kind string
+---@param target_kind string
+---@param distance integer
+---@param damage? integer the firer's damage
+---@return integer|nil need
+---@return string|nil reason
 function R.need(firer_kind, target_kind, distance, damage)
   local t = data.pieces[firer_kind].table
   if not t then return nil, "a " .. data.pieces[firer_kind].name:lower() .. " never fires" end
@@ -560,7 +753,8 @@ function R.need(firer_kind, target_kind, distance, damage)
       data.pieces[firer_kind].name:lower(), data.pieces[target_kind].name:lower(), cap)
   end
   local row = data.target_row[t][target_kind]
-  local n = R.cell(t, row, distance) + (damage or 0)
+  local cell = assert(R.cell(t, row, distance), "every target row has a cell at every distance in range")
+  local n = cell + (damage or 0)
   if n > data.die_faces then
     return nil, ("no face of the die can hit (needs %d)"):format(n)
   end
@@ -573,11 +767,16 @@ end
 
 -- Destroy piece `id` and, transitively, every piece present that overlaps a destroyed one.
 -- Returns the list of destroyed ids (ascending).
+---@param ctx Ctx
+---@param e Env
+---@param id integer
+---@return integer[]
 function R.destroy(ctx, e, id)
-  local doomed, queue = { [id] = true }, { id }
+  local doomed = { [id] = true } ---@type table<integer, true|nil>
+  local queue = { id }
   while #queue > 0 do
     local cur = table.remove(queue, 1)
-    local entry = e.pieces[cur]
+    local entry = e.pieces[cur] ---@type PieceEntry|nil
     if entry then
       for _, h in ipairs(entry.fp) do
         for _, other in ipairs(e:ids_at(h)) do
@@ -609,8 +808,11 @@ end
 -- Scoring
 --------------------------------------------------------------------------------------------
 
+---@param ctx RulesCtx
+---@param side string
+---@return number
 function R.score(ctx, side)
-  local total = 0
+  local total = 0 ---@type number
   for _, p in ipairs(ctx:pieces({ owner = side })) do
     if kind_of(p) == "fixed_base" then
       local hits = (p.values and p.values.damage) or 0

@@ -1,5 +1,5 @@
 -- testkit.lua: small helpers shared by tests/*.lua (not used by the rules).
-local R = require("planetoid-colonies.rules")
+local R = require("rules")
 
 local K = {}
 
@@ -9,19 +9,31 @@ function K.lab(t, seed)
 end
 
 -- Put a piece on the board outside the rules; returns its id.
+---@param g TestGame
+---@param kind string
+---@param owner string
+---@param hex Hex
+---@param facing? integer
+---@param values? table
+---@return integer
 function K.spawn(g, kind, owner, hex, facing, values)
-  local id
+  local id ---@type integer
   g:edit(function(ctx)
     id = ctx:create { type = kind, owner = owner, hex = hex, facing = facing or 0, values = values }
   end)
   return id
 end
 
+---@param g TestGame
+---@param id integer
+---@param key string
+---@param value any
 function K.set(g, id, key, value)
   g:edit(function(ctx) ctx:set(id, key, value) end)
 end
 
 -- End both goes of the current turn (north then south).
+---@param g TestGame
 function K.next_turn(g)
   g:end_phase("north")
   g:end_phase("south")

@@ -13,10 +13,11 @@ local function put(g, id, loc, slot)
   g:edit(function(ctx) ctx:place(id, { location = loc, slot = slot }) end)
 end
 
+-- The plan of a legal jump (an error with the reason when the jump is illegal).
 local function plan(g, side, ships, to, emergency)
-  local p, why
+  local p, why ---@type table|nil, string|nil
   g:edit(function(ctx) p, why = R.jump_plan(ctx, side, ships, to, emergency) end)
-  return p, why
+  return assert(p, why)
 end
 
 local function where(g, id)
@@ -206,9 +207,9 @@ test("damaged: one ship damaged and the stack drifts", function(t)
 end)
 
 test("a damaged ship damaged again is lost", function(t)
-  local g = find(t, "drift1_damaged", function(g)
-    g:edit(function(ctx) ctx:set(2, "damaged", true) end)
-    enemy_in_orbit(g)
+  local g = find(t, "drift1_damaged", function(fresh)
+    fresh:edit(function(ctx) ctx:set(2, "damaged", true) end)
+    enemy_in_orbit(fresh)
   end, { id = "break_off", side = "hegemony", ships = { 2 }, to = "marrow" }, nil, true)
   t:eq(g:piece(2), nil)
 end)
@@ -258,7 +259,7 @@ end)
 
 test("emergency jump uses column 5 with no modifier", function(t)
   -- Distance 2 and rating 4 would be the leftmost column; the emergency reads column 5.
-  local g, total = find(t, "drift2", enemy_in_orbit,
+  local _, total = find(t, "drift2", enemy_in_orbit,
     { id = "break_off", side = "hegemony", ships = { 2 }, to = "marrow" }, nil, true)
   t:eq(G.result(4, 2, total), "safe")
   -- No modifier: a far jump (difference 8) still reads the roll as rolled.

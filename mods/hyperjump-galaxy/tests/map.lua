@@ -46,7 +46,7 @@ test("worked example: one star, four stars through two systems and a navigation 
   t:eq(G.distance(g, "vessa", "ilex"), 3)
   t:eq(G.distance(g, "vessa", "vessa"), 0)
   -- What eval reports for that jump by a starship (rating 4): column 0, 30 safe in 36.
-  local info = G.jump_info(g, "vessa", "umbral", 4)
+  local info = assert(G.jump_info(g, "vessa", "umbral", 4), "Umbral is reachable")
   t:eq({ info.distance, info.column, info.roll_modifier }, { 4, "0", 0 })
   t:eq(info.odds, { { result = "safe", in36 = 30 }, { result = "drift1", in36 = 6 } })
 end)

@@ -3,6 +3,7 @@ local G = require("galaxy")
 local data = require("data")
 
 -- The table as the rule document prints it (rows 2..12, columns leftmost, 0..5).
+---@type table<integer, string[]>
 local PRINTED = {
   [2] = { "-", "-", "-", "-", "-", "-", "-" },
   [3] = { "-", "-", "-", "-", "-", "-", "-" },
@@ -30,6 +31,7 @@ test("every cell of the hyperjump table", function(t)
   local n = 0
   for roll = 2, 12 do
     local row = PRINTED[roll]
+    local cells = assert(data.hyperjump.cells[roll - 1], "rows 2..12 are cells 1..11")
     -- Leftmost column: the rating above the distance by any amount.
     for _, diff in ipairs({ -1, -3 }) do
       t:eq(cell(g:lookup("hyperjump", roll, diff)), CODE[row[1]])
@@ -37,7 +39,7 @@ test("every cell of the hyperjump table", function(t)
     end
     for diff = 0, 5 do
       t:eq(cell(g:lookup("hyperjump", roll, diff)), CODE[row[diff + 2]])
-      t:eq(data.hyperjump.cells[roll - 1][diff + 2], CODE[row[diff + 2]])
+      t:eq(cells[diff + 2], CODE[row[diff + 2]])
       t:eq(G.result(2, 2 + diff, roll), CODE[row[diff + 2]])
       n = n + 1
     end

@@ -1,7 +1,7 @@
 -- Board rules: obstacles, planetoids by colour, planetoids appearing under ships.
 -- Lab map: asteroid wall (-5,-2) (-4,-2) (-3,-2); planetoids blue (4,-2), red (-4,3),
 -- yellow (6,2); home planets (0,-7) and (0,7). Turn 1 is blue.
-local K = require("planetoid-colonies.testkit")
+local K = require("testkit")
 
 test("B2 asteroid belts cannot be entered", function(t)
   local g = K.lab(t)

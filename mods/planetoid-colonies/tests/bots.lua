@@ -70,19 +70,20 @@ test("T5 bots: two greedy bots play the short game to its end, colonising and fi
 end)
 
 test("C1 bots: a greedy transport next to an open planetoid steps onto it and colonises", function(t)
-  local K = require("planetoid-colonies.testkit")
+  local K = require("testkit")
   local g = K.lab(t, 1)
-  local blue
+  local blue ---@type Hex|nil
   g:edit(function(ctx)
     local keys = {}
     for k in pairs(ctx:global("planetoids") or {}) do keys[#keys + 1] = k end
     table.sort(keys)
-    local R = require("planetoid-colonies.rules")
+    local R = require("rules")
     blue = R.unkey(keys[1])
   end)
   t:ok(blue ~= nil)
+  assert(blue, "the lab has a blue planetoid in turn 1")
   -- A transport whose bow is one hex south of the planetoid, facing north (towards it).
-  local R = require("planetoid-colonies.rules")
+  local R = require("rules")
   local id = K.spawn(g, "transport", "north", R.step(blue, 3), 0)
   -- Empty reserves, so that bringing in ships does not come first.
   g:edit(function(ctx)

@@ -1,6 +1,6 @@
 -- Repair next to mobile bases, colonisation, fixed bases, scoring and the end of the game.
 -- Lab map: blue planetoid (4,-2) (turns 1, 4, ...), red (-4,3) (2, 5, ...), yellow (6,2).
-local K = require("planetoid-colonies.testkit")
+local K = require("testkit")
 
 test("R1 an idle damaged ship touching an idle own mobile base is repaired by 1 a go", function(t)
   local g = K.lab(t)
@@ -101,9 +101,9 @@ test("C3 a fixed base exists only while its planetoid does, and never moves", fu
 end)
 
 test("C3 a fixed base is destroyed by its fifth hit", function(t)
-  local g = K.seek(t, function(g)
-    local b = K.spawn(g, "fixed_base", "south", { q = 4, r = -2 }, 0, { colour = "blue", damage = 4 })
-    local c = K.spawn(g, "cruiser", "north", { q = 4, r = 1 }, 0)     -- 3 hexes: needs 5
+  local g = K.seek(t, function(lab)
+    local b = K.spawn(lab, "fixed_base", "south", { q = 4, r = -2 }, 0, { colour = "blue", damage = 4 })
+    local c = K.spawn(lab, "cruiser", "north", { q = 4, r = 1 }, 0)     -- 3 hexes: needs 5
     return { id = "fire", side = "north", piece = c, target = b }
   end, 5, true)
   t:eq(#g:pieces { owner = "south", type = "fixed_base" }, 0)

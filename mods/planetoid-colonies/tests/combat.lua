@@ -1,7 +1,7 @@
 -- Combat: crooked rocket paths, hits and destruction, the empty shot, overlapping pieces.
 -- Lab map: asteroid wall (-5,-2) (-4,-2) (-3,-2); blue planetoid (4,-2) exists in turn 1.
-local R = require("planetoid-colonies.rules")
-local K = require("planetoid-colonies.testkit")
+local R = require("rules")
+local K = require("testkit")
 
 test("K1 rockets fly around obstacles: the distance is the shortest clear path", function(t)
   local g = K.lab(t)
@@ -66,32 +66,32 @@ test("K3 a damaged firer needs more, and a shot no face can hit is refused", fun
 end)
 
 test("K4 one hit destroys a fighter; the fifth destroys a cruiser", function(t)
-  local g = K.seek(t, function(g)
-    local c = K.spawn(g, "cruiser", "north", { q = 0, r = 2 }, 0)
-    local f = K.spawn(g, "fighter", "south", { q = 0, r = 1 })
+  local g = K.seek(t, function(lab)
+    local c = K.spawn(lab, "cruiser", "north", { q = 0, r = 2 }, 0)
+    local f = K.spawn(lab, "fighter", "south", { q = 0, r = 1 })
     return { id = "fire", side = "north", piece = c, target = f }
   end, 2, true)
   t:eq(#g:pieces { owner = "south", type = "fighter" }, 0)
-  g = K.seek(t, function(g)
-    local c = K.spawn(g, "cruiser", "north", { q = 0, r = 2 }, 0)
-    local s = K.spawn(g, "cruiser", "south", { q = 0, r = 1 }, 3, { damage = 3 })
+  g = K.seek(t, function(lab)
+    local c = K.spawn(lab, "cruiser", "north", { q = 0, r = 2 }, 0)
+    local s = K.spawn(lab, "cruiser", "south", { q = 0, r = 1 }, 3, { damage = 3 })
     return { id = "fire", side = "north", piece = c, target = s }
   end, 3, true)
   t:eq(g:pieces { owner = "south", type = "cruiser" }[1].values.damage, 4)
-  g = K.seek(t, function(g)
-    local c = K.spawn(g, "cruiser", "north", { q = 0, r = 2 }, 0)
-    local s = K.spawn(g, "cruiser", "south", { q = 0, r = 1 }, 3, { damage = 4 })
+  g = K.seek(t, function(lab)
+    local c = K.spawn(lab, "cruiser", "north", { q = 0, r = 2 }, 0)
+    local s = K.spawn(lab, "cruiser", "south", { q = 0, r = 1 }, 3, { damage = 4 })
     return { id = "fire", side = "north", piece = c, target = s }
   end, 3, true)
   t:eq(#g:pieces { owner = "south", type = "cruiser" }, 0)
 end)
 
 test("K6 pieces overlapping a destroyed piece are destroyed with it", function(t)
-  local g = K.seek(t, function(g)
-    local c = K.spawn(g, "cruiser", "north", { q = 0, r = 4 }, 0)
-    local s = K.spawn(g, "cruiser", "south", { q = 2, r = 0 }, 0, { damage = 4 }) -- (2,0) (2,1)
-    K.spawn(g, "fighter", "south", { q = 2, r = 1 })        -- on its stern
-    K.spawn(g, "transport", "south", { q = 3, r = 1 }, 5)   -- bow (3,1), stern (4,1): apart
+  local g = K.seek(t, function(lab)
+    local c = K.spawn(lab, "cruiser", "north", { q = 0, r = 4 }, 0)
+    local s = K.spawn(lab, "cruiser", "south", { q = 2, r = 0 }, 0, { damage = 4 }) -- (2,0) (2,1)
+    K.spawn(lab, "fighter", "south", { q = 2, r = 1 })        -- on its stern
+    K.spawn(lab, "transport", "south", { q = 3, r = 1 }, 5)   -- bow (3,1), stern (4,1): apart
     return { id = "fire", side = "north", piece = c, target = s }
   end, 5, true)
   t:eq(#g:pieces { owner = "south", type = "cruiser" }, 0)
@@ -137,24 +137,24 @@ end)
 
 test("K5 an empty shot needs what the firer needs against itself", function(t)
   -- A cruiser 3 hexes from an empty hex needs 5 (cruiser row, distance 3).
-  local g, roll = K.seek(t, function(g)
-    local c = K.spawn(g, "cruiser", "north", { q = 0, r = 2 }, 0)
+  local g, roll = K.seek(t, function(lab)
+    local c = K.spawn(lab, "cruiser", "north", { q = 0, r = 2 }, 0)
     return { id = "fire_empty", side = "north", piece = c, at = { q = 0, r = -1 } }
   end, 5, true)
   t:ok(roll >= 5)
   t:eq(g:global("blasts")["0,-1"], "north")
-  g = K.seek(t, function(g)
-    local c = K.spawn(g, "cruiser", "north", { q = 0, r = 2 }, 0)
+  g = K.seek(t, function(lab)
+    local c = K.spawn(lab, "cruiser", "north", { q = 0, r = 2 }, 0)
     return { id = "fire_empty", side = "north", piece = c, at = { q = 0, r = -1 } }
   end, 5, false)
   t:eq(g:global("blasts")["0,-1"], nil)
 end)
 
 test("K5 an exploded hex stays closed through the other side's go, then reopens", function(t)
-  local g = K.seek(t, function(g)
-    local c = K.spawn(g, "cruiser", "north", { q = 0, r = 2 }, 0)
-    K.spawn(g, "fighter", "south", { q = 1, r = -2 })
-    K.spawn(g, "fighter", "north", { q = -1, r = 0 })
+  local g = K.seek(t, function(lab)
+    local c = K.spawn(lab, "cruiser", "north", { q = 0, r = 2 }, 0)
+    K.spawn(lab, "fighter", "south", { q = 1, r = -2 })
+    K.spawn(lab, "fighter", "north", { q = -1, r = 0 })
     return { id = "fire_empty", side = "north", piece = c, at = { q = 0, r = -1 } }
   end, 5, true)
   local own = g:pieces { owner = "north", type = "fighter" }[1].id

@@ -1,6 +1,6 @@
 -- Bringing in ships through the ramps, placing the mobile bases at the start.
 -- Lab ramps of north (home planet (0,-7)): 1 = (-1,-6) SW, 2 = (0,-6) S, 3 = (1,-7) SE.
-local K = require("planetoid-colonies.testkit")
+local K = require("testkit")
 
 test("T3 a cruiser enters with its stern on the ramp, facing away from the planet", function(t)
   local g = K.lab(t)
@@ -83,7 +83,8 @@ test("T4 each side first places two mobile bases touching its home planet", func
   t:eq(why, "all your mobile bases are placed")
   local bases = g:pieces { owner = "north", type = "mobile_base" }
   t:eq(#bases, 2)
-  t:eq(g:footprint(bases[1].id), { { q = 3, r = 2 }, { q = 3, r = 3 }, { q = 4, r = 2 } })
+  local first = assert(bases[1], "two bases were placed")
+  t:eq(g:footprint(first.id), { { q = 3, r = 2 }, { q = 3, r = 3 }, { q = 4, r = 2 } })
   g:act { id = "deploy", side = "north", kind = "fighter", ramp = 1 }
   g:end_phase("north")
   t:eq(g:clock().active, "south")

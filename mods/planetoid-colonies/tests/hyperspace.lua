@@ -1,7 +1,7 @@
 -- Hyperspace: who may enter, the clear corridor, staying, no fire on entry or exit.
 -- Lab map: radius 8; asteroid wall (-5,-2) (-4,-2) (-3,-2); blue planetoid (4,-2) in turn 1;
 -- red planetoid (-4,3) in turn 2.
-local K = require("planetoid-colonies.testkit")
+local K = require("testkit")
 
 test("H1 bases never enter hyperspace; damaged ships neither", function(t)
   local g = K.lab(t)

@@ -1,6 +1,6 @@
 -- Movement: one piece at a time, stacking, and the four ways pieces move.
 -- Lab map: asteroid wall (-5,-2) (-4,-2) (-3,-2); blue planetoid (4,-2) exists in turn 1.
-local K = require("planetoid-colonies.testkit")
+local K = require("testkit")
 
 test("T1 once another piece acts, the earlier one has finished its turn", function(t)
   local g = K.lab(t)

@@ -1,7 +1,7 @@
 -- The three attack tables cell by cell, the damage penalty, the colour cycle.
-local R = require("planetoid-colonies.rules")
-local data = require("planetoid-colonies.data")
-local K = require("planetoid-colonies.testkit")
+local R = require("rules")
+local data = require("data")
+local K = require("testkit")
 
 -- The cells exactly as the document prints them (runs of d6 faces that hit), by firer, then by
 -- the document's row, then distance 1, 2, ... The mobile-base table prints some cells "456".
@@ -68,7 +68,8 @@ test("K2 the declared engine tables hold the same cells", function(t)
   t:eq(g:lookup("fighter_attack", "base", 4), 6)
   for id, tab in pairs(data.tables) do
     for i, row in ipairs(tab.rows) do
-      for d, cell in ipairs(tab.cells[i]) do t:eq(g:lookup(id, row, d), cell) end
+      local cells = assert(tab.cells[i], "a row of cells per row name")
+      for d, cell in ipairs(cells) do t:eq(g:lookup(id, row, d), cell) end
     end
   end
 end)
@@ -110,7 +111,7 @@ test("P4 transports and fixed bases never fire", function(t)
 end)
 
 test("B3 the 51 turns cycle blue, red, yellow: 17 of each", function(t)
-  local count = { blue = 0, red = 0, yellow = 0 }
+  local count = { blue = 0, red = 0, yellow = 0 } ---@type table<string, integer>
   local expected = { "blue", "red", "yellow" }
   for round = 1, 51 do
     local c = R.colour_of_round(round)
