@@ -193,11 +193,21 @@ fn a_new_game_from_the_template_tests_and_plays_to_the_end() {
     assert!(o.contains("3 games of my-game"), "{o}");
     // The editor set-up: a language-server config pointing at definitions written beside it.
     let config = std::fs::read_to_string(dir.join(".luarc.json")).unwrap();
-    assert!(config.contains(r#""workspace.library": ["../.hexforge-types"]"#), "{config}");
-    assert!(config.contains(r#""runtime.version": "Lua 5.4""#), "{config}");
+    assert!(
+        config.contains(r#""workspace.library": ["../.hexforge-types"]"#),
+        "{config}"
+    );
+    assert!(
+        config.contains(r#""runtime.version": "Lua 5.4""#),
+        "{config}"
+    );
     let types = std::fs::read_to_string(tmp.path().join(".hexforge-types/hexforge.d.lua")).unwrap();
     assert!(types.contains("function CtxReader:piece("), "{types}");
-    assert!(tmp.path().join(".hexforge-types/hexforge-test.d.lua").is_file());
+    assert!(
+        tmp.path()
+            .join(".hexforge-types/hexforge-test.d.lua")
+            .is_file()
+    );
     let e = fails(&["new", "my-game", "--in", s(tmp.path())], &user);
     assert!(e.contains("already exists"), "{e}");
     let e = fails(&["new", "My_Game"], &user);
