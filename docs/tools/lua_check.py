@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Type-checks every Lua mod of the repository with `emmylua_check` and fails on any diagnostic.
 
-What it checks: each folder with a `.luarc.json` under `mods/` and `examples/packs/`, and a new
+What it checks: the repository root, each folder with a `.luarc.json` under `mods/` and
+`examples/packs/`, and a new
 game and a new variant made by `hexforge new` (the templates), each with its own config (the
 same file the author's editor reads). Errors, warnings and hints all count: a bundled mod opens
 clean in an editor.
@@ -25,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def folders():
     """Every mod folder with a language-server config, sorted."""
-    out = []
+    out = [ROOT]  # the repository opened as a whole (its config leaves the mods to their own)
     for parent in ("mods", os.path.join("examples", "packs")):
         base = os.path.join(ROOT, parent)
         for name in sorted(os.listdir(base)):
