@@ -40,15 +40,16 @@ def check(folder, scratch):
     """Runs emmylua_check on `folder` with its config made absolute; returns (ok, output)."""
     with open(os.path.join(folder, ".luarc.json"), encoding="utf-8") as f:
         config = json.load(f)
-    config["workspace.library"] = [
-        os.path.normpath(os.path.join(folder, lib)) for lib in config.get("workspace.library", [])
-    ]
-    path = os.path.join(scratch, "luarc-%d.json" % abs(hash(folder)))
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(config, f)
-    run = subprocess.run(
-        ["emmylua_check", "-c", path, folder], capture_output=True, text=True, check=False
-    )
+    libraries = config.get("workspace.library", [])
+    command = ["emmylua_check", folder]
+    if any(".." in lib for lib in libraries):
+        # Other relative paths (ignoreDir) are left as they are: only libraries reach out.
+        config["workspace.library"] = [os.path.normpath(os.path.join(folder, lib)) for lib in libraries]
+        path = os.path.join(scratch, "luarc-%d.json" % len(os.listdir(scratch)))
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(config, f)
+        command = ["emmylua_check", "-c", path, folder]
+    run = subprocess.run(command, capture_output=True, text=True, check=False)
     text = run.stdout + run.stderr
     return run.returncode == 0 and "No issues found" in text, text
 
