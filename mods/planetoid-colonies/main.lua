@@ -84,16 +84,33 @@ local function my_go(ctx, side)
   return true
 end
 
--- Common checks for a piece of `side` on the board that is to act now.
+-- Why piece `id` of `side` may not act now, or nil.
+local function not_active(e, side, id)
+  local entry = e.pieces[id]
+  if not entry then return "piece " .. tostring(id) .. " is not on the board" end
+  if entry.p.owner ~= side then return "piece " .. id .. " is not yours" end
+  local v = entry.p.values or {}
+  if v.hyper then return "piece " .. id .. " entered or left hyperspace this turn" end
+  if v.done then return "piece " .. id .. " has finished for this turn" end
+  return nil
+end
+
+-- Common checks for a piece of `side` on the board that is to act now. Kept per env: every
+-- action's choices ask it for each piece and direction.
 local function own_active(e, side, id)
   if type(id) ~= "number" then return nil, "no piece given" end
-  local entry = e.pieces[id]
-  if not entry then return nil, "piece " .. tostring(id) .. " is not on the board" end
-  if entry.p.owner ~= side then return nil, "piece " .. id .. " is not yours" end
-  local v = entry.p.values or {}
-  if v.hyper then return nil, "piece " .. id .. " entered or left hyperspace this turn" end
-  if v.done then return nil, "piece " .. id .. " has finished for this turn" end
-  return entry
+  local memo = e.active[side]
+  if not memo then
+    memo = {}
+    e.active[side] = memo
+  end
+  local why = memo[id]
+  if why == nil then
+    why = not_active(e, side, id) or false
+    memo[id] = why
+  end
+  if why then return nil, why end
+  return e.pieces[id]
 end
 
 local function pre(ctx, a)
@@ -333,13 +350,18 @@ end
 -- Actions
 --------------------------------------------------------------------------------------------
 
+-- The ids of `side`'s pieces that may still act, in id order; kept per env (every action's
+-- choices ask), so callers only read the list.
 local function own_ids(e, side)
-  local out = {}
+  local out = e.own[side]
+  if out then return out end
+  out = {}
   for _, id in ipairs(e.order) do
     local entry = e.pieces[id]
     local v = entry.p.values or {}
     if entry.p.owner == side and not v.done and not v.hyper then out[#out + 1] = id end
   end
+  e.own[side] = out
   return out
 end
 

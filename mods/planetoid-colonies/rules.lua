@@ -216,6 +216,8 @@ end
 ---@field map MapMemo
 ---@field nearest table<integer, number|nil>
 ---@field scenes table<string, Scene|nil>
+---@field active table<string, table<integer, string|false|nil>> why a piece may not act, by side and id (main.lua own_active)
+---@field own table<string, integer[]|nil> the ids of a side's pieces that may still act (main.lua own_ids)
 ---@field obstacles table<integer, string|nil>
 ---@field planetoids table<integer, string|nil>
 ---@field planetoid_list Hex[]
@@ -365,6 +367,8 @@ function R.env(ctx)
     map = map,
     nearest = map.nearest, -- hex key -> distance to the nearest existing planetoid, when asked
     scenes = {},    -- side -> its scene (scene_of)
+    active = {},    -- side -> id -> why the piece may not act now, or false (main.lua own_active)
+    own = {},       -- side -> ids of its pieces that may still act (main.lua own_ids)
     obstacles = map.obstacles,
     planetoids = map.planetoids,
     planetoid_list = map.planetoid_list,
