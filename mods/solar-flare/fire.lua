@@ -126,20 +126,32 @@ action {
   end,
 }
 
+-- Cancelling and confirming are offered to the side whose attack is declared, and only then.
+---@param ctx Ctx
+---@param side string
+---@return table
+local function declared_choices(ctx, side)
+  local pl = pending(ctx)
+  if pl and pl.side == side then return { {} } end
+  return {}
+end
+
+---@param ctx Ctx
+---@param a ActionTable
+---@return boolean ok
+---@return string? why
+local function declared_check(ctx, a)
+  local pl = pending(ctx)
+  if not pl or pl.side ~= a.side then return false, "no attack is declared" end
+  return true
+end
+
 action {
   id = "cancel",
   phases = { "weapons" },
   params = {},
-  choices = function(ctx, side)
-    local pl = pending(ctx)
-    if pl and pl.side == side then return { {} } end
-    return {}
-  end,
-  check = function(ctx, a)
-    local pl = pending(ctx)
-    if not pl or pl.side ~= a.side then return false, "no attack is declared" end
-    return true
-  end,
+  choices = declared_choices,
+  check = declared_check,
   apply = function(ctx, a)
     ctx:set_global("pending", false)
     ctx:log(a.side .. " cancels the attack")
@@ -150,16 +162,8 @@ action {
   id = "confirm",
   phases = { "weapons" },
   params = {},
-  choices = function(ctx, side)
-    local pl = pending(ctx)
-    if pl and pl.side == side then return { {} } end
-    return {}
-  end,
-  check = function(ctx, a)
-    local pl = pending(ctx)
-    if not pl or pl.side ~= a.side then return false, "no attack is declared" end
-    return true
-  end,
+  choices = declared_choices,
+  check = declared_check,
   apply = function(ctx, a)
     local pl = pending(ctx)
     ctx:set_global("pending", false)
