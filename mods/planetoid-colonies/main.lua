@@ -708,12 +708,14 @@ game.action {
   params = { piece = "piece", at = "hex", facing = "direction" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out, grid, by_kind = nil, {}, nil, {}
-    for _, p in ipairs(ctx:pieces({ owner = side })) do
+    local e, out, grid = nil, {}, nil
+    for _, p in ipairs(ctx:pieces({ owner = side, shared = true })) do
       if p.values and p.values.in_hyperspace and p.values.entered_round ~= ctx.round then
         e = e or R.listed_env(ctx)
         local kind = R.kind_of(p)
-        -- Exits depend only on the ship's type: list them once per type.
+        -- Exits depend only on the ship's type and the scene (map, explosions, enemies): listed
+        -- once per type and scene.
+        local by_kind = e:scene(side).exits
         if not by_kind[kind] then
           local exits, g = {}, data.exit_grid
           grid = grid or ctx:board_hexes()

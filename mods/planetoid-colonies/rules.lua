@@ -208,6 +208,7 @@ end
 ---@field corridor_hex table<integer, string|false|nil> by hex key
 ---@field footprints table<string, table<Hex[], true|string|nil>> by kind and footprint list
 ---@field gaps table<Hex[], table<integer, number|nil>> nearest enemy by footprint and limit
+---@field exits table<string, { at: Hex, facing: integer }[]|nil> hyperspace exits by ship type
 
 ---A read-only snapshot of the state for one callback (R.env).
 ---@class Env
@@ -317,7 +318,7 @@ local function scene_of(e, side)
     if sc then return sc end
   end
   ---@type Scene
-  local sc = { hex = {}, corridor = {}, corridor_hex = {}, footprints = {},
+  local sc = { hex = {}, corridor = {}, corridor_hex = {}, footprints = {}, exits = {},
                 gaps = setmetatable({}, { __mode = "k" }) }
   if sig then
     SCENES[sig] = sc
