@@ -818,11 +818,10 @@ end
 ---@return number
 function R.score(ctx, side)
   local total = 0 ---@type number
-  for _, p in ipairs(ctx:pieces({ owner = side })) do
-    if kind_of(p) == "fixed_base" then
-      local hits = (p.values and p.values.damage) or 0
-      total = total + math.max(0, data.points_per_base - data.points_per_hit * hits)
-    end
+  -- Only the fixed bases, as shared snapshots: this runs after every action.
+  for _, p in ipairs(ctx:pieces({ owner = side, type = "fixed_base", shared = true })) do
+    local hits = (p.values and p.values.damage) or 0
+    total = total + math.max(0, data.points_per_base - data.points_per_hit * hits)
   end
   return total
 end
