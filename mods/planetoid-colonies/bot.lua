@@ -13,6 +13,7 @@
 
 local data = require("data")
 local R = require("rules")
+local E = require("env")
 
 local B = {}
 
@@ -179,7 +180,7 @@ end
 
 -- Returns the 1-based index of the chosen action in `legal`.
 function B.greedy(ctx, side, legal)
-  local e = R.listed_env(ctx)
+  local e = E.listed_env(ctx)
   local best, best_score, end_index = nil, 0, nil
   for i, a in ipairs(legal) do
     if a.id == "end_phase" then

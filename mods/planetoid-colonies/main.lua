@@ -4,6 +4,7 @@
 
 local data = require("data")
 local R = require("rules")
+local E = require("env")
 
 --------------------------------------------------------------------------------------------
 -- Declarations
@@ -371,7 +372,7 @@ game.action {
   params = { at = "hex" },
   choices = function(ctx, side)
     if not bases_pending(ctx, side) or not my_go(ctx, side) then return {} end
-    local e, out = R.listed_env(ctx), {}
+    local e, out = E.listed_env(ctx), {}
     local home = (ctx.options or {}).home and ctx.options.home[side]
     if not home then return {} end
     for dq = -3, 3 do
@@ -386,7 +387,7 @@ game.action {
     local ok, why = my_go(ctx, a.side)
     if not ok then return false, why end
     if not bases_pending(ctx, a.side) then return false, "all your mobile bases are placed" end
-    return L.place_base(R.env(ctx), a.side, arg(a, "at"))
+    return L.place_base(E.env(ctx), a.side, arg(a, "at"))
   end,
   apply = function(ctx, a)
     local at = arg(a, "at")
@@ -402,7 +403,7 @@ game.action {
   params = { kind = "string", ramp = "integer" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out = R.listed_env(ctx), {}
+    local e, out = E.listed_env(ctx), {}
     local ramps = (ctx.options or {}).ramps and ctx.options.ramps[side] or {}
     for _, kind in ipairs({ "transport", "cruiser", "fighter" }) do
       for i = 1, #ramps do
@@ -414,11 +415,11 @@ game.action {
   check = function(ctx, a)
     local ok, why = pre(ctx, a)
     if not ok then return false, why end
-    return L.deploy(R.env(ctx), a.side, arg(a, "kind"), arg(a, "ramp"))
+    return L.deploy(E.env(ctx), a.side, arg(a, "kind"), arg(a, "ramp"))
   end,
   apply = function(ctx, a)
     local kind, ramp = arg(a, "kind"), arg(a, "ramp")
-    local hex, facing = L.ramp_position(R.env(ctx), a.side, kind, ramp)
+    local hex, facing = L.ramp_position(E.env(ctx), a.side, kind, ramp)
     local id = ctx:create { type = kind, owner = a.side, hex = hex, facing = facing }
     ctx:set_side(a.side, "reserve_" .. kind, side_value(ctx, a.side, "reserve_" .. kind) - 1)
     ctx:set_global("deployed_kind", kind)
@@ -433,7 +434,7 @@ game.action {
   params = { piece = "piece", dir = "direction" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out = R.listed_env(ctx), {}
+    local e, out = E.listed_env(ctx), {}
     for _, id in ipairs(own_ids(e, side)) do
       for d = 0, 5 do
         if L.step(e, side, id, d) then out[#out + 1] = { piece = id, dir = d } end
@@ -444,7 +445,7 @@ game.action {
   check = function(ctx, a)
     local ok, why = pre(ctx, a)
     if not ok then return false, why end
-    return L.step(R.env(ctx), a.side, arg(a, "piece"), arg(a, "dir"))
+    return L.step(E.env(ctx), a.side, arg(a, "piece"), arg(a, "dir"))
   end,
   apply = function(ctx, a)
     local id, d = arg(a, "piece"), R.dir(arg(a, "dir"))
@@ -463,7 +464,7 @@ game.action {
   params = { piece = "piece", facing = "direction" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out = R.listed_env(ctx), {}
+    local e, out = E.listed_env(ctx), {}
     for _, id in ipairs(own_ids(e, side)) do
       for f = 0, 5 do
         if L.pivot(e, side, id, f) then out[#out + 1] = { piece = id, facing = f } end
@@ -474,7 +475,7 @@ game.action {
   check = function(ctx, a)
     local ok, why = pre(ctx, a)
     if not ok then return false, why end
-    return L.pivot(R.env(ctx), a.side, arg(a, "piece"), arg(a, "facing"))
+    return L.pivot(E.env(ctx), a.side, arg(a, "piece"), arg(a, "facing"))
   end,
   apply = function(ctx, a)
     local id, f = arg(a, "piece"), R.dir(arg(a, "facing"))
@@ -500,7 +501,7 @@ game.action {
   params = { piece = "piece", target = "piece" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out = R.listed_env(ctx), {}
+    local e, out = E.listed_env(ctx), {}
     for _, id in ipairs(own_ids(e, side)) do
       local entry = e.pieces[id]
       local t = data.pieces[entry.kind]
@@ -521,12 +522,12 @@ game.action {
   check = function(ctx, a)
     local ok, why = pre(ctx, a)
     if not ok then return false, why end
-    local ok2, why2 = L.fire(R.env(ctx), a.side, arg(a, "piece"), arg(a, "target"))
+    local ok2, why2 = L.fire(E.env(ctx), a.side, arg(a, "piece"), arg(a, "target"))
     if not ok2 then return false, why2 end
     return true
   end,
   apply = function(ctx, a)
-    local e = R.env(ctx)
+    local e = E.env(ctx)
     local id, target = arg(a, "piece"), arg(a, "target")
     local _, need, d = L.fire(e, a.side, id, target)
     local p, tgt = e.pieces[id].p, e.pieces[target]
@@ -620,7 +621,7 @@ game.action {
   params = { piece = "piece", at = "hex" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out = R.listed_env(ctx), {}
+    local e, out = E.listed_env(ctx), {}
     local cands = empty_candidates(e, side)
     if #cands == 0 then return out end
     for _, id in ipairs(own_ids(e, side)) do
@@ -639,12 +640,12 @@ game.action {
   check = function(ctx, a)
     local ok, why = pre(ctx, a)
     if not ok then return false, why end
-    local ok2, why2 = L.fire_empty(R.env(ctx), a.side, arg(a, "piece"), arg(a, "at"))
+    local ok2, why2 = L.fire_empty(E.env(ctx), a.side, arg(a, "piece"), arg(a, "at"))
     if not ok2 then return false, why2 end
     return true
   end,
   apply = function(ctx, a)
-    local e = R.env(ctx)
+    local e = E.env(ctx)
     local id, at = arg(a, "piece"), arg(a, "at")
     local _, need, d = L.fire_empty(e, a.side, id, at)
     local p = e.pieces[id].p
@@ -676,7 +677,7 @@ game.action {
   params = { piece = "piece", dir = "direction" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out = R.listed_env(ctx), {}
+    local e, out = E.listed_env(ctx), {}
     for _, id in ipairs(own_ids(e, side)) do
       for d = 0, 5 do
         if L.hyperspace_in(e, side, id, d) then out[#out + 1] = { piece = id, dir = d } end
@@ -687,7 +688,7 @@ game.action {
   check = function(ctx, a)
     local ok, why = pre(ctx, a)
     if not ok then return false, why end
-    return L.hyperspace_in(R.env(ctx), a.side, arg(a, "piece"), arg(a, "dir"))
+    return L.hyperspace_in(E.env(ctx), a.side, arg(a, "piece"), arg(a, "dir"))
   end,
   apply = function(ctx, a)
     local id = arg(a, "piece")
@@ -711,7 +712,7 @@ game.action {
     local e, out, grid = nil, {}, nil
     for _, p in ipairs(ctx:pieces({ owner = side, shared = true })) do
       if p.values and p.values.in_hyperspace and p.values.entered_round ~= ctx.round then
-        e = e or R.listed_env(ctx)
+        e = e or E.listed_env(ctx)
         local kind = R.kind_of(p)
         -- Exits depend only on the ship's type and the scene (map, explosions, enemies): listed
         -- once per type and scene.
@@ -742,7 +743,7 @@ game.action {
   check = function(ctx, a)
     local ok, why = pre(ctx, a)
     if not ok then return false, why end
-    return L.hyperspace_out(R.env(ctx), a.side, arg(a, "piece"), arg(a, "at"), arg(a, "facing"))
+    return L.hyperspace_out(E.env(ctx), a.side, arg(a, "piece"), arg(a, "at"), arg(a, "facing"))
   end,
   apply = function(ctx, a)
     local id, at, f = arg(a, "piece"), arg(a, "at"), R.dir(arg(a, "facing"))
@@ -763,7 +764,7 @@ game.action {
   params = { piece = "piece", at = "hex" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out = R.listed_env(ctx), {}
+    local e, out = E.listed_env(ctx), {}
     for _, id in ipairs(own_ids(e, side)) do
       if data.pieces[e.pieces[id].kind].colonises then
         for _, h in ipairs(e.pieces[id].fp) do
@@ -776,7 +777,7 @@ game.action {
   check = function(ctx, a)
     local ok, why = pre(ctx, a)
     if not ok then return false, why end
-    return L.colonise(R.env(ctx), a.side, arg(a, "piece"), arg(a, "at"))
+    return L.colonise(E.env(ctx), a.side, arg(a, "piece"), arg(a, "at"))
   end,
   apply = function(ctx, a)
     local id, at = arg(a, "piece"), arg(a, "at")
@@ -804,7 +805,7 @@ game.action {
 
 -- Repairs at the end of `side`'s go (rules R1, R2).
 local function repairs(ctx, side)
-  local e = R.env(ctx)
+  local e = E.env(ctx)
   local bases = {}
   for _, id in ipairs(e.order) do
     local entry = e.pieces[id]
@@ -860,7 +861,7 @@ end
 local function start_turn(ctx)
   R.refresh_map(ctx)
   -- A planetoid appearing under a ship destroys it (transports may wait there).
-  local e = R.env(ctx)
+  local e = E.env(ctx)
   for _, id in ipairs(e.order) do
     local entry = e.pieces[id]
     local t = data.pieces[entry.kind]
@@ -868,7 +869,7 @@ local function start_turn(ctx)
       for _, h in ipairs(entry.fp) do
         if e:is_planetoid(h) and ctx:piece(id) then
           ctx:log(("a %s planetoid appears under %s %d"):format(R.colour(ctx), t.name:lower(), id))
-          R.destroy(ctx, R.env(ctx), id)
+          R.destroy(ctx, E.env(ctx), id)
           break
         end
       end

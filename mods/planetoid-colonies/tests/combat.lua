@@ -1,13 +1,14 @@
 -- Combat: crooked rocket paths, hits and destruction, the empty shot, overlapping pieces.
 -- Lab map: asteroid wall (-5,-2) (-4,-2) (-3,-2); blue planetoid (4,-2) exists in turn 1.
 local R = require("rules")
+local E = require("env")
 local K = require("testkit")
 
 test("K1 rockets fly around obstacles: the distance is the shortest clear path", function(t)
   local g = K.lab(t)
   local c = K.spawn(g, "cruiser", "north", { q = -4, r = 0 }, 0)   -- bow (-4,0), stern (-4,1)
   local f = K.spawn(g, "fighter", "south", { q = -4, r = -4 })
-  local e = R.env(g)
+  local e = E.env(g)
   -- Straight through the wall it would be 4; around it, 6.
   t:eq(R.distance({ q = -4, r = 0 }, { q = -4, r = -4 }), 4)
   t:eq(e:shot_distance(e.pieces[c].fp, e.pieces[f].fp, 10), 6)
@@ -23,7 +24,7 @@ test("K1 a target beyond reach around an obstacle cannot be fired at", function(
   t:falsy(ok)
   t:eq(why, "no clear path within 4 hexes")
   local c = K.spawn(g, "cruiser", "north", { q = -3, r = -1 }, 5)   -- bow (-3,-1), stern (-2,-1)
-  t:eq(R.env(g):shot_distance(g:footprint(c), { { q = -4, r = -3 } }, 10), 4)
+  t:eq(E.env(g):shot_distance(g:footprint(c), { { q = -4, r = -3 } }, 10), 4)
   t:ok((g:try { id = "fire", side = "north", piece = c, target = target }))
 end)
 
@@ -33,7 +34,7 @@ test("K1 existing planetoids block shots, other pieces do not", function(t)
   local target = K.spawn(g, "mobile_base", "south", { q = 2, r = -1 })
   K.spawn(g, "fighter", "south", { q = 2, r = 1 })
   K.spawn(g, "fighter", "north", { q = 2, r = 0 })
-  local e = R.env(g)
+  local e = E.env(g)
   t:eq(e:shot_distance(e.pieces[c].fp, e.pieces[target].fp, 10), 3)
   -- A blue planetoid between (4,-1) and (4,-3): the path bends around it.
   t:eq(e:shot_distance({ { q = 4, r = -1 } }, { { q = 4, r = -3 } }, 10), 3)

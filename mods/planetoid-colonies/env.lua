@@ -1,0 +1,538 @@
+-- env.lua: the env, one read-only snapshot of the game per callback (E.env), shared by every
+-- `choices` of one listing (E.listed_env), and what it keeps across actions: per map version
+-- (closed hexes, corridors, distances to planetoids, shot walks) and per scene (where a side
+-- may stand and which corridors are clear while its enemies stand still). Legality reads it;
+-- nothing here changes the game.
+
+local data = require("data")
+local R = require("rules")
+local kind_of, facing_of = R.kind_of, R.facing_of
+
+local E = {}
+
+--------------------------------------------------------------------------------------------
+-- The env: one snapshot per callback
+--------------------------------------------------------------------------------------------
+
+---A piece present on the board, as the env sees it.
+---@class PieceEntry
+---@field p Piece the engine's shared, read-only snapshot
+---@field kind string
+---@field fp Hex[] the hexes it covers (a shared list, R.footprint)
+---@field facing integer
+
+---What depends only on the map (map_of): hex keys are R.ik's.
+---@class MapMemo
+---@field sig? string scenario and map version; nil for a test's game handle (nothing kept)
+---@field nearest table<integer, number|nil> distance to the nearest existing planetoid
+---@field corridor table<integer, string|false|nil> why the map closes a hex to corridors
+---@field hex table<string, table<integer, (string|false)[]|nil>> by kind: { map reason, keep-away reason }
+---@field obstacles? table<integer, string|nil> terrain id of each obstacle
+---@field planetoids? table<integer, string|nil> colour of each existing planetoid
+---@field planetoid_list? Hex[] the existing planetoids, sorted by key
+---@field blockers? Hex[] the hexes that block shots (Env:fire_blockers)
+---@field reach? table<Hex[], table<integer, Distances|nil>> shot walks by source list and range
+
+---What a side may do where, given the map, the explosions and the enemies (scene_of): each
+---answer is true or the reason why not.
+---@class Scene
+---@field hex table<string, table<integer, true|string|nil>> by kind and hex key
+---@field corridor table<integer, true|string|nil> by bow key * 8 + direction
+---@field corridor_hex table<integer, string|false|nil> by hex key
+---@field footprints table<string, table<Hex[], true|string|nil>> by kind and footprint list
+---@field gaps table<Hex[], table<integer, number|nil>> nearest enemy by footprint and limit
+---@field exits table<string, { at: Hex, facing: integer }[]|nil> hyperspace exits by ship type
+
+---A read-only snapshot of the state for one callback (E.env).
+---@class Env
+---@field ctx RulesCtx
+---@field board table<integer, boolean|nil> on the board or not, by hex key, when asked
+---@field map MapMemo
+---@field nearest table<integer, number|nil>
+---@field scenes table<string, Scene|nil>
+---@field active table<string, table<integer, string|false|nil>> why a piece may not act, by side and id (main.lua own_active)
+---@field own table<string, integer[]|nil> the ids of a side's pieces that may still act (main.lua own_ids)
+---@field obstacles table<integer, string|nil>
+---@field planetoids table<integer, string|nil>
+---@field planetoid_list Hex[]
+---@field blasts table<integer, string|nil> the side whose shot closed each hex
+---@field pieces table<integer, PieceEntry> by piece id (only present ones: look up other ids as PieceEntry|nil)
+---@field order integer[] ids of the present pieces, ascending
+---@field at table<integer, integer[]|nil> ids by hex key
+---@field all Piece[] every piece, by id
+---@field fixed? table<integer, true> Env:fixed_bases
+local Env = {}
+Env.__index = Env
+
+
+-- Which hexes are on the board, per scenario (a board's shape never changes during a game,
+-- and a scenario always gives the same one): asked of the engine once per hex.
+---@type table<string, table<integer, boolean|nil>>
+local BOARDS = {}
+
+---@param ctx RulesCtx
+---@return table<integer, boolean|nil>
+local function board_of(ctx)
+  -- A test's game handle (E.env(g)) has no scenario id: nothing is kept for it.
+  if type(ctx.scenario) ~= "string" then return {} end
+  local b = BOARDS[ctx.scenario]
+  if b == nil then
+    b = {}
+    BOARDS[ctx.scenario] = b
+  end
+  return b
+end
+
+-- What does not change while the map stays the same (the board, obstacles and existing
+-- planetoids, which change only when a turn starts): reasons a hex is closed whoever moves,
+-- distances to the nearest planetoid and shot walks, kept per map (scenario and map version)
+-- across the listings of many actions: one map per turn.
+---@type table<string, MapMemo>
+local MAPS = {}
+
+---@param ctx RulesCtx
+---@return MapMemo
+local function map_of(ctx)
+  local version = ctx:global("map_version")
+  -- A test's game handle (E.env(g)) has no scenario id: nothing is kept for it.
+  if type(ctx.scenario) ~= "string" or version == nil then
+    return { nearest = {}, corridor = {}, hex = {} }
+  end
+  -- Every change of the map goes through R.refresh_map, which counts it; a scenario's maps are
+  -- the same in every game (obstacles from its board, planetoids by the turn's colour).
+  local sig = ctx.scenario .. "#" .. version
+  local m = MAPS[sig]
+  if m == nil then
+    m = { nearest = {}, corridor = {}, hex = {}, sig = sig }
+    MAPS[sig] = m
+  end
+  return m
+end
+
+-- What a side may do where, as far as the map, this turn's explosions and where its enemies
+-- stand decide it: whether a piece of a kind may stand on a hex, whether a corridor is clear.
+-- Kept per scene across listings (the enemies do not move during a side's go, so most
+-- listings of a go share one); the last SCENE_LIMIT scenes are kept.
+---@type table<string, Scene|nil>
+local SCENES = {}
+---@type string[]
+local SCENE_ORDER = {}
+local SCENE_LIMIT = 16
+
+---@param e Env
+---@param side string
+---@return Scene
+local function scene_of(e, side)
+  local sig ---@type string|nil
+  if e.map.sig then
+    local enemy, blasts = {}, {}
+    for _, id in ipairs(e.order) do
+      local entry = e.pieces[id]
+      if entry.p.owner ~= side then
+        for _, h in ipairs(entry.fp) do enemy[#enemy + 1] = R.ik(h) end
+      end
+    end
+    for k in pairs(e.blasts) do blasts[#blasts + 1] = k end
+    table.sort(enemy)
+    table.sort(blasts)
+    sig = table.concat({ e.map.sig, side, table.concat(enemy, ","), table.concat(blasts, ",") }, "|")
+    local sc = SCENES[sig]
+    if sc then return sc end
+  end
+  ---@type Scene
+  local sc = { hex = {}, corridor = {}, corridor_hex = {}, footprints = {}, exits = {},
+                gaps = setmetatable({}, { __mode = "k" }) }
+  if sig then
+    SCENES[sig] = sc
+    SCENE_ORDER[#SCENE_ORDER + 1] = sig
+    if #SCENE_ORDER > SCENE_LIMIT then SCENES[table.remove(SCENE_ORDER, 1)] = nil end
+  end
+  return sc
+end
+
+---@param side string
+---@return Scene
+function Env:scene(side)
+  local sc = self.scenes[side]
+  if sc == nil then
+    sc = scene_of(self, side)
+    self.scenes[side] = sc
+  end
+  return sc
+end
+
+---@param ctx RulesCtx
+---@return Env
+function E.env(ctx)
+  -- Globals are keyed "q,r"; the env re-keys them by integer (R.ik) for speed.
+  ---@param m table<string, string>|nil globals keyed "q,r"
+  ---@return table<integer, string|nil>
+  local function rekey(m)
+    local out = {}
+    for k, v in pairs(m or {}) do
+      local key = R.ik(R.unkey(k))
+      out[key] = v
+    end
+    return out
+  end
+  local map = map_of(ctx)
+  -- Read and re-keyed once per map.
+  if not map.obstacles then
+    local planetoids = ctx:global("planetoids") or {}
+    local obstacles = ctx:global("obstacles") or {}
+    map.obstacles, map.planetoids = rekey(obstacles), rekey(planetoids)
+    local keys = {}
+    for k in pairs(planetoids) do keys[#keys + 1] = k end
+    table.sort(keys)
+    map.planetoid_list = {}
+    for _, k in ipairs(keys) do map.planetoid_list[#map.planetoid_list + 1] = R.unkey(k) end
+  end
+  local e = setmetatable({
+    ctx = ctx,
+    board = board_of(ctx),
+    map = map,
+    nearest = map.nearest, -- hex key -> distance to the nearest existing planetoid, when asked
+    scenes = {},    -- side -> its scene (scene_of)
+    active = {},    -- side -> id -> why the piece may not act now, or false (main.lua own_active)
+    own = {},       -- side -> ids of its pieces that may still act (main.lua own_ids)
+    obstacles = map.obstacles,
+    planetoids = map.planetoids,
+    planetoid_list = map.planetoid_list,
+    blasts = rekey(ctx:global("blasts")),
+    pieces = {},    -- id -> { p = snapshot, kind, fp = hexes } for pieces present on the board
+    order = {},     -- ids in ascending order
+    at = {},        -- hex key -> list of ids
+    -- Shared read-only snapshots: the env only reads pieces (docs/API.md, ctx:pieces).
+    all = ctx:pieces({ shared = true }),
+  }, Env)
+  table.sort(e.all, function(a, b) return a.id < b.id end)
+  for _, p in ipairs(e.all) do
+    local kind = kind_of(p)
+    if p.hex and data.pieces[kind] then
+      local present = true
+      if data.pieces[kind].fixed then present = e.planetoids[R.ik(p.hex)] ~= nil end
+      if present then
+        local fp = R.footprint(kind, p.hex, facing_of(p))
+        e.pieces[p.id] = { p = p, kind = kind, fp = fp, facing = facing_of(p) }
+        e.order[#e.order + 1] = p.id
+        for _, h in ipairs(fp) do
+          local k = R.ik(h)
+          e.at[k] = e.at[k] or {}
+          table.insert(e.at[k], p.id)
+        end
+      end
+    end
+  end
+  return e
+end
+
+-- The env of one listing. Why a memo: the engine calls every `choices` of one listing (and a
+-- bot's pick from it) with the same read-only ctx, whose state cannot change meanwhile; each
+-- used to build the env anew (a third of a game's Lua time). Weak keys: it goes with the ctx.
+-- Only for read-only callbacks: an apply changes the state its env was read from.
+---@type table<RulesCtx, Env|nil>
+local LISTED = setmetatable({}, { __mode = "k" })
+---@param ctx RulesCtx
+---@return Env
+function E.listed_env(ctx)
+  local e = LISTED[ctx]
+  if e == nil then
+    e = E.env(ctx)
+    LISTED[ctx] = e
+  end
+  return e
+end
+
+---@param h Hex
+---@return boolean
+function Env:on_board(h)
+  local k = R.ik(h)
+  local v = self.board[k]
+  if v == nil then
+    v = self.ctx:on_board(h) and true or false
+    self.board[k] = v
+  end
+  return v
+end
+
+---@param h Hex
+---@return boolean
+function Env:is_obstacle(h) return self.obstacles[R.ik(h)] ~= nil end
+---@param h Hex
+---@return boolean
+function Env:is_planetoid(h) return self.planetoids[R.ik(h)] ~= nil end
+---@param h Hex
+---@return boolean
+function Env:is_blast(h) return self.blasts[R.ik(h)] ~= nil end
+
+-- Blocks shots: obstacles and existing planetoids.
+---@param h Hex
+---@return boolean
+function Env:blocks_fire(h) return self:is_obstacle(h) or self:is_planetoid(h) end
+
+-- The hexes with a fixed base, those of planetoids absent this turn too (hex key -> true).
+---@return table<integer, true>
+function Env:fixed_bases()
+  if not self.fixed then
+    self.fixed = {}
+    for _, p in ipairs(self.all) do
+      if kind_of(p) == "fixed_base" and p.hex then
+        local key = R.ik(p.hex)
+        self.fixed[key] = true
+      end
+    end
+  end
+  return self.fixed
+end
+
+---@param h Hex
+---@return integer[]
+function Env:ids_at(h) return self.at[R.ik(h)] or {} end
+
+---@param h Hex
+---@param side string
+---@return integer|nil id
+function Env:enemy_at(h, side)
+  for _, id in ipairs(self:ids_at(h)) do
+    if self.pieces[id].p.owner ~= side then return id end
+  end
+  return nil
+end
+
+---@param h Hex
+---@return number
+function Env:nearest_planetoid(h)
+  local k = R.ik(h)
+  local best = self.nearest[k]
+  if best then return best end
+  best = math.huge
+  for _, p in ipairs(self.planetoid_list) do
+    local d = R.distance(h, p)
+    if d < best then best = d end
+  end
+  self.nearest[k] = best
+  return best
+end
+
+-- Whether a piece of `kind` owned by `side` may occupy hex `h`; false plus the reason if not.
+---@param kind string
+---@param side string
+---@param h Hex
+---@return boolean ok
+---@return string|nil reason
+function Env:hex_ok(kind, side, h)
+  local by_kind = self:scene(side).hex[kind]
+  if not by_kind then
+    by_kind = {}
+    self:scene(side).hex[kind] = by_kind
+  end
+  local k = R.ik(h)
+  local why = by_kind[k]
+  if why == nil then
+    local ok, reason = self:hex_ok_now(kind, side, h)
+    why = ok or reason
+    by_kind[k] = why
+  end
+  if why == true then return true end
+  return false, why
+end
+
+---@param kind string
+---@param side string
+---@param h Hex
+---@return boolean ok
+---@return string|nil reason
+function Env:hex_ok_now(kind, side, h)
+  -- The map's answers (kept per map) come before and after the explosions and enemies of now.
+  local by_kind = self.map.hex[kind]
+  if not by_kind then
+    by_kind = {}
+    self.map.hex[kind] = by_kind
+  end
+  local k = R.ik(h)
+  local m = by_kind[k]
+  if m == nil then
+    m = { self:map_closed(kind, h) or false, self:keep_away_closed(kind, h) or false }
+    by_kind[k] = m
+  end
+  if m[1] then return false, m[1] end
+  if self:is_blast(h) then return false, "an explosion closes that hex this turn" end
+  if self:enemy_at(h, side) then return false, "an enemy piece is there" end
+  if m[2] then return false, m[2] end
+  return true
+end
+
+-- Why the map closes hex `h` to a piece of `kind` (off the board, an obstacle, a planetoid it
+-- may not enter), or nil.
+---@param kind string
+---@param h Hex
+---@return string|nil
+function Env:map_closed(kind, h)
+  if not self:on_board(h) then return "off the board" end
+  local obstacle = self.obstacles[R.ik(h)]
+  if obstacle then return "blocked by " .. data.terrain[obstacle].name:lower() end
+  if self:is_planetoid(h) and not data.pieces[kind].enters_planetoids then
+    return "only transports may enter a planetoid"
+  end
+  return nil
+end
+
+-- Why `kind` may not stand on `h` so near a planetoid, or nil.
+---@param kind string
+---@param h Hex
+---@return string|nil
+function Env:keep_away_closed(kind, h)
+  local t = data.pieces[kind]
+  if (t.keep_away or 0) > 0 and self:nearest_planetoid(h) < t.keep_away then
+    return ("a %s must stay %d hexes from planetoids"):format(t.name:lower(), t.keep_away)
+  end
+  return nil
+end
+
+-- Kept per scene and footprint list (footprints are shared lists, R.footprint).
+---@param kind string
+---@param side string
+---@param hexes Hex[]
+---@return boolean ok
+---@return string|nil reason
+function Env:footprint_ok(kind, side, hexes)
+  local sc = self:scene(side)
+  local memo = sc.footprints[kind]
+  if not memo then
+    memo = setmetatable({}, { __mode = "k" })
+    sc.footprints[kind] = memo
+  end
+  local why = memo[hexes]
+  if why == nil then
+    why = true
+    for _, h in ipairs(hexes) do
+      local ok, reason = self:hex_ok(kind, side, h)
+      if not ok then why = reason break end
+    end
+    memo[hexes] = why
+  end
+  if why == true then return true end
+  return false, why
+end
+
+-- The hexes that block shots (obstacles and existing planetoids), as a list, once per map.
+---@return Hex[]
+function Env:fire_blockers()
+  if not self.map.blockers then
+    local out = {}
+    for k in pairs(self.obstacles) do out[#out + 1] = k end
+    for k in pairs(self.planetoids) do
+      if not self.obstacles[k] then out[#out + 1] = k end
+    end
+    table.sort(out)
+    for i, k in ipairs(out) do out[i] = { q = k // 8192 - 4096, r = k % 8192 - 4096 } end
+    self.map.blockers = out
+  end
+  return self.map.blockers
+end
+
+-- Shortest crooked-path distances from `sources` through hexes that do not block shots, up to
+-- `maxd` (the engine's walk on the game's board): `dist:at(h)` is a hex's distance or nil. A
+-- blocking hex may be the end of a path (a target on it) but never a hex passed through.
+-- Kept per map and source list (footprints are shared lists, R.footprint): the walk depends on
+-- nothing else.
+---@param sources Hex[]
+---@param maxd integer
+---@return Distances
+function Env:reach(sources, maxd)
+  local memo = self.map.reach
+  if not memo then
+    memo = {}
+    setmetatable(memo, { __mode = "k" })
+    self.map.reach = memo
+  end
+  local by_max = memo[sources]
+  if not by_max then
+    by_max = {}
+    memo[sources] = by_max
+  end
+  local d = by_max[maxd]
+  if not d then
+    d = self.ctx:distances(sources, maxd, { blocked = self:fire_blockers() })
+    by_max[maxd] = d
+  end
+  return d
+end
+
+-- Distance of a shot from a footprint to another, or nil if no clear path within `maxd`.
+---@param from Hex[]
+---@param to Hex[]
+---@param maxd integer
+---@return integer|nil
+function Env:shot_distance(from, to, maxd)
+  local dist = self:reach(from, maxd)
+  local best
+  for _, h in ipairs(to) do
+    local d = dist:at(h)
+    if d and (best == nil or d < best) then best = d end
+  end
+  return best
+end
+
+-- The straight corridor of `data.corridor` hexes ahead of `bow` in direction `d` is clear for
+-- `side`: on the board, no enemy, no obstacle or existing planetoid, no explosion.
+-- Kept per scene, as hex_ok.
+---@param side string
+---@param bow Hex
+---@param d integer 0..5
+---@return boolean ok
+---@return string|nil reason
+function Env:corridor_clear(side, bow, d)
+  local memo = self:scene(side).corridor
+  local k = R.ik(bow) * 8 + d
+  local why = memo[k]
+  if why == nil then
+    local ok, reason = self:corridor_clear_now(side, bow, d)
+    why = ok and true or reason
+    memo[k] = why
+  end
+  if why == true then return true end
+  return false, why
+end
+
+---@param side string
+---@param bow Hex
+---@param d integer 0..5
+---@return boolean ok
+---@return string|nil reason
+function Env:corridor_clear_now(side, bow, d)
+  -- Hex keys step by a fixed amount along a straight line (R.ik is linear in q and r).
+  local v = R.DIRS[d]
+  local k, dk = R.ik(bow), v.q * 8192 + v.r
+  local reasons = self:scene(side).corridor_hex
+  for _ = 1, data.corridor do
+    k = k + dk
+    local why = reasons[k]
+    if why == nil then
+      why = self:corridor_hex(side, { q = k // 8192 - 4096, r = k % 8192 - 4096 }) or false
+      reasons[k] = why
+    end
+    if why then return false, why end
+  end
+  return true
+end
+
+-- Why hex `h` cannot be part of a hyperspace corridor for `side`, or nil.
+---@param side string
+---@param h Hex
+---@return string|nil
+function Env:corridor_hex(side, h)
+  local k = R.ik(h)
+  local closed = self.map.corridor[k]
+  if closed == nil then
+    closed = (not self:on_board(h) and "the hyperspace corridor leaves the board")
+      or (self:blocks_fire(h) and "the hyperspace corridor is blocked by an obstacle") or false
+    self.map.corridor[k] = closed
+  end
+  if closed then return closed end
+  if self:is_blast(h) then return "the hyperspace corridor crosses an explosion" end
+  if self:enemy_at(h, side) then return "the hyperspace corridor is blocked by an enemy" end
+  return nil
+end
+
+return E
