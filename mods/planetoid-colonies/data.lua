@@ -161,4 +161,10 @@ data.points_per_hit = 1
 -- Bots are offered hyperspace exits only on anchors with q and r multiples of this (A11).
 data.exit_grid = 3
 
+-- Piece values reset at the start of each of the owner's goes (a table value starts empty).
+data.per_turn = {
+  steps = 0, pivoted = false, shots = 0, targets = {}, empty_shots = 0,
+  done = false, hyper = false, moved = false, fired = false,
+}
+
 return data
