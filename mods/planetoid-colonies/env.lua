@@ -459,19 +459,38 @@ function Env:reach(sources, maxd)
   return d
 end
 
+-- The nearest hex of footprint `to` in walk `dist`, or nil when none is in reach. Kept per
+-- walk and footprint (both shared and kept: Env:reach, R.footprint): each answer is one engine
+-- call per hex, and fire listings ask it for every shooter and target after every action.
+local NEAREST = setmetatable({}, { __mode = "k" })
+
+---@param dist Distances
+---@param to Hex[]
+---@return integer|nil
+function E.nearest(dist, to)
+  local by_fp = NEAREST[dist]
+  if not by_fp then
+    by_fp = setmetatable({}, { __mode = "k" })
+    NEAREST[dist] = by_fp
+  end
+  local best = by_fp[to]
+  if best == nil then
+    for _, h in ipairs(to) do
+      local d = dist:at(h)
+      if d and (not best or d < best) then best = d end
+    end
+    by_fp[to] = best or false
+  end
+  return best or nil
+end
+
 -- Distance of a shot from a footprint to another, or nil if no clear path within `maxd`.
 ---@param from Hex[]
 ---@param to Hex[]
 ---@param maxd integer
 ---@return integer|nil
 function Env:shot_distance(from, to, maxd)
-  local dist = self:reach(from, maxd)
-  local best
-  for _, h in ipairs(to) do
-    local d = dist:at(h)
-    if d and (best == nil or d < best) then best = d end
-  end
-  return best
+  return E.nearest(self:reach(from, maxd), to)
 end
 
 -- The straight corridor of `data.corridor` hexes ahead of `bow` in direction `d` is clear for

@@ -241,10 +241,7 @@ function L.fire(e, side, id, target, dist)
   local maxd = #data.tables[t.table].cells[1]
   local d ---@type integer|nil
   if dist then
-    for _, h in ipairs(tgt.fp) do
-      local x = dist:at(h)
-      if x and (d == nil or x < d) then d = x end
-    end
+    d = E.nearest(dist, tgt.fp)
     if d and d > maxd then d = nil end
   else
     d = e:shot_distance(entry.fp, tgt.fp, maxd)
