@@ -9,6 +9,7 @@ local D = require("data")
 local G = require("geom")
 local PW = require("power")
 local R = require("rules")
+local PL = require("placement")
 local BOT = require("bot")
 
 local P = R.param
@@ -470,7 +471,7 @@ action {
       if not battle(ctx) and #S.open_designs(ctx, side) > 0 then
         return false, "finish your ship design first (finish_design)"
       end
-      if owes_anomaly(ctx, side) and #R.anomaly_choices(ctx, true) > 0 then
+      if owes_anomaly(ctx, side) and #PL.anomaly_choices(ctx, true) > 0 then
         return false, "place an anomaly first"
       end
       if may_deploy_ship(ctx, side) then return false, "place a ship first" end
@@ -536,9 +537,9 @@ end)
 game.on("round_start", function(ctx)
   if battle(ctx) then return end
   for _, s in ipairs(ctx:sides()) do
-    if #R.reserve_ships(ctx, s.id) > 0 then return end
+    if #PL.reserve_ships(ctx, s.id) > 0 then return end
   end
-  if not R.all_anomalies_placed(ctx) or not S.designs_done(ctx) then return end
+  if not PL.all_anomalies_placed(ctx) or not S.designs_done(ctx) then return end
   ctx:set_global("battle", true)
   ctx:log("all ships are placed: the battle begins")
 end)
@@ -568,9 +569,9 @@ game.setup(function(ctx)
   ctx:set_global("pending", false)
   ctx:set_global("fleet", R.fleet_of(ctx))
   S.setup_ships(ctx)
-  local ready = R.all_anomalies_placed(ctx) and S.designs_done(ctx)
+  local ready = PL.all_anomalies_placed(ctx) and S.designs_done(ctx)
   for _, s in ipairs(ctx:sides()) do
-    if #R.reserve_ships(ctx, s.id) > 0 then ready = false end
+    if #PL.reserve_ships(ctx, s.id) > 0 then ready = false end
   end
   ctx:set_global("battle", ready)
 end)

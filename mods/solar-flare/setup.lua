@@ -14,6 +14,7 @@ local G = require("geom")
 local DES = require("design")
 local PW = require("power")
 local R = require("rules")
+local PL = require("placement")
 local X = require("decl")
 local DESIGNS = require("designs")
 
@@ -166,8 +167,8 @@ function S.may_deploy_ship(ctx, side)
   if battle(ctx) or not S.designs_done(ctx) then return false end
   local s = ctx:side(side)
   if (s.values.ship_round or 0) == ctx.round then return false end
-  if #R.reserve_ships(ctx, side) == 0 then return false end
-  return R.all_anomalies_placed(ctx)
+  if #PL.reserve_ships(ctx, side) == 0 then return false end
+  return PL.all_anomalies_placed(ctx)
 end
 
 action {
@@ -176,19 +177,19 @@ action {
   params = { kind = "string", at = "hex" },
   choices = function(ctx, side)
     if not S.owes_anomaly(ctx, side) then return {} end
-    return R.anomaly_choices(ctx)
+    return PL.anomaly_choices(ctx)
   end,
   check = function(ctx, a)
     if not S.owes_anomaly(ctx, a.side) then return false, "you have no anomaly to place this turn" end
     local at = P(a, "at")
     if type(at) ~= "table" then return false, "where?" end
-    return R.anomaly_ok(ctx, R.terrain_map(ctx), R.occupancy(ctx), P(a, "kind"), at)
+    return PL.anomaly_ok(ctx, R.terrain_map(ctx), R.occupancy(ctx), P(a, "kind"), at)
   end,
   apply = function(ctx, a)
     local kind, at = P(a, "kind"), P(a, "at")
     local map = R.terrain_map(ctx)
     local t = D.anomalies[kind].terrain
-    for _, h in ipairs(R.anomaly_hexes(kind, at)) do
+    for _, h in ipairs(PL.anomaly_hexes(kind, at)) do
       map[G.key(h)] = t
       ctx:set_terrain(h, { t })
     end
@@ -212,14 +213,14 @@ action {
   params = { ship = "piece", at = "hex", facing = "direction" },
   choices = function(ctx, side)
     if not S.may_deploy_ship(ctx, side) then return {} end
-    local p = assert(R.reserve_ships(ctx, side)[1], "may_deploy_ship found a ship in reserve")
+    local p = assert(PL.reserve_ships(ctx, side)[1], "may_deploy_ship found a ship in reserve")
     local map, occ, out = R.terrain_map(ctx), R.occupancy(ctx), {}
     local ships = R.ship_spots(ctx)
     -- Choices made once (see TRANSFERS): ship -> board hex (the board's own table) -> list.
     local made = DEPLOYS[p.id]
     if not made then made = setmetatable({}, { __mode = "k" }); DEPLOYS[p.id] = made end
     for _, h in ipairs(R.board(ctx).hexes) do
-      if R.deploy_ok(ctx, side, map, occ, h, ships) then
+      if PL.deploy_ok(ctx, side, map, occ, h, ships) then
         local six = made[h]
         if not six then
           six = {}
@@ -240,7 +241,7 @@ action {
     if type(f) ~= "number" or f < 0 or f > 5 then return false, "facing must be one of the six directions" end
     local at = P(a, "at")
     if type(at) ~= "table" then return false, "where?" end
-    return R.deploy_ok(ctx, a.side, R.terrain_map(ctx), R.occupancy(ctx), at)
+    return PL.deploy_ok(ctx, a.side, R.terrain_map(ctx), R.occupancy(ctx), at)
   end,
   apply = function(ctx, a)
     local id, at, f = P(a, "ship"), P(a, "at"), R.dir(P(a, "facing"))

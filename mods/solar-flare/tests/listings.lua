@@ -3,15 +3,16 @@
 local D = require("data")
 local G = require("geom")
 local R = require("rules")
+local PL = require("placement")
 local H = require("tests._helpers")
 
----Every placement R.anomaly_ok allows, in the listing's order (kinds, then board hexes).
+---Every placement PL.anomaly_ok allows, in the listing's order (kinds, then board hexes).
 local function brute_force(ctx)
   local map, occ, b = R.terrain_map(ctx), R.occupancy(ctx), R.board(ctx)
   local out = {}
   for _, kind in ipairs(D.anomaly_order) do
     for _, h in ipairs(b.hexes) do
-      if R.anomaly_ok(ctx, map, occ, kind, h) then out[#out + 1] = kind .. "@" .. G.key(h) end
+      if PL.anomaly_ok(ctx, map, occ, kind, h) then out[#out + 1] = kind .. "@" .. G.key(h) end
     end
   end
   return out
@@ -19,7 +20,7 @@ end
 
 local function listed(ctx, first_only)
   local out = {}
-  for _, c in ipairs(R.anomaly_choices(ctx, first_only)) do out[#out + 1] = c.kind .. "@" .. G.key(c.at) end
+  for _, c in ipairs(PL.anomaly_choices(ctx, first_only)) do out[#out + 1] = c.kind .. "@" .. G.key(c.at) end
   return out
 end
 
@@ -59,7 +60,7 @@ test("anomaly listing: planets keep their gap, used-up kinds are never listed", 
     local want = brute_force(ctx)
     t:eq(listed(ctx), want)
     t:ok(#want > 0)
-    for _, c in ipairs(R.anomaly_choices(ctx)) do
+    for _, c in ipairs(PL.anomaly_choices(ctx)) do
       t:ok(c.kind ~= "moon", "moons are used up")
       local reach = D.anomalies[c.kind].shape == "large" and 1 or 0
       t:ok(G.distance(c.at, { q = 0, r = 0 }) > 1 + reach, "a hex between it and the planet: " .. c.kind .. "@" .. G.key(c.at))
