@@ -39,6 +39,7 @@ use crate::panels::tables::{self, TablesPanel};
 use crate::session::{
     self, BotStep, EDITOR_SEED, HUMAN, PieceChoices, Reloaded, ReplayStatus, Session, SessionError,
 };
+use crate::shortcuts;
 use hexforge_core::hex::Hex;
 use hexforge_core::hex::layout::{Layout, Orientation};
 use hexforge_core::hex::trace::trace;
@@ -179,6 +180,8 @@ pub struct EditorApp {
     pub editor: CodeEditor,
     /// The problems list.
     pub problems: Vec<Problem>,
+    /// Whether the keyboard shortcuts list is shown (F1).
+    pub help_open: bool,
     /// The rules light.
     pub rules: RulesStatus,
     /// The hex under the pointer.
@@ -233,6 +236,7 @@ impl EditorApp {
             mods: Vec::new(),
             editor: CodeEditor::default(),
             problems: Vec::new(),
+            help_open: false,
             rules: RulesStatus::default(),
             hovered: None,
             selected: None,
@@ -398,6 +402,7 @@ impl EditorApp {
                 }
             }
             Command::CancelReplay => self.cancel_replay(),
+            Command::ToggleHelp => self.help_open = !self.help_open,
             Command::CancelBots => {
                 if let Some(r) = self.run.take() {
                     self.set_message(format!("bots stopped after {} actions", r.steps));
@@ -946,6 +951,13 @@ impl EditorApp {
                     cmds.push(Command::SelectTab(tab));
                 }
             }
+            ui.separator();
+            if ui
+                .selectable_label(self.help_open, "Shortcuts (F1)")
+                .clicked()
+            {
+                cmds.push(Command::ToggleHelp);
+            }
         });
         cmds
     }
@@ -1009,7 +1021,8 @@ impl EditorApp {
             ui.ctx().request_repaint();
         }
         self.update_overlays();
-        let mut cmds = Vec::new();
+        let mut cmds = shortcuts::commands(ui.ctx(), self.persisted.tab == Tab::Board);
+        shortcuts::help(ui.ctx(), &mut self.help_open);
         egui::Panel::top("top_bar").show(ui, |ui| cmds.extend(self.top_bar(ui)));
         egui::Panel::bottom("status_bar").show(ui, |ui| cmds.extend(self.status_line(ui)));
         if self.persisted.show_browser {

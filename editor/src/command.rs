@@ -127,4 +127,6 @@ pub enum Command {
     CancelBots,
     /// Stop replaying the game under the rules of the last hot reload.
     CancelReplay,
+    /// Show or hide the list of keyboard shortcuts.
+    ToggleHelp,
 }

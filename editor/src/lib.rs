@@ -32,3 +32,4 @@ pub mod demo;
 pub mod highlight;
 pub mod panels;
 pub mod session;
+pub mod shortcuts;

@@ -786,3 +786,49 @@ fn cancel_stops_the_replay_and_a_new_reload_replaces_a_running_one() {
     let r3 = &h.state().last_reload.as_ref().unwrap().replay;
     assert!(matches!(r3, ReplayStatus::Cancelled { .. }), "{r3:?}");
 }
+
+#[test]
+fn keyboard_shortcuts_undo_redo_end_the_phase_and_show_their_list() {
+    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
+    open_tutorial(&mut h);
+    all_sides_random(&mut h);
+    let actions =
+        |h: &Harness<'_, EditorApp>| h.state().open.as_ref().unwrap().game.record().actions.len();
+    h.state_mut().apply(Command::BotStep);
+    h.run();
+    assert_eq!(actions(&h), 1);
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(actions(&h), 0, "Ctrl+Z undoes");
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::Y);
+    h.run();
+    assert_eq!(actions(&h), 1, "Ctrl+Y redoes");
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, egui::Key::Z);
+    h.run();
+    assert_eq!(actions(&h), 1, "Ctrl+Shift+Z redoes too");
+    // E ends the phase; B is one bot move.
+    let phase = |h: &Harness<'_, EditorApp>| h.state().play.status.phase.clone();
+    let before = phase(&h);
+    h.key_press(egui::Key::E);
+    h.run();
+    assert_ne!(phase(&h), before, "E ends the phase");
+    let n = actions(&h);
+    h.key_press(egui::Key::B);
+    h.run();
+    assert!(actions(&h) > n, "B makes a bot move");
+    // F1 lists the shortcuts.
+    h.key_press(egui::Key::F1);
+    h.run();
+    assert!(h.state().help_open);
+    h.get_by_label("undo the last action");
+    // On the code tab the keys are the code editor's: the game is not undone.
+    h.state_mut()
+        .apply(Command::SelectTab(hexforge_editor::command::Tab::Code));
+    h.run();
+    let n = actions(&h);
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert_eq!(actions(&h), n);
+}
