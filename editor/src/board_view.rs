@@ -69,6 +69,37 @@ pub struct BoardScene {
     /// Hexes that block a line (terrain that is not enterable, pieces): marked where a traced
     /// line crosses them. Pieces' hexes count as blockers on their own; this set adds terrain.
     pub blockers: BTreeSet<Hex>,
+    /// The colour each terrain id declares (`game.terrain { color = "#a07850" }`); a terrain
+    /// without one is drawn in [`terrain_color`].
+    pub terrain_colors: BTreeMap<String, Color32>,
+}
+
+impl BoardScene {
+    /// The fill of terrain `id`: its declared colour, else [`terrain_color`].
+    #[must_use]
+    pub fn terrain_fill(&self, id: &str) -> Color32 {
+        self.terrain_colors
+            .get(id)
+            .copied()
+            .unwrap_or_else(|| terrain_color(id))
+    }
+}
+
+/// A colour written `#rgb` or `#rrggbb` (as mods declare terrain colours), or `None`.
+#[must_use]
+pub fn parse_color(text: &str) -> Option<Color32> {
+    let hex = text.strip_prefix('#')?;
+    let digit = |i: usize| u8::from_str_radix(hex.get(i..=i)?, 16).ok();
+    let pair = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+    match hex.len() {
+        3 => Some(Color32::from_rgb(
+            digit(0)? * 17,
+            digit(1)? * 17,
+            digit(2)? * 17,
+        )),
+        6 => Some(Color32::from_rgb(pair(0)?, pair(2)?, pair(4)?)),
+        _ => None,
+    }
 }
 
 /// Where the view looks: pan, zoom and orientation. Persisted with the app state.
@@ -119,11 +150,12 @@ pub fn name_color(name: &str, saturation: f32, value: f32) -> Color32 {
     egui::ecolor::Hsva::new(hue, saturation, value, 1.0).into()
 }
 
-/// The fill colour of a terrain id (well-known ids get fixed colours).
+/// The fill colour of a terrain id that declares none (well-known ids get fixed colours, none of
+/// them a side's: a planet is not drawn in Blue's colour).
 #[must_use]
 pub fn terrain_color(id: &str) -> Color32 {
     match id {
-        "planet" => Color32::from_rgb(0x2f, 0x6f, 0xb8),
+        "planet" => Color32::from_rgb(0xa0, 0x78, 0x50),
         "asteroids" | "asteroid" => Color32::from_rgb(0x7a, 0x5c, 0x3e),
         "nebula" => Color32::from_rgb(0x6a, 0x3f, 0x8a),
         "gravity" => Color32::from_rgb(0x33, 0x55, 0x66),
@@ -157,20 +189,22 @@ pub fn owner_colors(pieces: &[Piece]) -> BTreeMap<String, Color32> {
         Color32::from_rgb(0xb0, 0x50, 0xd0),
         Color32::from_rgb(0x40, 0xc8, 0xc8),
     ];
+    const NAMED: [&str; 4] = ["red", "blue", "green", "yellow"];
     let owners: BTreeSet<&str> = pieces.iter().map(|p| p.owner.as_str()).collect();
-    let mut next = 0;
+    // The palette colours no side takes by name: "orange" in a game with "red" is not red too.
+    let taken: Vec<Color32> = owners
+        .iter()
+        .filter(|o| NAMED.contains(o))
+        .map(|o| owner_color(o))
+        .collect();
+    let mut free = PALETTE.into_iter().filter(|c| !taken.contains(c));
     owners
         .into_iter()
         .map(|o| {
-            let c = match o {
-                "red" | "blue" | "green" | "yellow" => owner_color(o),
-                _ => {
-                    next += 1;
-                    PALETTE
-                        .get(next - 1)
-                        .copied()
-                        .unwrap_or_else(|| owner_color(o))
-                }
+            let c = if NAMED.contains(&o) {
+                owner_color(o)
+            } else {
+                free.next().unwrap_or_else(|| owner_color(o))
             };
             (o.to_owned(), c)
         })
@@ -396,7 +430,7 @@ fn draw_hex_board(painter: &egui::Painter, layout: &Layout, board: &Board, scene
             _ => base,
         };
         if let Some(t) = terrain.first() {
-            fill = terrain_color(t);
+            fill = scene.terrain_fill(t);
         }
         if !kind.is_enterable() {
             fill = fill.gamma_multiply(0.55);
@@ -700,7 +734,7 @@ fn draw_graph(
     for (id, node) in &graph.nodes {
         let at = to_screen(pos[id.as_str()]);
         // Opaque, so routes end at the rim instead of showing through.
-        let [cr, cg, cb, _] = terrain_color(&node.kind).to_array();
+        let [cr, cg, cb, _] = scene.terrain_fill(&node.kind).to_array();
         let dim = |c: u8| (f32::from(c) * 0.7) as u8;
         painter.circle(
             at,
@@ -876,5 +910,49 @@ mod tests {
     fn colours_are_stable() {
         assert_eq!(name_color("x", 0.5, 0.5), name_color("x", 0.5, 0.5));
         assert_ne!(terrain_color("planet"), terrain_color("asteroids"));
+        assert_ne!(terrain_color("planet"), owner_color("blue"));
+    }
+
+    #[test]
+    fn sides_without_a_colour_name_never_take_a_named_sides_colour() {
+        let piece = |id: u32, owner: &str| Piece {
+            id: hexforge_game::PieceId(id),
+            kind: "ship".into(),
+            owner: hexforge_game::SideId::new(owner),
+            pos: hexforge_game::Position::Hex(Hex::ORIGIN),
+            facing: None,
+            values: Default::default(),
+        };
+        let pieces: Vec<Piece> = ["blue", "orange", "red", "teal"]
+            .iter()
+            .enumerate()
+            .map(|(i, o)| piece(i as u32 + 1, o))
+            .collect();
+        let colours = owner_colors(&pieces);
+        assert_eq!(colours["red"], owner_color("red"));
+        assert_eq!(colours["blue"], owner_color("blue"));
+        let all: BTreeSet<[u8; 4]> = colours.values().map(|c| c.to_array()).collect();
+        assert_eq!(all.len(), 4, "four sides, four colours: {colours:?}");
+    }
+
+    #[test]
+    fn declared_terrain_colours_are_read_and_win() {
+        assert_eq!(
+            parse_color("#a07850"),
+            Some(Color32::from_rgb(0xa0, 0x78, 0x50))
+        );
+        assert_eq!(
+            parse_color("#7a5"),
+            Some(Color32::from_rgb(0x77, 0xaa, 0x55))
+        );
+        for bad in ["a07850", "#a0785", "#zzz", "#", "#12345678"] {
+            assert_eq!(parse_color(bad), None, "{bad}");
+        }
+        let mut scene = BoardScene::default();
+        assert_eq!(scene.terrain_fill("planet"), terrain_color("planet"));
+        scene
+            .terrain_colors
+            .insert("planet".into(), Color32::from_rgb(1, 2, 3));
+        assert_eq!(scene.terrain_fill("planet"), Color32::from_rgb(1, 2, 3));
     }
 }

@@ -146,6 +146,14 @@ pub fn scene_of(rules: &LuaRules, state: &GameState, title: String) -> BoardScen
             }
         }
     }
+    let terrain_colors = decls
+        .terrains
+        .iter()
+        .filter_map(|(id, t)| {
+            let c = t.data.get("color")?.as_str()?;
+            Some((id.clone(), crate::board_view::parse_color(c)?))
+        })
+        .collect();
     BoardScene {
         title,
         board: (*state.board).clone(),
@@ -153,6 +161,7 @@ pub fn scene_of(rules: &LuaRules, state: &GameState, title: String) -> BoardScen
         pieces: state.pieces.values().cloned().collect(),
         footprints,
         blockers,
+        terrain_colors,
         ..BoardScene::default()
     }
 }

@@ -832,3 +832,15 @@ fn keyboard_shortcuts_undo_redo_end_the_phase_and_show_their_list() {
     h.run();
     assert_eq!(actions(&h), n);
 }
+
+#[test]
+fn the_board_draws_terrain_in_the_colour_its_mod_declares() {
+    let h = open_bundled("orbital-skirmish");
+    let planet = h.state().scene.terrain_colors.get("planet").copied();
+    assert_eq!(planet, Some(egui::Color32::from_rgb(0xa0, 0x78, 0x50)));
+    assert_ne!(
+        planet,
+        Some(hexforge_editor::board_view::owner_color("blue")),
+        "a planet is not drawn in Blue's colour"
+    );
+}

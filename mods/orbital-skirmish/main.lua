@@ -27,7 +27,7 @@ ORBITAL_SKIRMISH = { movement = mv, combat = C, data = data, env_extensions = {}
 ---------------------------------------------------------------------------------------------
 -- Declarations
 ---------------------------------------------------------------------------------------------
-game.terrain { id = "planet", name = "Planet", color = "#6a8fd0", blocks_movement = true, blocks_fire = "unless_avoidable" }
+game.terrain { id = "planet", name = "Planet", color = "#a07850", blocks_movement = true, blocks_fire = "unless_avoidable" }
 
 do
   local rows, cells = {}, {}

@@ -21,7 +21,7 @@ local action, battle = X.action, X.battle
 game.piece_type { id = "ship", name = "Capital ship", values = {} }
 game.piece_type { id = "torpedo", name = "Torpedo", values = { level = 1, integrity = 1 } }
 
-game.terrain { id = "planet", name = "Planet", color = "#7a5", blocks_movement = true }
+game.terrain { id = "planet", name = "Planet", color = "#c8a060", blocks_movement = true }
 game.terrain { id = "moon", name = "Moon", color = "#aaa", blocks_movement = true }
 game.terrain { id = "nebula", name = "Nebula", color = "#a6c" }
 game.terrain { id = "asteroid", name = "Asteroid field", color = "#864" }
