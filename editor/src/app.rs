@@ -182,6 +182,9 @@ pub struct EditorApp {
     pub problems: Vec<Problem>,
     /// Whether the keyboard shortcuts list is shown (F1).
     pub help_open: bool,
+    /// A command from the panels that would end the running game, waiting for the player's
+    /// answer ([`Command::ConfirmEnd`]).
+    pub pending_end: Option<Command>,
     /// The rules light.
     pub rules: RulesStatus,
     /// The hex under the pointer.
@@ -237,6 +240,7 @@ impl EditorApp {
             editor: CodeEditor::default(),
             problems: Vec::new(),
             help_open: false,
+            pending_end: None,
             rules: RulesStatus::default(),
             hovered: None,
             selected: None,
@@ -403,6 +407,11 @@ impl EditorApp {
             }
             Command::CancelReplay => self.cancel_replay(),
             Command::ToggleHelp => self.help_open = !self.help_open,
+            Command::ConfirmEnd(end) => {
+                if let Some(c) = self.pending_end.take().filter(|_| end) {
+                    self.apply(c);
+                }
+            }
             Command::CancelBots => {
                 if let Some(r) = self.run.take() {
                     self.set_message(format!("bots stopped after {} actions", r.steps));
@@ -1084,9 +1093,48 @@ impl EditorApp {
             }
             Tab::Code => cmds.extend(self.editor.show(ui)),
         });
-        for c in cmds {
-            self.apply(c);
+        if let Some(answer) = self.confirm_end(ui.ctx()) {
+            cmds.push(answer);
         }
+        for c in cmds {
+            if c.ends_the_game() && self.game_in_progress() {
+                // Asked first: a misclick on a scenario or a demo must not throw a game away.
+                self.pending_end = Some(c);
+            } else {
+                self.apply(c);
+            }
+        }
+    }
+
+    /// Whether a game is being played: actions taken and no outcome yet.
+    #[must_use]
+    pub fn game_in_progress(&self) -> bool {
+        self.open.as_ref().is_some_and(|s| {
+            let state = s.game.state();
+            state.outcome.is_none() && state.log.iter().any(|e| e.action.is_some())
+        })
+    }
+
+    /// The "end the running game?" question while a command waits for it; the answer, if given.
+    fn confirm_end(&self, ctx: &egui::Context) -> Option<Command> {
+        self.pending_end.as_ref()?;
+        let mut answer = None;
+        egui::Window::new("End the running game?")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+            .show(ctx, |ui| {
+                ui.label("The game in progress will be closed and its actions dropped.");
+                ui.horizontal(|ui| {
+                    if ui.button("End it").clicked() {
+                        answer = Some(Command::ConfirmEnd(true));
+                    }
+                    if ui.button("Keep playing").clicked() {
+                        answer = Some(Command::ConfirmEnd(false));
+                    }
+                });
+            });
+        answer
     }
 }
 

@@ -129,4 +129,21 @@ pub enum Command {
     CancelReplay,
     /// Show or hide the list of keyboard shortcuts.
     ToggleHelp,
+    /// Answer the question "end the running game?" asked before a command that would end it
+    /// (another mod, scenario, new game or demo): `true` runs that command, `false` keeps playing.
+    ConfirmEnd(bool),
+}
+
+impl Command {
+    /// Whether the command replaces the running game (so the editor asks first).
+    #[must_use]
+    pub fn ends_the_game(&self) -> bool {
+        matches!(
+            self,
+            Command::OpenMod(_)
+                | Command::OpenScenario { .. }
+                | Command::NewGame { .. }
+                | Command::ShowDemo(_)
+        )
+    }
 }

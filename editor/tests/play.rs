@@ -844,3 +844,30 @@ fn the_board_draws_terrain_in_the_colour_its_mod_declares() {
         "a planet is not drawn in Blue's colour"
     );
 }
+
+#[test]
+fn a_click_that_would_end_a_running_game_asks_first() {
+    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
+    open_tutorial(&mut h);
+    // No action yet: a demo opens at once.
+    assert!(!h.state().game_in_progress());
+    all_sides_random(&mut h);
+    h.state_mut().apply(Command::BotStep);
+    h.run();
+    assert!(h.state().game_in_progress());
+    // The always-visible demo button no longer drops the game: it asks.
+    h.get_by_label("Hexagon").click();
+    h.run();
+    assert!(h.state().open.is_some(), "the game is still open");
+    h.get_by_label("End the running game?");
+    h.get_by_label("Keep playing").click();
+    h.run();
+    assert!(h.state().open.is_some());
+    assert!(h.state().pending_end.is_none());
+    // Asked again and answered yes: the demo replaces the game.
+    h.get_by_label("Hexagon").click();
+    h.run();
+    h.get_by_label("End it").click();
+    h.run();
+    assert!(h.state().open.is_none(), "the demo replaced the game");
+}
