@@ -29,6 +29,7 @@ use crate::board_view::{self, BoardScene, Camera};
 use crate::command::{BottomTab, Command, Tab};
 use crate::demo::{self, DemoKind};
 use crate::panels::code_editor::CodeEditor;
+use crate::panels::confirm;
 use crate::panels::inspector::{self, InspectorState};
 use crate::panels::logs::{self, LogsPanel};
 use crate::panels::mod_browser::{self, ModEntry};
@@ -1118,23 +1119,7 @@ impl EditorApp {
     /// The "end the running game?" question while a command waits for it; the answer, if given.
     fn confirm_end(&self, ctx: &egui::Context) -> Option<Command> {
         self.pending_end.as_ref()?;
-        let mut answer = None;
-        egui::Window::new("End the running game?")
-            .collapsible(false)
-            .resizable(false)
-            .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
-            .show(ctx, |ui| {
-                ui.label("The game in progress will be closed and its actions dropped.");
-                ui.horizontal(|ui| {
-                    if ui.button("End it").clicked() {
-                        answer = Some(Command::ConfirmEnd(true));
-                    }
-                    if ui.button("Keep playing").clicked() {
-                        answer = Some(Command::ConfirmEnd(false));
-                    }
-                });
-            });
-        answer
+        confirm::end_game(ctx).map(Command::ConfirmEnd)
     }
 }
 

@@ -2,6 +2,7 @@
 //! [`crate::command::Command`]s the user asked for; none changes app state directly.
 
 pub mod code_editor;
+pub mod confirm;
 pub mod inspector;
 pub mod logs;
 pub mod mod_browser;
