@@ -26,7 +26,7 @@
 //! ```
 
 use crate::board_view::{self, BoardScene, Camera};
-use crate::command::{BottomTab, Command, Tab};
+use crate::command::{BottomTab, Command, PanelKind, Tab};
 use crate::demo::{self, DemoKind};
 use crate::panels::code_editor::CodeEditor;
 use crate::panels::confirm;
@@ -93,6 +93,29 @@ impl Default for Persisted {
             show_problems: true,
             bottom: BottomTab::default(),
             show_play: true,
+        }
+    }
+}
+
+impl Persisted {
+    /// Whether `panel` is shown.
+    #[must_use]
+    pub fn shows(&self, panel: PanelKind) -> bool {
+        match panel {
+            PanelKind::Mods => self.show_browser,
+            PanelKind::Play => self.show_play,
+            PanelKind::Inspector => self.show_inspector,
+            PanelKind::Bottom => self.show_problems,
+        }
+    }
+
+    /// The flag that says whether `panel` is shown.
+    pub fn shown_mut(&mut self, panel: PanelKind) -> &mut bool {
+        match panel {
+            PanelKind::Mods => &mut self.show_browser,
+            PanelKind::Play => &mut self.show_play,
+            PanelKind::Inspector => &mut self.show_inspector,
+            PanelKind::Bottom => &mut self.show_problems,
         }
     }
 }
@@ -408,6 +431,10 @@ impl EditorApp {
             }
             Command::CancelReplay => self.cancel_replay(),
             Command::ToggleHelp => self.help_open = !self.help_open,
+            Command::TogglePanel(panel) => {
+                let shown = self.persisted.shown_mut(panel);
+                *shown = !*shown;
+            }
             Command::ConfirmEnd(end) => {
                 if let Some(c) = self.pending_end.take().filter(|_| end) {
                     self.apply(c);
@@ -959,6 +986,17 @@ impl EditorApp {
                     .clicked()
                 {
                     cmds.push(Command::SelectTab(tab));
+                }
+            }
+            ui.separator();
+            ui.label("Panels:");
+            for (panel, name) in PanelKind::ALL {
+                if ui
+                    .selectable_label(self.persisted.shows(panel), name)
+                    .on_hover_text("show or hide this panel")
+                    .clicked()
+                {
+                    cmds.push(Command::TogglePanel(panel));
                 }
             }
             ui.separator();

@@ -55,6 +55,29 @@ impl BottomTab {
     ];
 }
 
+/// A side or bottom panel the player may hide to give the board room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PanelKind {
+    /// The mod browser (left).
+    Mods,
+    /// The play panel (right).
+    Play,
+    /// The inspector (right).
+    Inspector,
+    /// The bottom tabs (problems, logs, tables, reload report).
+    Bottom,
+}
+
+impl PanelKind {
+    /// Every panel with its label, in the order the top bar shows them (after "Panels:").
+    pub const ALL: [(PanelKind, &'static str); 4] = [
+        (PanelKind::Mods, "mods"),
+        (PanelKind::Play, "play"),
+        (PanelKind::Inspector, "inspector"),
+        (PanelKind::Bottom, "bottom"),
+    ];
+}
+
 /// One change requested by a panel.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -129,6 +152,8 @@ pub enum Command {
     CancelReplay,
     /// Show or hide the list of keyboard shortcuts.
     ToggleHelp,
+    /// Show or hide a panel (the board takes the room).
+    TogglePanel(PanelKind),
     /// Answer the question "end the running game?" asked before a command that would end it
     /// (another mod, scenario, new game or demo): `true` runs that command, `false` keeps playing.
     ConfirmEnd(bool),

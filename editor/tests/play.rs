@@ -871,3 +871,37 @@ fn a_click_that_would_end_a_running_game_asks_first() {
     h.run();
     assert!(h.state().open.is_none(), "the demo replaced the game");
 }
+
+#[test]
+fn panels_can_be_hidden_to_give_the_board_the_window() {
+    let mut h = Harness::builder()
+        .with_size(vec2(1280.0, 720.0))
+        .with_max_steps(64)
+        .build_ui_state(
+            |ui, app: &mut EditorApp| app.show(ui),
+            EditorApp::new(Persisted::default(), bundled_mods()),
+        );
+    open_tutorial(&mut h);
+    let board_width = |h: &Harness<'_, EditorApp>| {
+        // The hexagon board's drawn width, from the layout of the last frame.
+        let layout = h.state().board_layout.expect("a hex board is shown");
+        let (x0, _) = layout.hex_to_pixel(Hex::new(-6, 3));
+        let (x1, _) = layout.hex_to_pixel(Hex::new(6, -3));
+        (x1 - x0).abs()
+    };
+    let before = board_width(&h);
+    for name in ["mods", "inspector", "bottom"] {
+        h.get_by_label(name).click();
+        h.run();
+    }
+    assert!(!h.state().persisted.show_browser);
+    assert!(!h.state().persisted.show_inspector);
+    assert!(!h.state().persisted.show_problems);
+    assert!(h.state().persisted.show_play);
+    let after = board_width(&h);
+    assert!(after > before * 1.3, "the board grew: {before} -> {after}");
+    // And back.
+    h.get_by_label("mods").click();
+    h.run();
+    assert!(h.state().persisted.show_browser);
+}
