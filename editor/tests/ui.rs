@@ -245,8 +245,8 @@ fn opening_squadron_command_shows_the_offset_board_and_its_pieces() {
         };
         assert!(board.contains(at), "{p:?}");
     }
-    // Choosing the other scenario in the browser starts it.
-    h.get_by_label("scenarios/skirmish.toml").click();
+    // Choosing the other scenario in the browser (listed by its name) starts it.
+    h.get_by_label("Skirmish").click();
     h.run();
     assert_eq!(h.state().open.as_ref().unwrap().scenario, "skirmish");
     // A demo still shows without the mod.

@@ -43,6 +43,9 @@ pub struct ModEntry {
     pub manifest: ManifestInfo,
     /// Scenario files (under `scenarios/`), relative to the mod folder, sorted.
     pub scenarios: Vec<PathBuf>,
+    /// Each scenario's `name` and `description` (the file's stem and nothing when it has none),
+    /// in the order of `scenarios`.
+    pub scenario_titles: Vec<(String, String)>,
     /// Every file of the mod, relative to the mod folder, sorted.
     pub files: Vec<PathBuf>,
     /// Whether the mod loads (rules, dependencies, declarations): `None` until checked, else
@@ -101,6 +104,29 @@ pub fn mod_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// A scenario's `name` and `description` as its file gives them; the file's stem and an empty
+/// description when it has none or does not parse (loading it reports why).
+fn scenario_title(dir: &Path, file: &Path) -> (String, String) {
+    let stem = file
+        .file_stem()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let text = std::fs::read_to_string(dir.join(file)).unwrap_or_default();
+    let table: toml::Table = toml::from_str(&text).unwrap_or_default();
+    let field = |k: &str| {
+        table
+            .get(k)
+            .and_then(toml::Value::as_str)
+            .map(str::to_owned)
+    };
+    (
+        field("name")
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or(stem),
+        field("description").unwrap_or_default(),
+    )
+}
+
 /// Every mod directly under each root (folders with a `mod.toml`), sorted by folder path.
 /// Missing roots are skipped.
 #[must_use]
@@ -118,15 +144,17 @@ pub fn scan_mods(roots: &[PathBuf]) -> Vec<ModEntry> {
         dirs.sort();
         for dir in dirs {
             let files = mod_files(&dir);
-            let scenarios = files
+            let scenarios: Vec<PathBuf> = files
                 .iter()
                 .filter(|f| f.starts_with("scenarios"))
                 .cloned()
                 .collect();
+            let scenario_titles = scenarios.iter().map(|s| scenario_title(&dir, s)).collect();
             out.push(ModEntry {
                 manifest: read_manifest(&dir),
                 dir,
                 scenarios,
+                scenario_titles,
                 files,
                 loads: None,
             });
@@ -222,13 +250,20 @@ fn scenario_list(ui: &mut egui::Ui, m: &ModEntry, running: Option<&str>, cmds: &
     if m.scenarios.is_empty() {
         ui.weak("none");
     }
-    for s in &m.scenarios {
+    for (i, s) in m.scenarios.iter().enumerate() {
         let id = s
             .file_stem()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        let (name, description) = m.scenario_titles.get(i).cloned().unwrap_or_default();
+        let hover = if description.is_empty() {
+            s.display().to_string()
+        } else {
+            format!("{description}\n({})", s.display())
+        };
         if ui
-            .selectable_label(running == Some(id.as_str()), s.display().to_string())
+            .selectable_label(running == Some(id.as_str()), name)
+            .on_hover_text(hover)
             .clicked()
         {
             cmds.push(Command::OpenScenario {
@@ -270,6 +305,11 @@ mod tests {
         .unwrap();
         std::fs::write(b.join("rules.lua"), "-- rules").unwrap();
         std::fs::write(b.join("scenarios/duel.toml"), "").unwrap();
+        std::fs::write(
+            b.join("scenarios/raid.toml"),
+            "name = \"Night raid\"\ndescription = \"Two scouts slip past a picket.\"\n",
+        )
+        .unwrap();
         std::fs::write(b.join(".hidden"), "").unwrap();
         let a = root.path().join("alpha");
         std::fs::create_dir_all(&a).unwrap();
@@ -283,13 +323,31 @@ mod tests {
         assert_eq!(ids, ["alpha", "beta"]);
         assert!(mods[0].manifest.problem.is_some());
         assert_eq!(mods[1].manifest.version, "2.0.0");
-        assert_eq!(mods[1].scenarios, [PathBuf::from("scenarios/duel.toml")]);
+        assert_eq!(
+            mods[1].scenarios,
+            [
+                PathBuf::from("scenarios/duel.toml"),
+                PathBuf::from("scenarios/raid.toml")
+            ]
+        );
+        // Listed by name, with the description; a file without a name by its stem.
+        assert_eq!(
+            mods[1].scenario_titles,
+            [
+                ("duel".to_owned(), String::new()),
+                (
+                    "Night raid".to_owned(),
+                    "Two scouts slip past a picket.".to_owned()
+                )
+            ]
+        );
         assert_eq!(
             mods[1].files,
             [
                 PathBuf::from("mod.toml"),
                 PathBuf::from("rules.lua"),
-                PathBuf::from("scenarios/duel.toml")
+                PathBuf::from("scenarios/duel.toml"),
+                PathBuf::from("scenarios/raid.toml")
             ]
         );
     }
