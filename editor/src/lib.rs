@@ -27,6 +27,7 @@
 
 pub mod app;
 pub mod board_view;
+pub mod colors;
 pub mod command;
 pub mod demo;
 pub mod highlight;

@@ -151,7 +151,7 @@ pub fn scene_of(rules: &LuaRules, state: &GameState, title: String) -> BoardScen
         .iter()
         .filter_map(|(id, t)| {
             let c = t.data.get("color")?.as_str()?;
-            Some((id.clone(), crate::board_view::parse_color(c)?))
+            Some((id.clone(), crate::colors::parse_color(c)?))
         })
         .collect();
     BoardScene {

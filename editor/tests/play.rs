@@ -840,7 +840,7 @@ fn the_board_draws_terrain_in_the_colour_its_mod_declares() {
     assert_eq!(planet, Some(egui::Color32::from_rgb(0xa0, 0x78, 0x50)));
     assert_ne!(
         planet,
-        Some(hexforge_editor::board_view::owner_color("blue")),
+        Some(hexforge_editor::colors::owner_color("blue")),
         "a planet is not drawn in Blue's colour"
     );
 }
