@@ -346,21 +346,34 @@ local function own_torpedo_now(ctx, a)
   return R.own_torpedo(ctx, a.side, P(a, "torpedo"))
 end
 
+-- Detonating and disarming are offered for each of the side's torpedoes while its weapons
+-- phase is open and no attack waits.
+---@param ctx Ctx
+---@param side string
+---@return table
+local function torpedo_choices(ctx, side)
+  local out = {}
+  if not weapons_open(ctx, side) or busy(ctx) then return out end
+  for _, t in ipairs(R.torpedoes(ctx, side)) do out[#out + 1] = { torpedo = t.id } end
+  return out
+end
+
+---@param ctx Ctx
+---@param a ActionTable
+---@return boolean ok
+---@return string? why
+local function torpedo_check(ctx, a)
+  local t, why = own_torpedo_now(ctx, a)
+  if not t then return false, why end
+  return true
+end
+
 action {
   id = "detonate",
   phases = { "weapons" },
   params = { torpedo = "piece" },
-  choices = function(ctx, side)
-    local out = {}
-    if not weapons_open(ctx, side) or busy(ctx) then return out end
-    for _, t in ipairs(R.torpedoes(ctx, side)) do out[#out + 1] = { torpedo = t.id } end
-    return out
-  end,
-  check = function(ctx, a)
-    local t, why = own_torpedo_now(ctx, a)
-    if not t then return false, why end
-    return true
-  end,
+  choices = torpedo_choices,
+  check = torpedo_check,
   apply = function(ctx, a) A.detonate(ctx, a.side, P(a, "torpedo")) end,
 }
 
@@ -368,17 +381,8 @@ action {
   id = "disarm",
   phases = { "weapons" },
   params = { torpedo = "piece" },
-  choices = function(ctx, side)
-    local out = {}
-    if not weapons_open(ctx, side) or busy(ctx) then return out end
-    for _, t in ipairs(R.torpedoes(ctx, side)) do out[#out + 1] = { torpedo = t.id } end
-    return out
-  end,
-  check = function(ctx, a)
-    local t, why = own_torpedo_now(ctx, a)
-    if not t then return false, why end
-    return true
-  end,
+  choices = torpedo_choices,
+  check = torpedo_check,
   apply = function(ctx, a)
     ctx:destroy(P(a, "torpedo"))
     ctx:log(("torpedo %d is disarmed"):format(P(a, "torpedo")))
