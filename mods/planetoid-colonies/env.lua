@@ -20,10 +20,11 @@ local E = {}
 ---@field kind string
 ---@field fp Hex[] the hexes it covers (a shared list, R.footprint)
 ---@field facing integer
+---@field sig string id, hexes and facing, as scene signatures name an enemy
 
 ---What depends only on the map (map_of): hex keys are R.ik's.
 ---@class MapMemo
----@field sig? string scenario and map version; nil for a test's game handle (nothing kept)
+---@field sig? string scenario and map name (R.refresh_map); nil for a test's game handle (nothing kept)
 ---@field nearest table<integer, number|nil> distance to the nearest existing planetoid
 ---@field corridor table<integer, string|false|nil> why the map closes a hex to corridors
 ---@field hex table<string, table<integer, (string|false)[]|nil>> by kind: { map reason, keep-away reason }
@@ -32,6 +33,13 @@ local E = {}
 ---@field planetoid_list? Hex[] the existing planetoids, sorted by key
 ---@field blockers? Hex[] the hexes that block shots (Env:fire_blockers)
 ---@field reach? table<Hex[], table<integer, Distances|nil>> shot walks by source list and range
+---@field exits table<string, MapExit[]|nil> hyperspace exits the map allows, by ship type (Env:exits)
+
+---A hyperspace exit the map allows: where, facing, and the hexes an enemy or explosion would close.
+---@class MapExit
+---@field at Hex
+---@field facing integer
+---@field keys integer[] the footprint's and the corridor's hex keys
 
 ---What a side may do where, given the map, the explosions and the enemies (scene_of): each
 ---answer is true or the reason why not.
@@ -42,6 +50,8 @@ local E = {}
 ---@field footprints table<string, table<Hex[], true|string|nil>> by kind and footprint list
 ---@field gaps table<Hex[], table<integer, number|nil>> nearest enemy by footprint and limit
 ---@field exits table<string, { at: Hex, facing: integer }[]|nil> hyperspace exits by ship type
+---@field closed? table<integer, true|nil> hexes with an enemy or an explosion (Env:exits)
+---@field choices table<string, table<Piece, table[]|nil>> a piece's choices by action and snapshot (Env:piece_choices)
 
 ---A read-only snapshot of the state for one callback (E.env).
 ---@class Env
@@ -58,7 +68,7 @@ local E = {}
 ---@field blasts table<integer, string|nil> the side whose shot closed each hex
 ---@field pieces table<integer, PieceEntry> by piece id (only present ones: look up other ids as PieceEntry|nil)
 ---@field order integer[] ids of the present pieces, ascending
----@field at table<integer, integer[]|nil> ids by hex key
+---@field at? table<integer, integer[]|nil> ids by hex key (Env:ids_at)
 ---@field all Piece[] every piece, by id
 ---@field fixed? table<integer, true> Env:fixed_bases
 local Env = {}
@@ -85,25 +95,25 @@ end
 
 -- What does not change while the map stays the same (the board, obstacles and existing
 -- planetoids, which change only when a turn starts): reasons a hex is closed whoever moves,
--- distances to the nearest planetoid and shot walks, kept per map (scenario and map version)
--- across the listings of many actions: one map per turn.
+-- distances to the nearest planetoid and shot walks, kept per map (scenario and what is on the
+-- map) across the listings of many actions and across turns and games: a scenario has one map
+-- per planetoid colour.
 ---@type table<string, MapMemo>
 local MAPS = {}
 
 ---@param ctx RulesCtx
 ---@return MapMemo
 local function map_of(ctx)
-  local version = ctx:global("map_version")
+  local name = ctx:global("map_sig")
   -- A test's game handle (E.env(g)) has no scenario id: nothing is kept for it.
-  if type(ctx.scenario) ~= "string" or version == nil then
-    return { nearest = {}, corridor = {}, hex = {} }
+  if type(ctx.scenario) ~= "string" or name == nil then
+    return { nearest = {}, corridor = {}, hex = {}, exits = {} }
   end
-  -- Every change of the map goes through R.refresh_map, which counts it; a scenario's maps are
-  -- the same in every game (obstacles from its board, planetoids by the turn's colour).
-  local sig = ctx.scenario .. "#" .. version
+  -- Every change of the map goes through R.refresh_map, which names it by its content.
+  local sig = ctx.scenario .. "#" .. name
   local m = MAPS[sig]
   if m == nil then
-    m = { nearest = {}, corridor = {}, hex = {}, sig = sig }
+    m = { nearest = {}, corridor = {}, hex = {}, exits = {}, sig = sig }
     MAPS[sig] = m
   end
   return m
@@ -125,15 +135,14 @@ local SCENE_LIMIT = 16
 local function scene_of(e, side)
   local sig ---@type string|nil
   if e.map.sig then
+    -- Enemies by id, hexes and facing: fire choices name targets by id, and empty shots aim
+    -- ahead of an enemy's bow.
     local enemy, blasts = {}, {}
     for _, id in ipairs(e.order) do
       local entry = e.pieces[id]
-      if entry.p.owner ~= side then
-        for _, h in ipairs(entry.fp) do enemy[#enemy + 1] = R.ik(h) end
-      end
+      if entry.p.owner ~= side then enemy[#enemy + 1] = entry.sig end
     end
     for k in pairs(e.blasts) do blasts[#blasts + 1] = k end
-    table.sort(enemy)
     table.sort(blasts)
     sig = table.concat({ e.map.sig, side, table.concat(enemy, ","), table.concat(blasts, ",") }, "|")
     local sc = SCENES[sig]
@@ -141,7 +150,7 @@ local function scene_of(e, side)
   end
   ---@type Scene
   local sc = { hex = {}, corridor = {}, corridor_hex = {}, footprints = {}, exits = {},
-                gaps = setmetatable({}, { __mode = "k" }) }
+                gaps = setmetatable({}, { __mode = "k" }), choices = {} }
   if sig then
     SCENES[sig] = sc
     SCENE_ORDER[#SCENE_ORDER + 1] = sig
@@ -159,6 +168,34 @@ function Env:scene(side)
     self.scenes[side] = sc
   end
   return sc
+end
+
+-- A piece's entry, kept per snapshot: read-only callbacks get the same snapshot table for a
+-- piece until it changes (docs/API.md), so most entries are made once per change of the piece.
+---@type table<Piece, PieceEntry|false|nil>
+local ENTRIES = setmetatable({}, { __mode = "k" })
+
+-- The entry of piece snapshot `p`, standing on `hex` (its own), or nil for a type this mod
+-- does not know.
+---@param p Piece
+---@param hex Hex
+---@return PieceEntry|nil
+local function entry_of(p, hex)
+  local entry = ENTRIES[p]
+  if entry == nil then
+    local kind = kind_of(p)
+    entry = false
+    if data.pieces[kind] --[[@as PieceType|nil]] then
+      local facing = facing_of(p)
+      local fp = R.footprint(kind, hex, facing)
+      local keys = {}
+      for i, h in ipairs(fp) do keys[i] = R.ik(h) end
+      entry = { p = p, kind = kind, fp = fp, facing = facing,
+                sig = p.id .. ":" .. table.concat(keys, ";") .. ":" .. facing }
+    end
+    ENTRIES[p] = entry
+  end
+  return entry or nil
 end
 
 ---@param ctx RulesCtx
@@ -201,29 +238,48 @@ function E.env(ctx)
     blasts = rekey(ctx:global("blasts")),
     pieces = {},    -- id -> { p = snapshot, kind, fp = hexes } for pieces present on the board
     order = {},     -- ids in ascending order
-    at = {},        -- hex key -> list of ids
-    -- Shared read-only snapshots: the env only reads pieces (docs/API.md, ctx:pieces).
+    at = nil,       -- hex key -> list of ids, made when first asked (Env:ids_at)
+    -- Shared read-only snapshots, in id order: the env only reads pieces (docs/API.md,
+    -- ctx:pieces).
     all = ctx:pieces({ shared = true }),
   }, Env)
-  table.sort(e.all, function(a, b) return a.id < b.id end)
   for _, p in ipairs(e.all) do
-    local kind = kind_of(p)
-    if p.hex and data.pieces[kind] then
-      local present = true
-      if data.pieces[kind].fixed then present = e.planetoids[R.ik(p.hex)] ~= nil end
-      if present then
-        local fp = R.footprint(kind, p.hex, facing_of(p))
-        e.pieces[p.id] = { p = p, kind = kind, fp = fp, facing = facing_of(p) }
-        e.order[#e.order + 1] = p.id
-        for _, h in ipairs(fp) do
-          local k = R.ik(h)
-          e.at[k] = e.at[k] or {}
-          table.insert(e.at[k], p.id)
-        end
-      end
+    local hex = p.hex
+    local entry = hex and entry_of(p, hex)
+    if hex and entry and (not data.pieces[entry.kind].fixed or e.planetoids[R.ik(hex)] ~= nil) then
+      e.pieces[p.id] = entry
+      e.order[#e.order + 1] = p.id
     end
   end
   return e
+end
+
+-- The choices `list(entry)` gives piece `id` of `side` for action `action`, kept per scene
+-- and piece snapshot. Why that is enough: a piece's move, pivot, shot and corridor choices
+-- depend only on the piece itself (the same snapshot table until it changes) and the scene
+-- (map, explosions, enemies by id, hexes and facing), so after an action only the piece that
+-- acted is listed anew. Not the side's other pieces: a listing whose answer depends on them
+-- asks that part apart (empty shots). The caller checks what the whole side must pass first
+-- (its go, bases to place). The lists are shared: read them, never change them.
+---@param side string
+---@param action string
+---@param id integer
+---@param list fun(entry: PieceEntry): table[]
+---@return table[]
+function Env:piece_choices(side, action, id, list)
+  local entry = self.pieces[id]
+  local memo = self:scene(side).choices
+  local by_piece = memo[action]
+  if not by_piece then
+    by_piece = setmetatable({}, { __mode = "k" })
+    memo[action] = by_piece
+  end
+  local got = by_piece[entry.p]
+  if not got then
+    got = list(entry)
+    by_piece[entry.p] = got
+  end
+  return got
 end
 
 -- The env of one listing. Why a memo: the engine calls every `choices` of one listing (and a
@@ -287,7 +343,22 @@ end
 
 ---@param h Hex
 ---@return integer[]
-function Env:ids_at(h) return self.at[R.ik(h)] or {} end
+function Env:ids_at(h)
+  -- Made when first asked: most envs are served from the scene's memos and never ask.
+  local at = self.at
+  if not at then
+    at = {}
+    for _, id in ipairs(self.order) do
+      for _, x in ipairs(self.pieces[id].fp) do
+        local k = R.ik(x)
+        local ids = at[k]
+        if ids then ids[#ids + 1] = id else at[k] = { id } end
+      end
+    end
+    self.at = at
+  end
+  return at[R.ik(h)] or {}
+end
 
 ---@param h Hex
 ---@param side string
@@ -541,6 +612,17 @@ end
 ---@param h Hex
 ---@return string|nil
 function Env:corridor_hex(side, h)
+  local closed = self:corridor_map_closed(h)
+  if closed then return closed end
+  if self:is_blast(h) then return "the hyperspace corridor crosses an explosion" end
+  if self:enemy_at(h, side) then return "the hyperspace corridor is blocked by an enemy" end
+  return nil
+end
+
+-- Why the map closes hex `h` to hyperspace corridors (off the board, an obstacle), or nil.
+---@param h Hex
+---@return string|nil
+function Env:corridor_map_closed(h)
   local k = R.ik(h)
   local closed = self.map.corridor[k]
   if closed == nil then
@@ -548,10 +630,78 @@ function Env:corridor_hex(side, h)
       or (self:blocks_fire(h) and "the hyperspace corridor is blocked by an obstacle") or false
     self.map.corridor[k] = closed
   end
-  if closed then return closed end
-  if self:is_blast(h) then return "the hyperspace corridor crosses an explosion" end
-  if self:enemy_at(h, side) then return "the hyperspace corridor is blocked by an enemy" end
-  return nil
+  return closed or nil
+end
+
+-- Where a ship of `kind` may come out of hyperspace for `side` now: every hex of the exit grid
+-- (data.exit_grid) and facing whose footprint and corridor are open, in board order, facings
+-- 0..5. The same answer as Env:exit_clear over every such hex and facing, in two steps: what
+-- the map allows is kept per map and ship type, and each scene only drops the exits that an
+-- enemy or explosion closes. Shared lists: read them, never change them.
+---@param side string
+---@param kind string
+---@return { at: Hex, facing: integer }[]
+function Env:exits(side, kind)
+  local sc = self:scene(side)
+  local got = sc.exits[kind]
+  if got then return got end
+  local closed = sc.closed
+  if not closed then
+    ---@type table<integer, true|nil>
+    closed = {}
+    for k in pairs(self.blasts) do closed[k] = true end
+    for _, id in ipairs(self.order) do
+      local entry = self.pieces[id]
+      if entry.p.owner ~= side then
+        for _, h in ipairs(entry.fp) do
+          local k = R.ik(h)
+          closed[k] = true
+        end
+      end
+    end
+    sc.closed = closed
+  end
+  got = {}
+  for _, x in ipairs(self:map_exits(kind)) do
+    local open = true
+    for _, k in ipairs(x.keys) do
+      if closed[k] then open = false break end
+    end
+    if open then got[#got + 1] = { at = x.at, facing = x.facing } end
+  end
+  sc.exits[kind] = got
+  return got
+end
+
+-- The exits of Env:exits that the map alone allows, kept per map and ship type.
+---@param kind string
+---@return MapExit[]
+function Env:map_exits(kind)
+  local got = self.map.exits[kind]
+  if got then return got end
+  got = {}
+  local g = data.exit_grid
+  for _, h in ipairs(self.ctx:board_hexes()) do
+    if h.q % g == 0 and h.r % g == 0 then
+      for f = 0, 5 do
+        local keys, open = {}, true
+        for _, x in ipairs(R.footprint(kind, h, f)) do
+          if self:map_closed(kind, x) or self:keep_away_closed(kind, x) then open = false break end
+          keys[#keys + 1] = R.ik(x)
+        end
+        local v = R.DIRS[f]
+        local bow = { q = h.q, r = h.r }
+        for _ = 1, open and data.corridor or 0 do
+          bow = { q = bow.q + v.q, r = bow.r + v.r }
+          if self:corridor_map_closed(bow) then open = false break end
+          keys[#keys + 1] = R.ik(bow)
+        end
+        if open then got[#got + 1] = { at = { q = h.q, r = h.r }, facing = f, keys = keys } end
+      end
+    end
+  end
+  self.map.exits[kind] = got
+  return got
 end
 
 return E

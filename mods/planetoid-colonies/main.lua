@@ -5,6 +5,7 @@
 local data = require("data")
 local R = require("rules")
 local E = require("env")
+local L = require("legal")
 
 --------------------------------------------------------------------------------------------
 -- Declarations
@@ -67,47 +68,13 @@ local function arg(a, k)
   return nil
 end
 
-local function side_value(ctx, side, key)
-  local s = ctx:side(side)
-  return s and s.values and s.values[key]
-end
-
 local function bases_pending(ctx, side)
-  return (side_value(ctx, side, "bases_to_place") or 0) > 0
+  return (L.side_value(ctx, side, "bases_to_place") or 0) > 0
 end
 
 local function my_go(ctx, side)
   if ctx.active ~= nil and ctx.active ~= side then return false, "it is not your go" end
   return true
-end
-
--- Why piece `id` of `side` may not act now, or nil.
-local function not_active(e, side, id)
-  local entry = e.pieces[id]
-  if not entry then return "piece " .. tostring(id) .. " is not on the board" end
-  if entry.p.owner ~= side then return "piece " .. id .. " is not yours" end
-  local v = entry.p.values or {}
-  if v.hyper then return "piece " .. id .. " entered or left hyperspace this turn" end
-  if v.done then return "piece " .. id .. " has finished for this turn" end
-  return nil
-end
-
--- Common checks for a piece of `side` on the board that is to act now. Kept per env: every
--- action's choices ask it for each piece and direction.
-local function own_active(e, side, id)
-  if type(id) ~= "number" then return nil, "no piece given" end
-  local memo = e.active[side]
-  if not memo then
-    memo = {}
-    e.active[side] = memo
-  end
-  local why = memo[id]
-  if why == nil then
-    why = not_active(e, side, id) or false
-    memo[id] = why
-  end
-  if why then return nil, why end
-  return e.pieces[id]
 end
 
 local function pre(ctx, a)
@@ -124,6 +91,13 @@ local function activate(ctx, id)
   ctx:set_global("current", id)
 end
 
+-- Appends the items of list `from` to list `to`.
+---@param to table[]
+---@param from table[]
+local function append(to, from)
+  for _, x in ipairs(from) do to[#to + 1] = x end
+end
+
 ---@param t table|nil
 ---@return table
 local function copy(t)
@@ -132,232 +106,10 @@ local function copy(t)
   return out
 end
 
---------------------------------------------------------------------------------------------
--- Legality, written over an env so that choices can share one snapshot
---------------------------------------------------------------------------------------------
-
-local L = {}
----@type fun(e: Env, side: string, fp: Hex[], limit: integer): number
-local enemy_gap -- defined with the fire actions
-
-function L.place_base(e, side, at)
-  if type(at) ~= "table" or not at.q then return false, "no hex given" end
-  local fp = R.footprint("mobile_base", at, 0)
-  local ok, why = e:footprint_ok("mobile_base", side, fp)
-  if not ok then return false, why end
-  local home = (e.ctx.options or {}).home and e.ctx.options.home[side]
-  if not home then return false, "this scenario has no home planet for " .. side end
-  if R.gap(fp, { home }) ~= 1 then return false, "a mobile base must be placed touching the home planet" end
-  return true
-end
-
--- Where a new ship of `kind` enters from ramp number `ramp`: anchor hex and facing.
-function L.ramp_position(e, side, kind, ramp)
-  local ramps = (e.ctx.options or {}).ramps and e.ctx.options.ramps[side]
-  local r = ramps and ramps[ramp]
-  if not r then return nil, nil, "no ramp " .. tostring(ramp) end
-  local facing = R.dir(r.facing)
-  local hex = { q = r.hex.q, r = r.hex.r }
-  -- The rear hex sits on the ramp, the bow one hex further out.
-  local fp = data.pieces[kind].footprint
-  if #fp > 1 then
-    assert(facing, "a ramp has a facing")
-    hex = R.step(hex, facing)
-  end
-  return hex, facing
-end
-
-function L.deploy(e, side, kind, ramp)
-  local limit = data.deploy_limits[kind]
-  if not limit then return false, "only transports, cruisers and fighters can be brought in" end
-  local ctx = e.ctx
-  if (side_value(ctx, side, "reserve_" .. kind) or 0) < 1 then return false, "no " .. kind .. " left in reserve" end
-  local dk, dn = ctx:global("deployed_kind"), ctx:global("deployed_count") or 0
-  if dk and dk ~= "" and dk ~= kind then
-    return false, "this go already brings in a " .. dk .. ": one transport, one cruiser or three fighters"
-  end
-  if dn >= limit then return false, ("at most %d %s per go"):format(limit, kind) end
-  local hex, facing, why = L.ramp_position(e, side, kind, ramp)
-  if not hex then return false, why end
-  local ok, why2 = e:footprint_ok(kind, side, R.footprint(kind, hex, facing))
-  if not ok then return false, why2 end
-  return true
-end
-
-function L.step(e, side, id, d)
-  local entry, why = own_active(e, side, id)
-  if not entry then return false, why end
-  local t = data.pieces[entry.kind]
-  if not t.move then return false, "a " .. t.name:lower() .. " never moves" end
-  d = R.dir(d)
-  if d == nil then return false, "no direction given" end
-  local v = entry.p.values
-  if (v.steps or 0) >= t.speed then return false, ("no movement left: %d hexes a turn"):format(t.speed) end
-  local anchor, facing = entry.p.hex, entry.facing
-  if t.move == "straight" then
-    if v.pivoted then return false, "a ship that has pivoted has ended its move" end
-    if d ~= facing then return false, "it moves straight ahead only" end
-  end
-  local fp = R.footprint(entry.kind, R.step(anchor, d), facing)
-  return e:footprint_ok(entry.kind, side, fp)
-end
-
-function L.pivot(e, side, id, f)
-  local entry, why = own_active(e, side, id)
-  if not entry then return false, why end
-  local t = data.pieces[entry.kind]
-  if t.move ~= "straight" then return false, "only cruisers and transports pivot" end
-  f = R.dir(f)
-  if f == nil then return false, "no facing given" end
-  if entry.p.values.pivoted then return false, "it has already pivoted this turn" end
-  if f == entry.facing then return false, "it already faces that way" end
-  return e:footprint_ok(entry.kind, side, R.footprint(entry.kind, entry.p.hex, f))
-end
-
-local function shots_left(entry)
-  local t = data.pieces[entry.kind]
-  if not t.table then return false, "a " .. t.name:lower() .. " never fires" end
-  if t.shots == "each" then return true end
-  if (entry.p.values.shots or 0) >= t.shots then
-    return false, ("no shots left: %d a turn"):format(t.shots)
-  end
-  return true
-end
-
--- dist: optional precomputed reach map of the firer.
-function L.fire(e, side, id, target, dist)
-  local entry, why = own_active(e, side, id)
-  if not entry then return false, why end
-  local ok, why2 = shots_left(entry)
-  if not ok then return false, why2 end
-  local t = data.pieces[entry.kind]
-  local tgt = e.pieces[target]
-  if not tgt then return false, "there is no target " .. tostring(target) .. " on the board" end
-  if tgt.p.owner == side then return false, "that piece is yours" end
-  if t.shots == "each" and (entry.p.values.targets or {})[tostring(target)] then
-    return false, "a mobile base fires once at each target per turn"
-  end
-  -- The path may reach as far as the table; R.need then applies any shorter cap.
-  local maxd = #data.tables[t.table].cells[1]
-  local d ---@type integer|nil
-  if dist then
-    d = E.nearest(dist, tgt.fp)
-    if d and d > maxd then d = nil end
-  else
-    d = e:shot_distance(entry.fp, tgt.fp, maxd)
-  end
-  if not d then return false, ("no clear path within %d hexes"):format(maxd) end
-  local need, why3 = R.need(entry.kind, tgt.kind, d, entry.p.values.damage)
-  if not need then return false, why3 end
-  return true, need, d
-end
-
-function L.fire_empty(e, side, id, at, dist)
-  local entry, why = own_active(e, side, id)
-  if not entry then return false, why end
-  local t = data.pieces[entry.kind]
-  if not t.table then return false, "a " .. t.name:lower() .. " never fires" end
-  if t.shots == "each" then
-    if (entry.p.values.empty_shots or 0) >= t.empty_shots then
-      return false, ("no empty shots left: %d a turn"):format(t.empty_shots)
-    end
-  else
-    local ok, why2 = shots_left(entry)
-    if not ok then return false, why2 end
-  end
-  if type(at) ~= "table" or not at.q then return false, "no hex given" end
-  if not e:on_board(at) then return false, "off the board" end
-  if e:blocks_fire(at) then return false, "that hex is not empty space" end
-  if #e:ids_at(at) > 0 then return false, "that hex is not empty: fire at the piece" end
-  if e:is_blast(at) then return false, "that hex has already exploded" end
-  local maxd = R.max_range(entry.kind, entry.kind)
-  local d ---@type integer|nil
-  if dist then
-    d = dist:at(at)
-    if d and d > maxd then d = nil end
-  else
-    d = e:shot_distance(entry.fp, { at }, maxd)
-  end
-  if not d or d < 1 then return false, ("no clear path within %d hexes"):format(maxd) end
-  local need, why3 = R.need(entry.kind, entry.kind, d, entry.p.values.damage)
-  if not need then return false, why3 end
-  return true, need, d
-end
-
-function L.hyperspace_in(e, side, id, d)
-  local entry, why = own_active(e, side, id)
-  if not entry then return false, why end
-  local t = data.pieces[entry.kind]
-  if not t.hyperspace then return false, "bases cannot enter hyperspace" end
-  local v = entry.p.values
-  if (v.damage or 0) > 0 then return false, "only undamaged ships enter hyperspace" end
-  if v.moved or v.fired then return false, "entering hyperspace takes the ship's whole turn" end
-  d = R.dir(d)
-  if d == nil then return false, "no direction given" end
-  if not t.any_direction and d ~= entry.facing then
-    return false, "the corridor must lie straight ahead of the bow"
-  end
-  return e:corridor_clear(side, entry.p.hex, d)
-end
-
-function L.hyperspace_out(e, side, id, at, f)
-  local ctx = e.ctx
-  if type(id) ~= "number" then return false, "no piece given" end
-  local p = ctx:piece(id)
-  if not p or p.owner ~= side then return false, "not your piece" end
-  local v = p.values or {}
-  if not v.in_hyperspace then return false, "piece " .. id .. " is not in hyperspace" end
-  if v.entered_round == ctx.round then return false, "a ship cannot leave hyperspace in the turn it entered" end
-  if type(at) ~= "table" or not at.q then return false, "no hex given" end
-  f = R.dir(f)
-  if f == nil then return false, "no facing given" end
-  return L.exit_clear(e, side, R.kind_of(p), at, f)
-end
-
--- Whether a ship of `kind` may come out of hyperspace at `at` facing `f` (0..5): room for its
--- footprint there and a clear corridor ahead. The part of hyperspace_out that depends only on
--- the map, so its choices ask it once per ship type.
-function L.exit_clear(e, side, kind, at, f)
-  local ok, why = e:footprint_ok(kind, side, R.footprint(kind, at, f))
-  if not ok then return false, why end
-  return e:corridor_clear(side, at, f)
-end
-
-function L.colonise(e, side, id, at)
-  local entry, why = own_active(e, side, id)
-  if not entry then return false, why end
-  local t = data.pieces[entry.kind]
-  if not t.colonises then return false, "only transports colonise" end
-  if (entry.p.values.damage or 0) > 0 then return false, "only an undamaged transport may colonise" end
-  if type(at) ~= "table" or not at.q then return false, "no hex given" end
-  local under = false
-  for _, h in ipairs(entry.fp) do
-    if R.eq(h, at) then under = true end
-  end
-  if not under then return false, "the transport is not on that hex" end
-  if not e:is_planetoid(at) then return false, "no planetoid exists there this turn" end
-  if e:fixed_bases()[R.ik(at)] then return false, "that planetoid already has a fixed base" end
-  return true
-end
 
 --------------------------------------------------------------------------------------------
 -- Actions
 --------------------------------------------------------------------------------------------
-
--- The ids of `side`'s pieces that may still act, in id order; kept per env (every action's
--- choices ask), so callers only read the list.
-local function own_ids(e, side)
-  local out = e.own[side]
-  if out then return out end
-  out = {}
-  for _, id in ipairs(e.order) do
-    local entry = e.pieces[id]
-    local v = entry.p.values or {}
-    if entry.p.owner == side and not v.done and not v.hyper then out[#out + 1] = id end
-  end
-  e.own[side] = out
-  return out
-end
 
 game.action {
   id = "place_base",
@@ -385,7 +137,7 @@ game.action {
   apply = function(ctx, a)
     local at = arg(a, "at")
     local id = ctx:create { type = "mobile_base", owner = a.side, hex = at, facing = 0 }
-    ctx:set_side(a.side, "bases_to_place", side_value(ctx, a.side, "bases_to_place") - 1)
+    ctx:set_side(a.side, "bases_to_place", L.side_value(ctx, a.side, "bases_to_place") - 1)
     ctx:log(("%s places mobile base %d at %s"):format(a.side, id, R.key(at)))
   end,
 }
@@ -414,7 +166,7 @@ game.action {
     local kind, ramp = arg(a, "kind"), arg(a, "ramp")
     local hex, facing = L.ramp_position(E.env(ctx), a.side, kind, ramp)
     local id = ctx:create { type = kind, owner = a.side, hex = hex, facing = facing }
-    ctx:set_side(a.side, "reserve_" .. kind, side_value(ctx, a.side, "reserve_" .. kind) - 1)
+    ctx:set_side(a.side, "reserve_" .. kind, L.side_value(ctx, a.side, "reserve_" .. kind) - 1)
     ctx:set_global("deployed_kind", kind)
     ctx:set_global("deployed_count", (ctx:global("deployed_count") or 0) + 1)
     ctx:log(("%s brings in %s %d on ramp %d"):format(a.side, kind, id, ramp))
@@ -428,10 +180,14 @@ game.action {
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
     local e, out = E.listed_env(ctx), {}
-    for _, id in ipairs(own_ids(e, side)) do
-      for d = 0, 5 do
-        if L.step(e, side, id, d) then out[#out + 1] = { piece = id, dir = d } end
-      end
+    for _, id in ipairs(L.own_ids(e, side)) do
+      append(out, e:piece_choices(side, "step", id, function()
+        local mine = {}
+        for d = 0, 5 do
+          if L.step(e, side, id, d) then mine[#mine + 1] = { piece = id, dir = d } end
+        end
+        return mine
+      end))
     end
     return out
   end,
@@ -458,10 +214,14 @@ game.action {
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
     local e, out = E.listed_env(ctx), {}
-    for _, id in ipairs(own_ids(e, side)) do
-      for f = 0, 5 do
-        if L.pivot(e, side, id, f) then out[#out + 1] = { piece = id, facing = f } end
-      end
+    for _, id in ipairs(L.own_ids(e, side)) do
+      append(out, e:piece_choices(side, "pivot", id, function()
+        local mine = {}
+        for f = 0, 5 do
+          if L.pivot(e, side, id, f) then mine[#mine + 1] = { piece = id, facing = f } end
+        end
+        return mine
+      end))
     end
     return out
   end,
@@ -495,20 +255,23 @@ game.action {
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
     local e, out = E.listed_env(ctx), {}
-    for _, id in ipairs(own_ids(e, side)) do
-      local entry = e.pieces[id]
-      local t = data.pieces[entry.kind]
-      local range = t.table and #data.tables[t.table].cells[1]
-      -- Why the gap test: a crooked path is never shorter than the straight distance, so a
-      -- piece with no enemy within its range needs no path search.
-      if range and shots_left(entry) and enemy_gap(e, side, entry.fp, range) <= range then
-        local dist = e:reach(entry.fp, range)
-        for _, tid in ipairs(e.order) do
-          if e.pieces[tid].p.owner ~= side and L.fire(e, side, id, tid, dist) then
-            out[#out + 1] = { piece = id, target = tid }
+    for _, id in ipairs(L.own_ids(e, side)) do
+      append(out, e:piece_choices(side, "fire", id, function(entry)
+        local mine = {}
+        local t = data.pieces[entry.kind]
+        local range = t.table and #data.tables[t.table].cells[1]
+        -- Why the gap test: a crooked path is never shorter than the straight distance, so a
+        -- piece with no enemy within its range needs no path search.
+        if range and L.shots_left(entry) and L.enemy_gap(e, side, entry.fp, range) <= range then
+          local dist = e:reach(entry.fp, range)
+          for _, tid in ipairs(e.order) do
+            if e.pieces[tid].p.owner ~= side and L.fire(e, side, id, tid, dist) then
+              mine[#mine + 1] = { piece = id, target = tid }
+            end
           end
         end
-      end
+        return mine
+      end))
     end
     return out
   end,
@@ -546,68 +309,6 @@ game.action {
   end,
 }
 
--- How far the hexes of a footprint reach from its first hex (kept per footprint: footprints
--- are shared, R.footprint).
----@type table<Hex[], integer|nil>
-local SPAN = setmetatable({}, { __mode = "k" })
----@param fp Hex[]
----@return integer
-local function span(fp)
-  local n = SPAN[fp]
-  if n == nil then
-    n = 0
-    local first = assert(fp[1], "a footprint has a hex")
-    for _, h in ipairs(fp) do n = math.max(n, R.distance(first, h)) end
-    SPAN[fp] = n
-  end
-  return n
-end
-
--- Straight distance from a footprint to the nearest enemy piece on the board, when it is at
--- most `limit`; otherwise some number above `limit`. Why the limit: callers only ask whether
--- an enemy is within reach, and a piece whose first hexes lie farther apart than the limit
--- plus both spans cannot be nearer, so most pairs need no hex-by-hex comparison. Kept per
--- scene (the enemies stand still) and footprint list (shared, R.footprint).
-enemy_gap = function(e, side, fp, limit)
-  local gaps = e:scene(side).gaps
-  local by_limit = gaps[fp]
-  if not by_limit then
-    by_limit = {}
-    gaps[fp] = by_limit
-  end
-  local known = by_limit[limit]
-  if known then return known end
-  local best = math.huge
-  for _, id in ipairs(e.order) do
-    local entry = e.pieces[id]
-    if entry.p.owner ~= side
-      and R.distance(fp[1], entry.fp[1]) - span(fp) - span(entry.fp) <= limit then
-      local d = R.gap(fp, entry.fp)
-      if d < best then best = d end
-    end
-  end
-  by_limit[limit] = best
-  return best
-end
-
--- Candidate hexes for empty shots offered to bots (players may name any hex): the hex ahead of
--- each enemy cruiser's or transport's bow, where its straight move or corridor would go.
-local function empty_candidates(e, side)
-  local seen, out = {}, {}
-  for _, id in ipairs(e.order) do
-    local entry = e.pieces[id]
-    if entry.p.owner ~= side and data.pieces[entry.kind].move == "straight" then
-      local n = R.step(entry.p.hex, entry.facing)
-      local k = R.ik(n)
-      if not seen[k] then
-        seen[k] = true
-        out[#out + 1] = n
-      end
-    end
-  end
-  return out
-end
-
 game.action {
   id = "fire_empty",
   phases = { "act" },
@@ -615,17 +316,25 @@ game.action {
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
     local e, out = E.listed_env(ctx), {}
-    local cands = empty_candidates(e, side)
+    local cands = L.empty_candidates(e, side)
     if #cands == 0 then return out end
-    for _, id in ipairs(own_ids(e, side)) do
-      local entry = e.pieces[id]
-      local t = data.pieces[entry.kind]
-      local range = t.table and #data.tables[t.table].cells[1]
-      if range and R.gap(entry.fp, cands) <= range then
-        local dist = e:reach(entry.fp, range)
-        for _, h in ipairs(cands) do
-          if L.fire_empty(e, side, id, h, dist) then out[#out + 1] = { piece = id, at = h } end
+    for _, id in ipairs(L.own_ids(e, side)) do
+      -- Kept per scene and piece as if the hexes were empty; whether one of the side's own
+      -- pieces stands there is asked now.
+      local aims = e:piece_choices(side, "fire_empty", id, function(entry)
+        local mine = {}
+        local t = data.pieces[entry.kind]
+        local range = t.table and #data.tables[t.table].cells[1]
+        if range and R.gap(entry.fp, cands) <= range then
+          local dist = e:reach(entry.fp, range)
+          for _, h in ipairs(cands) do
+            if L.fire_empty(e, side, id, h, dist, true) then mine[#mine + 1] = { piece = id, at = h } end
+          end
         end
+        return mine
+      end)
+      for _, c in ipairs(aims) do
+        if #e:ids_at(c.at) == 0 then out[#out + 1] = c end
       end
     end
     return out
@@ -671,10 +380,14 @@ game.action {
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
     local e, out = E.listed_env(ctx), {}
-    for _, id in ipairs(own_ids(e, side)) do
-      for d = 0, 5 do
-        if L.hyperspace_in(e, side, id, d) then out[#out + 1] = { piece = id, dir = d } end
-      end
+    for _, id in ipairs(L.own_ids(e, side)) do
+      append(out, e:piece_choices(side, "hyperspace_in", id, function()
+        local mine = {}
+        for d = 0, 5 do
+          if L.hyperspace_in(e, side, id, d) then mine[#mine + 1] = { piece = id, dir = d } end
+        end
+        return mine
+      end))
     end
     return out
   end,
@@ -702,31 +415,13 @@ game.action {
   params = { piece = "piece", at = "hex", facing = "direction" },
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
-    local e, out, grid = nil, {}, nil
+    local e, out = nil, {}
     for _, p in ipairs(ctx:pieces({ owner = side, shared = true })) do
       if p.values and p.values.in_hyperspace and p.values.entered_round ~= ctx.round then
         e = e or E.listed_env(ctx)
-        local kind = R.kind_of(p)
-        -- Exits depend only on the ship's type and the scene (map, explosions, enemies): listed
-        -- once per type and scene.
-        local by_kind = e:scene(side).exits
-        if not by_kind[kind] then
-          local exits, g = {}, data.exit_grid
-          grid = grid or ctx:board_hexes()
-          for _, h in ipairs(grid) do
-            if h.q % g == 0 and h.r % g == 0 then
-              for f = 0, 5 do
-                -- The ship's own conditions were checked above (in hyperspace, not entered
-                -- this turn): what is left depends on the map.
-                if L.exit_clear(e, side, kind, h, f) then
-                  exits[#exits + 1] = { at = { q = h.q, r = h.r }, facing = f }
-                end
-              end
-            end
-          end
-          by_kind[kind] = exits
-        end
-        for _, x in ipairs(by_kind[kind]) do
+        -- The ship's own conditions were checked just above (in hyperspace, not entered this
+        -- turn): what is left depends on its type and the scene (L.exit_clear).
+        for _, x in ipairs(e:exits(side, R.kind_of(p))) do
           out[#out + 1] = { piece = p.id, at = x.at, facing = x.facing }
         end
       end
@@ -758,7 +453,7 @@ game.action {
   choices = function(ctx, side)
     if not pre(ctx, { side = side }) then return {} end
     local e, out = E.listed_env(ctx), {}
-    for _, id in ipairs(own_ids(e, side)) do
+    for _, id in ipairs(L.own_ids(e, side)) do
       if data.pieces[e.pieces[id].kind].colonises then
         for _, h in ipairs(e.pieces[id].fp) do
           if L.colonise(e, side, id, h) then out[#out + 1] = { piece = id, at = h } end

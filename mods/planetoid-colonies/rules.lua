@@ -173,8 +173,19 @@ function R.refresh_map(ctx)
   end
   ctx:set_global("obstacles", obstacles)
   ctx:set_global("planetoids", planetoids)
-  -- Counts the maps: envs keep what depends only on the map per version (map_of).
-  ctx:set_global("map_version", (ctx:global("map_version") or 0) + 1)
+  -- Names the map by what is on it: envs keep what depends only on the map per name (env.lua
+  -- map_of), and the same map comes back every third turn.
+  ctx:set_global("map_sig", ("%s|%s|%s"):format(colour, R.sorted_keys(obstacles), R.sorted_keys(planetoids)))
+end
+
+-- The keys of table `t`, sorted and joined with commas.
+---@param t table<string, any>
+---@return string
+function R.sorted_keys(t)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = k end
+  table.sort(keys)
+  return table.concat(keys, ",")
 end
 
 ---@param p Piece

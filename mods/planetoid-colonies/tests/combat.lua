@@ -183,3 +183,22 @@ test("K5 an empty shot needs empty space", function(t)
   t:falsy(ok)
   t:eq(why, "that hex is not empty: fire at the piece")
 end)
+
+test("K5 an empty shot is not offered at a hex where one of the side's own pieces now stands", function(t)
+  local g = K.lab(t)
+  local c = K.spawn(g, "cruiser", "north", { q = 0, r = 2 }, 0)
+  K.spawn(g, "cruiser", "south", { q = 0, r = -3 }, 3)            -- bow (0,-3), ahead (0,-2)
+  local function offered()
+    for _, a in ipairs(g:legal("north")) do
+      t:ok(g:check(a))
+      if a.id == "fire_empty" and a.piece == c and a.at.q == 0 and a.at.r == -2 then return true end
+    end
+    return false
+  end
+  t:ok(offered())
+  -- The listing keeps its aims per scene; the scene does not see the side's own pieces.
+  local f = K.spawn(g, "fighter", "north", { q = 0, r = -2 })
+  t:falsy(offered())
+  g:edit(function(ctx) ctx:destroy(f) end)
+  t:ok(offered())
+end)

@@ -117,3 +117,49 @@ test("C2 a transport leaving hyperspace onto a planetoid may not colonise in tha
   g:act { id = "colonise", side = "north", piece = tr, at = { q = -4, r = 3 } }
   t:eq(#g:pieces { owner = "north", type = "fixed_base" }, 1)
 end)
+
+-- The listing keeps what it found per scene (map, explosions, enemies) and per piece: these
+-- changes must each change what is listed, and every listed choice must pass its check.
+test("listed exits and moves follow enemies, explosions and the piece, and all pass the check", function(t)
+  local g = K.lab(t)
+  local c = K.spawn(g, "cruiser", "north", { q = -1, r = 5 }, 0)
+  local m = K.spawn(g, "cruiser", "north", { q = 3, r = 3 }, 0)
+  g:act { id = "hyperspace_in", side = "north", piece = c, dir = 0 }
+  K.next_turn(g)
+  ---@param id string
+  ---@return table[]
+  local function listed(id)
+    local out = {}
+    for _, a in ipairs(g:legal("north")) do
+      if a.id == id then
+        t:ok(g:check(a))
+        out[#out + 1] = a
+      end
+    end
+    return out
+  end
+  local function has(list, at, facing)
+    for _, a in ipairs(list) do
+      if a.at.q == at.q and a.at.r == at.r and a.facing == facing then return true end
+    end
+    return false
+  end
+  local exits = listed("hyperspace_out")
+  t:ok(has(exits, { q = 0, r = 3 }, 0))
+  -- An enemy in the corridor (0,2) .. (0,-6) closes that exit, and only while it stands there.
+  local f = K.spawn(g, "fighter", "south", { q = 0, r = -3 })
+  t:falsy(has(listed("hyperspace_out"), { q = 0, r = 3 }, 0))
+  g:edit(function(ctx) ctx:destroy(f) end)
+  t:ok(has(listed("hyperspace_out"), { q = 0, r = 3 }, 0))
+  -- So does an explosion.
+  g:edit(function(ctx) ctx:set_global("blasts", { ["0,-1"] = "south" }) end)
+  t:falsy(has(listed("hyperspace_out"), { q = 0, r = 3 }, 0))
+  t:eq(#listed("hyperspace_out") < #exits, true)
+  -- A ship's own moves follow it: after a step it is listed from where it now stands.
+  local before = #listed("step")
+  t:eq(before > 0, true)
+  g:act { id = "step", side = "north", piece = m, dir = 0 }
+  for _, a in ipairs(listed("step")) do t:eq(a.piece, m) end
+  K.set(g, m, "steps", 99)
+  t:eq(#listed("step"), 0)
+end)
