@@ -448,6 +448,65 @@ fn bot_specs_parse_per_side_and_reject_nonsense() {
 }
 
 #[test]
+fn search_bot_specs_keep_their_options_and_bad_options_are_named() {
+    let spec: BotSpec = "blue=mcts:ms=200, red=greedy".parse().unwrap();
+    assert_eq!(spec.for_side("blue"), "mcts:ms=200");
+    assert_eq!(spec.for_side("red"), "greedy");
+    assert_eq!(
+        spec.to_string(),
+        "bots blue=mcts:ms=200, red=greedy (others random)"
+    );
+    let spec: BotSpec = "mcts:iters=300:horizon=20".parse().unwrap();
+    assert_eq!(spec.for_side("anyone"), "mcts:iters=300:horizon=20");
+    let options = hexforge_game::play::search_options(spec.for_side("x"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(options.budget.iterations, Some(300));
+    assert_eq!(options.horizon, 20);
+    // mcts is built in: no mod bot needed; others must exist.
+    assert_eq!(spec.check(&[]), Ok(()));
+    let spec: BotSpec = "blue=mcts,red=greedy".parse().unwrap();
+    let err = spec.check(&[]).unwrap_err();
+    assert_eq!(err, "no bot named `greedy` (this mod has: random, mcts)");
+    assert_eq!(spec.check(&["greedy".to_owned()]), Ok(()));
+    for (text, want) in [
+        (
+            "mcts:ms=fast",
+            "`ms=fast` must be a whole number of milliseconds",
+        ),
+        ("blue=mcts:depth=3", "unknown option `depth`"),
+        ("mcts:iters=0", "at least 1"),
+        ("greedy:ms=5", "only the search bot takes options"),
+        ("blue=mcts:", ""),
+    ] {
+        match text.parse::<BotSpec>() {
+            Err(err) => assert!(!want.is_empty() && err.contains(want), "{text}: {err}"),
+            Ok(spec) => assert!(want.is_empty(), "{text} parsed as {spec:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_search_bot_plays_its_side_and_the_game_replays_the_same() {
+    let spec: BotSpec = "red=mcts:iters=20:horizon=8".parse().unwrap();
+    let bots = Bots {
+        spec: Some(&spec),
+        named: None,
+    };
+    let (_, a) = play_game_with(Race::new(), state(4), &PlayOptions::default(), bots).unwrap();
+    let (_, b) = play_game_with(Race::new(), state(4), &PlayOptions::default(), bots).unwrap();
+    assert_eq!(
+        a, b,
+        "an iteration budget gives the same game for the same seed"
+    );
+    let (_, random) = play_bot_game(Race::new(), state(4), &PlayOptions::default()).unwrap();
+    assert_ne!(
+        a.state_hash, random.state_hash,
+        "the search bot changed nothing"
+    );
+}
+
+#[test]
 fn a_named_bot_plays_its_side_and_an_unknown_one_is_an_error() {
     // The named bot always takes the last legal action; the game must reflect its choices and
     // stay deterministic.

@@ -391,6 +391,26 @@ impl<R: Rules> Game<R> {
     }
 }
 
+/// Applies `action` to `state` as [`Game::perform`] does (all or nothing), without a log, undo,
+/// the engine's legality checks or the state budget: for search bots' simulations, whose
+/// actions come from the rules' own listing of that very state. The dice rolled and the lines
+/// emitted are dropped (a simulation keeps no record).
+///
+/// # Errors
+/// As [`Game::perform`]; on every error the state is as it was.
+pub(crate) fn step_unlogged<R: Rules + ?Sized>(
+    rules: &R,
+    state: &mut GameState,
+    action: &Action,
+) -> Result<(), PerformError> {
+    let mut work = state.clone();
+    transact(rules, &mut work, action)?;
+    work.dice.drain_rolls();
+    work.events.clear();
+    *state = work;
+    Ok(())
+}
+
 /// Applies an action to the scratch state: rules or the built-in `end_phase`, then hooks, the
 /// turn engine and the victory check.
 fn transact<R: Rules + ?Sized>(

@@ -21,6 +21,7 @@
 //! - [`record`]: [`GameRecord`], [`replay`], [`state_hash`], atomic versioned save files.
 //! - [`bot`], [`play`]: the seeded random bot, and bot games played to their end (one, or a
 //!   series with its printed summary: `hexforge play`'s loop).
+//! - [`mcts`]: the search bot (Monte Carlo tree search over any [`Rules`], `--bots mcts`).
 
 pub mod action;
 pub mod board;
@@ -28,6 +29,7 @@ pub mod bot;
 pub mod dice;
 pub mod game;
 pub mod ids;
+pub mod mcts;
 pub mod piece;
 pub mod play;
 pub mod record;

@@ -13,6 +13,7 @@
 //! ```
 
 use crate::bot::RandomBot;
+use crate::mcts::{MctsBot, MctsOptions};
 use crate::record::{SaveFile, save};
 use crate::{
     Action, Game, GameState, LogEntry, ModLock, Outcome, PerformError, Rules, RulesError,
@@ -44,9 +45,11 @@ impl Default for PlayOptions {
     }
 }
 
-/// Which bot plays which side: `random`, a mod's bot name (`greedy`), or per side
-/// (`blue=greedy,red=random`; sides not named play the default, `random` unless an entry without
-/// `=` sets another).
+/// Which bot plays which side: `random`, the search bot `mcts` with its options
+/// (`mcts:ms=500`, `mcts:iters=300:horizon=30`; see [`crate::mcts::MctsOptions`]), a mod's bot
+/// name (`greedy`), or per side (`blue=mcts:ms=200,red=greedy`; sides not named play the
+/// default, `random` unless an entry without `=` sets another). Each bot is kept as written
+/// (`mcts:ms=200`); [`bot_name`] is its name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotSpec {
     /// The bot of every side not listed in `sides`.
@@ -67,6 +70,34 @@ impl Default for BotSpec {
 /// The built-in bot's name.
 pub const RANDOM: &str = "random";
 
+/// The search bot's name ([`crate::mcts`]), built in like `random`.
+pub const MCTS: &str = "mcts";
+
+/// A bot's name without its options: `mcts` for `mcts:ms=500`.
+#[must_use]
+pub fn bot_name(bot: &str) -> &str {
+    bot.split_once(':').map_or(bot, |(name, _)| name).trim()
+}
+
+/// The search bot's options when `bot` is the search bot (`mcts`, `mcts:iters=300`), `None`
+/// for any other bot.
+///
+/// # Errors
+/// Bad options, or options given to a bot other than `mcts`.
+pub fn search_options(bot: &str) -> Result<Option<MctsOptions>, String> {
+    let (name, options) = bot.split_once(':').unwrap_or((bot, ""));
+    if name.trim() == MCTS {
+        return options.parse().map(Some);
+    }
+    if bot.contains(':') {
+        return Err(format!(
+            "`{bot}`: only the search bot takes options (`mcts:ms=500`); `{}` takes none",
+            name.trim()
+        ));
+    }
+    Ok(None)
+}
+
 impl BotSpec {
     /// The bot playing `side`.
     #[must_use]
@@ -82,16 +113,21 @@ impl BotSpec {
         self.default == RANDOM && self.sides.values().all(|b| b == RANDOM)
     }
 
-    /// Checks that every bot named is `random` or one of `have` (a mod's bots), before any game
-    /// starts.
+    /// Checks that every bot named is `random`, `mcts` (with valid options) or one of `have` (a
+    /// mod's bots), before any game starts.
     ///
     /// # Errors
-    /// The first unknown bot: "no bot named `x` (this mod has: random, greedy)".
+    /// The first unknown bot: "no bot named `x` (this mod has: random, mcts, greedy)", or bad
+    /// search options.
     pub fn check(&self, have: &[String]) -> Result<(), String> {
         for bot in std::iter::once(&self.default).chain(self.sides.values()) {
-            if bot != RANDOM && !have.contains(bot) {
+            if search_options(bot)?.is_some() {
+                continue;
+            }
+            let name = bot_name(bot);
+            if name != RANDOM && !have.iter().any(|h| h == name) {
                 return Err(format!(
-                    "no bot named `{bot}` (this mod has: random{})",
+                    "no bot named `{name}` (this mod has: random, mcts{})",
                     have.iter().map(|b| format!(", {b}")).collect::<String>()
                 ));
             }
@@ -111,18 +147,31 @@ impl std::str::FromStr for BotSpec {
                         .chars()
                         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
             };
-            match part.split_once('=') {
-                Some((side, bot)) if valid(side.trim()) && valid(bot.trim()) => {
-                    spec.sides
-                        .insert(side.trim().to_owned(), bot.trim().to_owned());
+            // A side's entry is `side=bot`; the search bot's options have `=` too
+            // (`mcts:ms=500`), so the side is what comes before the first `=` only when no `:`
+            // comes before it.
+            let side_entry = match (part.find('='), part.find(':')) {
+                (Some(eq), Some(colon)) if colon < eq => None,
+                (Some(eq), _) => Some((&part[..eq], &part[eq + 1..])),
+                (None, _) => None,
+            };
+            let (side, bot) = match side_entry {
+                Some((side, bot)) => (Some(side.trim()), bot.trim()),
+                None => (None, part),
+            };
+            if !valid(bot_name(bot)) || side.is_some_and(|s| !valid(s)) {
+                return Err(format!(
+                    "`{part}` is not a bot: write `random`, `mcts` (with options such as \
+                     `mcts:ms=500` or `mcts:iters=300`), a bot of the mod such as `greedy`, or \
+                     per side `blue=greedy,red=random` or `blue=mcts:ms=200,red=greedy`"
+                ));
+            }
+            search_options(bot)?;
+            match side {
+                Some(side) => {
+                    spec.sides.insert(side.to_owned(), bot.to_owned());
                 }
-                None if valid(part) => spec.default = part.to_owned(),
-                _ => {
-                    return Err(format!(
-                        "`{part}` is not a bot: write `random`, a bot of the mod such as `greedy`, \
-                         or per side `blue=greedy,red=random`"
-                    ));
-                }
+                None => spec.default = bot.to_owned(),
             }
         }
         Ok(spec)
@@ -268,31 +317,36 @@ pub fn play_game_with<R: Rules>(
     // states in a long game).
     game.set_undo_limit(0);
     let mut bot = RandomBot::for_game(seed);
+    let mut searchers = Searchers {
+        seed,
+        bots: BTreeMap::new(),
+    };
     let mut refused = 0;
     let mut finished = game.state().outcome.is_some();
     for step in 0..options.max_steps {
         if finished {
             break;
         }
-        let action = match choose(&mut bot, &game, bots).map_err(PlayError::Listing)? {
-            Choice::Act(action) => action,
-            Choice::NobodyWaits => {
-                return Err(PlayError::NobodyActs {
-                    round: game.state().clock.round,
-                });
-            }
-            Choice::NothingLegal(side) => {
-                let state = game.state();
-                return Err(PlayError::Stuck {
-                    side: side.to_string(),
-                    round: state.clock.round,
-                    phase: state
-                        .phase_id(game.rules().turn_structure())
-                        .unwrap_or("-")
-                        .to_owned(),
-                });
-            }
-        };
+        let action =
+            match choose(&mut bot, &mut searchers, &game, bots).map_err(PlayError::Listing)? {
+                Choice::Act(action) => action,
+                Choice::NobodyWaits => {
+                    return Err(PlayError::NobodyActs {
+                        round: game.state().clock.round,
+                    });
+                }
+                Choice::NothingLegal(side) => {
+                    let state = game.state();
+                    return Err(PlayError::Stuck {
+                        side: side.to_string(),
+                        round: state.clock.round,
+                        phase: state
+                            .phase_id(game.rules().turn_structure())
+                            .unwrap_or("-")
+                            .to_owned(),
+                    });
+                }
+            };
         match game.perform(&action) {
             Ok(outcome) => finished = outcome.is_some(),
             // The rules may refuse a listed action after all (e.g. after a roll); the state is
@@ -343,9 +397,26 @@ enum Choice {
     NothingLegal(SideId),
 }
 
+/// The search bots of one game, one per side that plays `mcts`, each seeded from the game
+/// seed and its side ([`MctsBot::for_game`]).
+struct Searchers {
+    seed: u64,
+    bots: BTreeMap<SideId, MctsBot>,
+}
+
+impl Searchers {
+    /// `side`'s search bot with `options` (made at its first move).
+    fn get(&mut self, side: &SideId, options: MctsOptions) -> &mut MctsBot {
+        self.bots
+            .entry(side.clone())
+            .or_insert_with(|| MctsBot::for_game(options, self.seed, side))
+    }
+}
+
 /// One bot move: a waiting side (random, seeded), then its bot's pick among its legal actions.
 fn choose<R: Rules>(
     random: &mut RandomBot,
+    searchers: &mut Searchers,
     game: &Game<R>,
     bots: Bots<'_>,
 ) -> Result<Choice, RulesError> {
@@ -369,13 +440,19 @@ fn choose<R: Rules>(
             }
             continue;
         }
+        if let Some(options) = search_options(bot).map_err(RulesError::new)? {
+            match searchers.get(side, options).choose(game, side)? {
+                Some(action) => return Ok(Choice::Act(action)),
+                None => continue,
+            }
+        }
         let actions = game.legal_actions(side)?;
         if actions.is_empty() {
             continue;
         }
         let Some(named) = bots.named else {
             return Err(RulesError::new(format!(
-                "no bot named {bot:?}: only `random` is available here"
+                "no bot named {bot:?}: only `random` and `mcts` are available here"
             )));
         };
         let i = named(game.state(), bot, side, &actions)?;

@@ -168,6 +168,18 @@ pub trait Rules {
     /// # Errors
     /// A fault in the rules.
     fn outcome(&self, state: &GameState) -> Result<Option<Outcome>, RulesError>;
+
+    /// How good `state` looks for `side`, from 0 (lost) to 1 (won): the rules' own heuristic
+    /// (a mod's `game.evaluate`), which search bots ([`crate::mcts`]) score a simulation with
+    /// when they cut it short. Read-only, like [`Rules::outcome`]. `None` (the default): the
+    /// rules have no heuristic, and simulations play on to the end of the game.
+    ///
+    /// # Errors
+    /// A fault in the rules, or an answer outside 0..=1.
+    fn evaluate(&self, state: &GameState, side: &SideId) -> Result<Option<f64>, RulesError> {
+        let _ = (state, side);
+        Ok(None)
+    }
 }
 
 // Why these two: a `Game` owns its rules, but replays, comparisons and sessions often want to
@@ -219,6 +231,9 @@ impl<R: Rules + ?Sized> Rules for &R {
     fn outcome(&self, state: &GameState) -> Result<Option<Outcome>, RulesError> {
         (**self).outcome(state)
     }
+    fn evaluate(&self, state: &GameState, side: &SideId) -> Result<Option<f64>, RulesError> {
+        (**self).evaluate(state, side)
+    }
 }
 
 impl<R: Rules + ?Sized> Rules for Box<R> {
@@ -267,6 +282,9 @@ impl<R: Rules + ?Sized> Rules for Box<R> {
     }
     fn outcome(&self, state: &GameState) -> Result<Option<Outcome>, RulesError> {
         (**self).outcome(state)
+    }
+    fn evaluate(&self, state: &GameState, side: &SideId) -> Result<Option<f64>, RulesError> {
+        (**self).evaluate(state, side)
     }
 }
 

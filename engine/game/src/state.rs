@@ -177,6 +177,29 @@ impl GameState {
         }
     }
 
+    /// A copy without the log and the pending events: what a simulation starts from (the log
+    /// of a long game is most of its size, and rules never read it).
+    #[must_use]
+    pub fn clone_without_log(&self) -> GameState {
+        GameState {
+            mods: Arc::clone(&self.mods),
+            scenario: self.scenario.clone(),
+            options: Arc::clone(&self.options),
+            seed: self.seed,
+            dice: self.dice.clone(),
+            board: Arc::clone(&self.board),
+            pieces: self.pieces.clone(),
+            next_piece_id: self.next_piece_id,
+            sides: Arc::clone(&self.sides),
+            clock: self.clock.clone(),
+            turn_limit: self.turn_limit,
+            globals: Arc::clone(&self.globals),
+            outcome: self.outcome.clone(),
+            events: Vec::new(),
+            log: Vec::new(),
+        }
+    }
+
     /// Adds a piece with a fresh id and no values; returns the id.
     pub fn add_piece(
         &mut self,

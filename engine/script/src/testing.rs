@@ -231,6 +231,56 @@ fn action_from(lua: &Lua, t: Table) -> mlua::Result<Action> {
     })
 }
 
+/// The search bot of `g:bot("mcts", side, { iters = 50, horizon = 20, seed = 7 })`: the options
+/// as `--bots mcts:...` takes them (docs/API.md section 6), seeded as in `hexforge play` unless
+/// `seed` is given.
+fn search_bot(
+    options: Option<Value>,
+    game_seed: u64,
+    side: &SideId,
+) -> mlua::Result<hexforge_game::mcts::MctsBot> {
+    use hexforge_game::mcts::{MctsBot, MctsOptions};
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let mut seed = None;
+    match options {
+        None | Some(Value::Nil) => {}
+        Some(Value::Table(t)) => {
+            for pair in t.pairs::<String, Value>() {
+                let (key, value) = pair?;
+                let text = match &value {
+                    Value::Integer(i) => i.to_string(),
+                    Value::Number(x) => x.to_string(),
+                    _ => {
+                        return Err(err(format!(
+                            "g:bot(\"mcts\", side, options): {key} must be a number"
+                        )));
+                    }
+                };
+                if key == "seed" {
+                    seed = Some(text.parse::<u64>().map_err(|_| {
+                        err("g:bot(\"mcts\", side, options): seed must be a whole number")
+                    })?);
+                } else {
+                    pairs.push((key, text));
+                }
+            }
+        }
+        Some(_) => {
+            return Err(err(
+                "g:bot(\"mcts\", side, options): options must be a table such as { iters = 50 }",
+            ));
+        }
+    }
+    // Sorted: a table's pairs come in no fixed order, and an error should name the same key.
+    pairs.sort();
+    let options = MctsOptions::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .map_err(err)?;
+    Ok(match seed {
+        Some(seed) => MctsBot::new(options, seed),
+        None => MctsBot::for_game(options, game_seed, side),
+    })
+}
+
 /// `t:game { .. }`: a new game of the rule set and the table of its primitives.
 fn new_game<'scope, 'env>(
     lua: &Lua,
@@ -416,6 +466,16 @@ fn new_game<'scope, 'env>(
         };
         let (bot, side) = (bot.to_string_lossy(), SideId::new(side.to_string_lossy()));
         let game = g.try_borrow().map_err(|_| busy("bot"))?;
+        if bot == hexforge_game::play::MCTS {
+            let mut search = search_bot(args.next(), game.state().seed, &side)?;
+            let choice = search
+                .choose(&*game, &side)
+                .map_err(|e| err(e.to_string()))?;
+            return match choice {
+                Some(a) => Ok(MultiValue::from_iter([crate::bots::action_table(lua, &a)?])),
+                None => Ok(MultiValue::new()),
+            };
+        }
         let legal = game.legal_actions(&side).map_err(|e| err(e.to_string()))?;
         if legal.is_empty() {
             return Ok(MultiValue::new());

@@ -80,7 +80,7 @@ function G:undo() return self._p.undo() end
 function G:state_hash() return self._p.state_hash() end
 function G:clock() return self._p.clock() end
 function G:waiting() return self._p.waiting() end
-function G:bot(name, side) return self._p.bot(name, side) end
+function G:bot(name, side, options) return self._p.bot(name, side, options) end
 
 function T:game(opts)
   local make = rawget(_G, "__hexforge_test_game")

@@ -52,6 +52,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 mod ctx;
+mod evaluate;
 mod listing;
 pub(crate) mod memo;
 mod methods;
@@ -602,6 +603,10 @@ impl Rules for LuaRules {
             }
         });
         Ok(outcome)
+    }
+
+    fn evaluate(&self, state: &GameState, side: &SideId) -> Result<Option<f64>, RulesError> {
+        self.run_evaluate(state, side)
     }
 }
 

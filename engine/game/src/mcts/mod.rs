@@ -1,0 +1,183 @@
+//! The search bot: Monte Carlo tree search over single actions, for any [`Rules`] (the Lua
+//! rules of every mod, the Rust fakes of the tests), `--bots mcts` in `hexforge play`.
+//!
+//! One decision: the side's legal actions are the root's choices; each simulation copies the
+//! game, **re-seeds the copy's dice from the bot's own stream**, walks the tree (UCB1 over the
+//! children legal in that simulation, progressive widening, new children drawn by action id
+//! and piece: [`tree`]), plays on at random to a horizon of actions and scores the result with
+//! the rules' heuristic ([`Rules::evaluate`], a mod's `game.evaluate`) or, without one, plays to
+//! the end of the game ([`sim`]). The most visited choice is played.
+//!
+//! What keeps it honest:
+//! - it never sees future dice: no simulation rolls the real game's next rolls, so two games
+//!   that differ only in their dice get the same choice (a test plays exactly that);
+//! - it sees what its side may see: the engine has no hidden information (every side sees the
+//!   whole state, as at a table of counters), so the bot reads the state as any player may;
+//! - with an iteration budget ([`Budget::iterations`] alone) a choice is a pure function of the
+//!   state and the bot's seed; a time budget depends on the machine. Saved games replay either
+//!   way, since a save records the actions, not the bot.
+//!
+//! This module deliberately uses one core and the rules' own object: a Lua rule set is one VM
+//! and not `Send`, and simulations run on copies of the [`GameState`], never on the VM.
+//!
+//! ```
+//! use hexforge_game::mcts::{MctsBot, MctsOptions};
+//! let options: MctsOptions = "iters=50:horizon=20".parse().unwrap();
+//! let bot = MctsBot::for_game(options, 42, &"blue".into());
+//! assert_eq!(bot.options().horizon, 20);
+//! ```
+
+mod options;
+mod sim;
+mod tree;
+
+#[cfg(test)]
+mod tests;
+
+pub use options::{
+    Budget, DEFAULT_EXPLORATION, DEFAULT_HORIZON, DEFAULT_ITERATIONS, DEFAULT_WIDEN, MctsOptions,
+};
+
+use crate::{Action, Game, GameState, Rules, RulesError, SideId};
+use sim::{Sims, Stream};
+use std::time::{Duration, Instant};
+use tree::Tree;
+
+/// Mixed into the game seed to seed a game's search bots (as the random bot's salt, so the
+/// bot's stream is not the dice's).
+const MCTS_SALT: u64 = 0x3C75_B07D_1CE5_EED5;
+
+/// What one search did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Simulations run.
+    pub iterations: u64,
+    /// Actions applied in them (tree and playout).
+    pub actions: u64,
+    /// Calls of the rules' heuristic.
+    pub evaluations: u64,
+    /// Simulations that reached the end of the game.
+    pub finished: u64,
+}
+
+/// A search's choice with what it cost and what it thought of each choice it tried.
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// The action to take (`None`: the side has nothing to do).
+    pub choice: Option<Action>,
+    /// The cost.
+    pub stats: SearchStats,
+    /// Each choice tried at the root: the action, its simulations and its mean value for the
+    /// side (0..=1).
+    pub tried: Vec<(Action, u32, f64)>,
+}
+
+/// A seeded Monte Carlo tree search bot.
+#[derive(Clone, Debug)]
+pub struct MctsBot {
+    options: MctsOptions,
+    stream: Stream,
+    /// Whether simulations re-seed their dice (always, outside the test that shows what
+    /// happens when they do not).
+    reseed: bool,
+}
+
+impl MctsBot {
+    /// A bot with its own stream seeded by `seed`.
+    #[must_use]
+    pub fn new(options: MctsOptions, seed: u64) -> Self {
+        MctsBot {
+            options,
+            stream: Stream::new(seed),
+            reseed: true,
+        }
+    }
+
+    /// The bot of `side` in a game started with `game_seed`: each side its own stream, a pure
+    /// function of the game seed and the side.
+    #[must_use]
+    pub fn for_game(options: MctsOptions, game_seed: u64, side: &SideId) -> Self {
+        // FNV-1a over the side id: stable across builds and platforms.
+        let side_hash = side
+            .as_str()
+            .bytes()
+            .fold(0xCBF2_9CE4_8422_2325_u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+            });
+        MctsBot::new(options, game_seed ^ MCTS_SALT ^ side_hash)
+    }
+
+    /// The bot's options.
+    #[must_use]
+    pub fn options(&self) -> &MctsOptions {
+        &self.options
+    }
+
+    /// The action the bot takes for `side` in `game` (`None` when it has nothing to do).
+    ///
+    /// # Errors
+    /// A fault in the rules (in the real state or in a simulation), or a heuristic value
+    /// outside 0..=1.
+    pub fn choose<R: Rules>(
+        &mut self,
+        game: &Game<R>,
+        side: &SideId,
+    ) -> Result<Option<Action>, RulesError> {
+        Ok(self.search(game.rules(), game.state(), side)?.choice)
+    }
+
+    /// Searches `state` for `side`'s action under `rules`; the state is not changed.
+    ///
+    /// # Errors
+    /// As [`MctsBot::choose`].
+    pub fn search<R: Rules + ?Sized>(
+        &mut self,
+        rules: &R,
+        state: &GameState,
+        side: &SideId,
+    ) -> Result<Search, RulesError> {
+        let nothing = |choice| Search {
+            choice,
+            stats: SearchStats::default(),
+            tried: Vec::new(),
+        };
+        if state.outcome.is_some() || !state.clock.may_act(side) {
+            return Ok(nothing(None));
+        }
+        let legal = rules.legal_actions_and_end(state, side)?;
+        if legal.len() < 2 {
+            return Ok(nothing(legal.into_iter().next()));
+        }
+        let started = Instant::now();
+        let budget = self.options.budget;
+        let root = state.clone_without_log();
+        let mut tree = Tree::new(self.options.exploration, self.options.widen);
+        // Off only in the test that proves the re-seeding matters: the simulations then roll
+        // the real game's next rolls.
+        let reseed = self.reseed;
+        let mut sims = Sims {
+            rules,
+            stream: &mut self.stream,
+            horizon: self.options.horizon,
+            heuristic: true,
+            stats: SearchStats::default(),
+            reseed,
+        };
+        loop {
+            tree.iterate(&mut sims, &root, side, &legal)?;
+            let done = sims.stats.iterations;
+            if budget.iterations.is_some_and(|n| done >= u64::from(n))
+                || budget
+                    .millis
+                    .is_some_and(|ms| started.elapsed() >= Duration::from_millis(ms))
+            {
+                break;
+            }
+        }
+        Ok(Search {
+            choice: tree.best().cloned(),
+            stats: sims.stats,
+            tried: tree.root_children(),
+        })
+    }
+}

@@ -1,0 +1,251 @@
+//! The search bot's options and their text form, as `--bots` and `g:bot` take them:
+//! `iters=300`, `ms=500`, `horizon=40`, `c=1.0`, `widen=2`, joined by `:` after the bot's name
+//! (`mcts:ms=200:horizon=30`).
+//!
+//! ```
+//! use hexforge_game::mcts::{Budget, MctsOptions};
+//! let o: MctsOptions = "ms=200:horizon=30".parse().unwrap();
+//! assert_eq!(o.budget, Budget { iterations: None, millis: Some(200) });
+//! assert_eq!(o.horizon, 30);
+//! assert_eq!(o.to_string(), "ms=200:horizon=30");
+//! assert!("ms=fast".parse::<MctsOptions>().unwrap_err().contains("ms=fast"));
+//! ```
+
+use std::fmt;
+
+/// How long one decision may search: a number of simulations, a wall-clock time, or both (it
+/// stops at whichever comes first). Only an iteration budget alone makes the choice a pure
+/// function of the state and the bot's seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// At most this many simulations.
+    pub iterations: Option<u32>,
+    /// At most this many milliseconds (at least one simulation runs).
+    pub millis: Option<u64>,
+}
+
+/// The default number of simulations per decision.
+pub const DEFAULT_ITERATIONS: u32 = 200;
+/// The default horizon, in simulated actions.
+pub const DEFAULT_HORIZON: u32 = 40;
+/// The default exploration constant of UCB1 (rewards are in 0..=1).
+pub const DEFAULT_EXPLORATION: f64 = 0.7;
+/// The default progressive widening factor: a node visited `n` times may have
+/// `1 + widen * sqrt(n)` children (rounded down).
+pub const DEFAULT_WIDEN: f64 = 2.0;
+
+/// The search bot's settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsOptions {
+    /// How long each decision searches.
+    pub budget: Budget,
+    /// Each simulation stops after this many actions and is scored by the rules' heuristic
+    /// ([`crate::Rules::evaluate`]); without one it plays on to the end of the game.
+    pub horizon: u32,
+    /// UCB1's exploration constant.
+    pub exploration: f64,
+    /// The progressive widening factor (see [`DEFAULT_WIDEN`]).
+    pub widen: f64,
+}
+
+impl Default for MctsOptions {
+    fn default() -> Self {
+        MctsOptions {
+            budget: Budget {
+                iterations: Some(DEFAULT_ITERATIONS),
+                millis: None,
+            },
+            horizon: DEFAULT_HORIZON,
+            exploration: DEFAULT_EXPLORATION,
+            widen: DEFAULT_WIDEN,
+        }
+    }
+}
+
+/// The option names, for messages.
+const NAMES: &str = "iters, ms, horizon, c, widen";
+
+impl MctsOptions {
+    /// The options from `key=value` pairs (`("iters", "300")`), the defaults for the others.
+    /// A budget given replaces the default one: `ms=500` alone searches 500 ms, not 200
+    /// simulations; `ms` and `iters` together stop at whichever comes first.
+    ///
+    /// # Errors
+    /// An unknown key or a value that is not a number of the right kind and range.
+    pub fn from_pairs<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Self, String> {
+        let mut o = MctsOptions {
+            budget: Budget {
+                iterations: None,
+                millis: None,
+            },
+            ..MctsOptions::default()
+        };
+        for (key, value) in pairs {
+            o.set(key.trim(), value.trim())?;
+        }
+        if o.budget.iterations.is_none() && o.budget.millis.is_none() {
+            o.budget.iterations = Some(DEFAULT_ITERATIONS);
+        }
+        Ok(o)
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let whole = |what: &str| -> Result<u64, String> {
+            match value.parse::<u64>() {
+                Ok(n) if n >= 1 => Ok(n),
+                _ => Err(format!(
+                    "mcts: `{key}={value}` must be a whole number of {what}, at least 1"
+                )),
+            }
+        };
+        let real = |what: &str| -> Result<f64, String> {
+            match value.parse::<f64>() {
+                Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+                _ => Err(format!(
+                    "mcts: `{key}={value}` must be a number ({what}), 0 or more"
+                )),
+            }
+        };
+        match key {
+            "iters" => {
+                let n = whole("simulations")?;
+                self.budget.iterations = Some(u32::try_from(n).unwrap_or(u32::MAX));
+            }
+            "ms" => self.budget.millis = Some(whole("milliseconds")?),
+            "horizon" => self.horizon = u32::try_from(whole("actions")?).unwrap_or(u32::MAX),
+            "c" => self.exploration = real("the exploration constant")?,
+            "widen" => self.widen = real("the widening factor")?,
+            other => {
+                return Err(format!(
+                    "mcts: unknown option `{other}` (it takes {NAMES}; e.g. mcts:ms=500 or \
+                     mcts:iters=300)"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for MctsOptions {
+    type Err = String;
+
+    /// `iters=300:horizon=30` (the text after `mcts:`); empty gives the defaults.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let mut pairs = Vec::new();
+        for part in s.split(':').map(str::trim).filter(|p| !p.is_empty()) {
+            let Some(pair) = part.split_once('=') else {
+                return Err(format!(
+                    "mcts: `{part}` is not an option: write key=value ({NAMES}), e.g. mcts:ms=500"
+                ));
+            };
+            pairs.push(pair);
+        }
+        MctsOptions::from_pairs(pairs)
+    }
+}
+
+impl fmt::Display for MctsOptions {
+    /// The options that differ from the defaults, in the text form they are parsed from.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = MctsOptions::default();
+        let mut parts = Vec::new();
+        if self.budget != d.budget {
+            if let Some(n) = self.budget.iterations {
+                parts.push(format!("iters={n}"));
+            }
+            if let Some(ms) = self.budget.millis {
+                parts.push(format!("ms={ms}"));
+            }
+        }
+        if self.horizon != d.horizon {
+            parts.push(format!("horizon={}", self.horizon));
+        }
+        if self.exploration.to_bits() != d.exploration.to_bits() {
+            parts.push(format!("c={}", self.exploration));
+        }
+        if self.widen.to_bits() != d.widen.to_bits() {
+            parts.push(format!("widen={}", self.widen));
+        }
+        write!(f, "{}", parts.join(":"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_budget_replaces_the_default_and_both_may_be_given() {
+        let o: MctsOptions = "ms=500".parse().unwrap();
+        assert_eq!(
+            o.budget,
+            Budget {
+                iterations: None,
+                millis: Some(500)
+            }
+        );
+        let o: MctsOptions = "iters=300".parse().unwrap();
+        assert_eq!(
+            o.budget,
+            Budget {
+                iterations: Some(300),
+                millis: None
+            }
+        );
+        let o: MctsOptions = "ms=500:iters=300".parse().unwrap();
+        assert_eq!(
+            o.budget,
+            Budget {
+                iterations: Some(300),
+                millis: Some(500)
+            }
+        );
+        let o: MctsOptions = "iters=300:ms=500".parse().unwrap();
+        assert_eq!(o.budget.iterations, Some(300));
+        assert_eq!(o.budget.millis, Some(500));
+        assert_eq!("".parse::<MctsOptions>().unwrap(), MctsOptions::default());
+    }
+
+    #[test]
+    fn every_option_round_trips_through_its_text() {
+        for text in [
+            "iters=300",
+            "ms=50",
+            "iters=7:ms=9:horizon=3:c=0.25:widen=1.5",
+            "",
+        ] {
+            let o: MctsOptions = text.parse().unwrap();
+            assert_eq!(o.to_string(), text);
+            assert_eq!(o.to_string().parse::<MctsOptions>().unwrap(), o);
+        }
+    }
+
+    #[test]
+    fn bad_options_say_what_is_wrong() {
+        let cases = [
+            (
+                "ms=fast",
+                "`ms=fast` must be a whole number of milliseconds",
+            ),
+            (
+                "iters=0",
+                "`iters=0` must be a whole number of simulations, at least 1",
+            ),
+            ("iters=-3", "at least 1"),
+            ("horizon=1.5", "whole number of actions"),
+            ("c=-1", "`c=-1` must be a number"),
+            ("widen=nan", "`widen=nan` must be a number"),
+            (
+                "depth=3",
+                "unknown option `depth` (it takes iters, ms, horizon, c, widen",
+            ),
+            ("ms", "`ms` is not an option: write key=value"),
+        ];
+        for (text, want) in cases {
+            let got = text.parse::<MctsOptions>().unwrap_err();
+            assert!(got.contains(want), "{text}: {got}");
+        }
+    }
+}

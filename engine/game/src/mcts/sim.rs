@@ -1,0 +1,225 @@
+//! One simulation's moving parts: the bot's own random stream, the copy of the game it plays on
+//! (dice re-seeded from that stream), who acts in it, one step, the playout past the tree and
+//! the score at its end.
+//!
+//! Why the dice are re-seeded: the real game's roller is part of its state, so a copy would
+//! roll exactly the real game's next rolls, and a search would learn them. Every simulation
+//! replaces the copy's roller with a fresh one seeded from [`Stream`], which depends only on the
+//! bot's seed and how much it has searched.
+
+use crate::dice::DiceRoller;
+use crate::game::step_unlogged;
+use crate::{Action, GameState, PerformError, Rules, RulesError, SideId};
+
+/// The bot's own random numbers (splitmix64): which simulation's dice, which new choice to try,
+/// which playout move. Never the game's dice.
+#[derive(Clone, Debug)]
+pub(crate) struct Stream(u64);
+
+impl Stream {
+    pub(crate) fn new(seed: u64) -> Self {
+        Stream(seed)
+    }
+
+    pub(crate) fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform index below `n` (`n > 0`; the modulo bias is below 2^-40 for any list a game
+    /// lists).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next_u64() % n.max(1) as u64).unwrap_or(0)
+    }
+}
+
+/// The side that acts next in a simulation and its legal actions: the first waiting side with
+/// something to do. `None` when the game is over or nobody can act.
+///
+/// # Errors
+/// A fault in the rules.
+pub(crate) fn next_mover<R: Rules + ?Sized>(
+    rules: &R,
+    state: &GameState,
+) -> Result<Option<(SideId, Vec<Action>)>, RulesError> {
+    if state.outcome.is_some() {
+        return Ok(None);
+    }
+    for side in state.clock.waiting() {
+        if !state.clock.may_act(&side) {
+            continue;
+        }
+        let legal = rules.legal_actions_and_end(state, &side)?;
+        if !legal.is_empty() {
+            return Ok(Some((side, legal)));
+        }
+    }
+    Ok(None)
+}
+
+/// Applies `action` to the simulation. `Ok(false)` when the rules refused it after all (the
+/// state is unchanged, as in a real game).
+///
+/// # Errors
+/// A fault in the rules or the turn engine.
+fn step<R: Rules + ?Sized>(
+    rules: &R,
+    state: &mut GameState,
+    action: &Action,
+) -> Result<bool, RulesError> {
+    match step_unlogged(rules, state, action) {
+        Ok(()) => Ok(true),
+        Err(PerformError::Illegal(_)) => Ok(false),
+        Err(PerformError::Rules(e)) => Err(e),
+        Err(PerformError::Turn(e)) => Err(RulesError::new(format!("turn engine: {e}"))),
+    }
+}
+
+/// How many actions a playout without a heuristic may take before it is called a draw (a
+/// game the random playout cannot finish).
+pub(crate) const PLAYOUT_CAP: u32 = 20_000;
+
+/// The simulations of one search: the rules, the bot's stream, the horizon, whether the rules
+/// have a heuristic, and what the simulations cost so far.
+pub(crate) struct Sims<'a, R: ?Sized> {
+    pub(crate) rules: &'a R,
+    pub(crate) stream: &'a mut Stream,
+    pub(crate) horizon: u32,
+    /// Cleared the first time the rules answer `None` to [`Rules::evaluate`]: from then on this
+    /// search plays every simulation to the end without asking again.
+    pub(crate) heuristic: bool,
+    pub(crate) stats: super::SearchStats,
+    /// Whether each simulation gets fresh dice (see [`Sims::fresh_copy`]).
+    pub(crate) reseed: bool,
+}
+
+impl<R: Rules + ?Sized> Sims<'_, R> {
+    /// The state a simulation starts from: a copy of `root` whose dice are a fresh roller
+    /// seeded from the bot's stream.
+    pub(crate) fn fresh_copy(&mut self, root: &GameState) -> GameState {
+        let mut state = root.clone();
+        let seed = self.stream.next_u64();
+        if self.reseed {
+            state.dice = DiceRoller::new(seed);
+        }
+        state
+    }
+
+    /// Applies `action` to a simulation. `Ok(false)` when the rules refused it after all (the
+    /// state is unchanged, as in a real game).
+    ///
+    /// # Errors
+    /// A fault in the rules or the turn engine.
+    pub(crate) fn step(
+        &mut self,
+        state: &mut GameState,
+        action: &Action,
+    ) -> Result<bool, RulesError> {
+        self.stats.actions += 1;
+        step(self.rules, state, action)
+    }
+
+    /// Plays on from `state`, `steps` actions into the simulation, with uniformly random moves
+    /// (the first waiting side with something to do, one of its actions drawn from the stream)
+    /// until the game ends or the horizon is reached; then scores it for every side (see
+    /// [`score_outcome`] and [`Rules::evaluate`]). Without a heuristic it plays on to the end
+    /// ([`PLAYOUT_CAP`] actions past the horizon at most, then a draw).
+    ///
+    /// # Errors
+    /// A fault in the rules, or a heuristic value outside 0..=1.
+    pub(crate) fn playout(
+        &mut self,
+        state: &mut GameState,
+        mut steps: u32,
+    ) -> Result<Vec<f64>, RulesError> {
+        loop {
+            if state.outcome.is_some() {
+                self.stats.finished += 1;
+                return Ok(score_outcome(state));
+            }
+            if steps >= self.horizon {
+                if self.heuristic {
+                    if let Some(values) = self.evaluate(state)? {
+                        return Ok(values);
+                    }
+                    self.heuristic = false;
+                }
+                if steps >= self.horizon.saturating_add(PLAYOUT_CAP) {
+                    return Ok(even(state));
+                }
+            }
+            let Some(action) = random_move(self.rules, state, self.stream)? else {
+                // Nobody can act: the real game would stop here too.
+                return Ok(even(state));
+            };
+            self.step(state, &action)?;
+            steps = steps.saturating_add(1);
+        }
+    }
+
+    /// Every side's value from the rules' heuristic, or `None` when the rules have none.
+    fn evaluate(&mut self, state: &GameState) -> Result<Option<Vec<f64>>, RulesError> {
+        let mut values = Vec::with_capacity(state.sides.len());
+        for side in state.sides.iter() {
+            self.stats.evaluations += 1;
+            match self.rules.evaluate(state, &side.id)? {
+                Some(v) if (0.0..=1.0).contains(&v) => values.push(v),
+                Some(v) => {
+                    return Err(RulesError::new(format!(
+                        "evaluate: the value for {} must be a number from 0 to 1, got {v}",
+                        side.id
+                    )));
+                }
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(values))
+    }
+}
+
+/// A random move: the first waiting side with something to do, then one of its actions picked
+/// without listing the others where the rules allow ([`Rules::pick_legal`]).
+fn random_move<R: Rules + ?Sized>(
+    rules: &R,
+    state: &GameState,
+    stream: &mut Stream,
+) -> Result<Option<Action>, RulesError> {
+    for side in state.clock.waiting() {
+        if !state.clock.may_act(&side) {
+            continue;
+        }
+        if let Some(a) = rules.pick_legal(state, &side, &mut |n| stream.below(n))? {
+            return Ok(Some(a));
+        }
+    }
+    Ok(None)
+}
+
+/// A finished game's score per side: 1 for a winner, 0 for a loser, 0.5 each in a draw.
+pub(crate) fn score_outcome(state: &GameState) -> Vec<f64> {
+    let Some(outcome) = &state.outcome else {
+        return even(state);
+    };
+    if outcome.winners.is_empty() {
+        return even(state);
+    }
+    state
+        .sides
+        .iter()
+        .map(|s| {
+            if outcome.winners.contains(&s.id) {
+                1.0
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
+/// 0.5 for every side: nobody won.
+fn even(state: &GameState) -> Vec<f64> {
+    vec![0.5; state.sides.len()]
+}

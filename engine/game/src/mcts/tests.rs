@@ -1,0 +1,336 @@
+//! The search bot against small Rust games whose right answers are known: a coin flip on the
+//! next die (honesty), Nim (search finds the winning take), a race scored by a heuristic
+//! (the horizon and `evaluate`).
+
+use super::*;
+use crate::play::{BotSpec, Bots, PlayOptions, play_game_with};
+use crate::turn::{Actor, HookEvent, PhaseSpec, TurnStructure};
+use crate::{DiceRoller, DiceSource, Illegal, Outcome, Value};
+use serde_json::json;
+use std::cell::Cell;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    /// `even` or `odd`: a d6 is rolled, and the side that named its parity wins.
+    Parity,
+    /// Take 1-3 stones from `stones`; whoever takes the last wins.
+    Nim,
+    /// `inc` adds a point, `stay` does nothing; the most points after 500 rounds wins.
+    Race,
+}
+
+/// Every game: blue and red take turns of one phase; a side makes one move a turn, then may
+/// only end the phase.
+struct Toy {
+    kind: Kind,
+    turns: TurnStructure,
+    stones: i64,
+    /// What `evaluate` answers: `None` (no heuristic), the race's share of points, or a
+    /// constant (an out-of-range answer).
+    heuristic: Option<Option<f64>>,
+    evaluated: Cell<u64>,
+}
+
+impl Toy {
+    fn new(kind: Kind) -> Self {
+        let mut turns = TurnStructure::fixed(
+            &["blue", "red"],
+            vec![PhaseSpec::turn("play", Actor::Active)],
+        );
+        turns.turn_limit = Some(if kind == Kind::Race { 500 } else { 30 });
+        Toy {
+            kind,
+            turns,
+            stones: 5,
+            heuristic: None,
+            evaluated: Cell::new(0),
+        }
+    }
+
+    fn global(state: &GameState, key: &str) -> i64 {
+        state.globals.get(key).and_then(Value::as_i64).unwrap_or(0)
+    }
+
+    fn set(state: &mut GameState, key: &str, v: i64) {
+        std::sync::Arc::make_mut(&mut state.globals).insert(key.to_owned(), json!(v));
+    }
+}
+
+impl Rules for Toy {
+    fn turn_structure(&self) -> &TurnStructure {
+        &self.turns
+    }
+    fn setup(&self, state: &mut GameState) -> Result<(), RulesError> {
+        state
+            .sides_mut()
+            .push(crate::SideState::new("blue", "Blue"));
+        state.sides_mut().push(crate::SideState::new("red", "Red"));
+        Toy::set(state, "stones", self.stones);
+        Ok(())
+    }
+    fn legal_actions(&self, state: &GameState, side: &SideId) -> Result<Vec<Action>, RulesError> {
+        if Toy::global(state, "moved") == 1 {
+            return Ok(Vec::new());
+        }
+        let a = |id: &str, params| Action::new(id, side.clone(), params);
+        Ok(match self.kind {
+            Kind::Parity => vec![a("even", Value::Null), a("odd", Value::Null)],
+            Kind::Nim => (1..=Toy::global(state, "stones").min(3))
+                .map(|n| a("take", json!({ "n": n })))
+                .collect(),
+            Kind::Race => vec![a("stay", Value::Null), a("inc", Value::Null)],
+        })
+    }
+    fn check(&self, state: &GameState, action: &Action) -> Result<Result<(), Illegal>, RulesError> {
+        let moved = Toy::global(state, "moved") == 1;
+        Ok(match (action.is_end_phase(), moved) {
+            (true, false) => Err(Illegal::new("move first")),
+            (false, true) => Err(Illegal::new("one move a turn")),
+            _ => Ok(()),
+        })
+    }
+    fn apply(
+        &self,
+        state: &mut GameState,
+        action: &Action,
+    ) -> Result<Result<(), Illegal>, RulesError> {
+        if action.is_end_phase() {
+            return Ok(Ok(()));
+        }
+        Toy::set(state, "moved", 1);
+        let won = match action.id.as_str() {
+            "even" | "odd" => (state.dice.roll_die(6, "parity") % 2 == 0) == (action.id == "even"),
+            "take" => {
+                let left = Toy::global(state, "stones") - action.params["n"].as_i64().unwrap_or(1);
+                Toy::set(state, "stones", left);
+                left <= 0
+            }
+            "inc" => {
+                let key = format!("points_{}", action.side);
+                Toy::set(state, &key, Toy::global(state, &key) + 1);
+                false
+            }
+            _ => false,
+        };
+        if won {
+            state.outcome = Some(Outcome {
+                winners: vec![action.side.clone()],
+                reason: "won".into(),
+            });
+        }
+        Ok(Ok(()))
+    }
+    fn hook(&self, state: &mut GameState, event: &HookEvent) -> Result<(), RulesError> {
+        match event {
+            HookEvent::TurnStart { .. } => Toy::set(state, "moved", 0),
+            HookEvent::TurnLimit if self.kind == Kind::Race => {
+                let (b, r) = (
+                    Toy::global(state, "points_blue"),
+                    Toy::global(state, "points_red"),
+                );
+                state.outcome = Some(match b.cmp(&r) {
+                    std::cmp::Ordering::Greater => Outcome {
+                        winners: vec!["blue".into()],
+                        reason: "points".into(),
+                    },
+                    std::cmp::Ordering::Less => Outcome {
+                        winners: vec!["red".into()],
+                        reason: "points".into(),
+                    },
+                    std::cmp::Ordering::Equal => Outcome::draw("points"),
+                });
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+    fn outcome(&self, state: &GameState) -> Result<Option<Outcome>, RulesError> {
+        Ok(state.outcome.clone())
+    }
+    fn evaluate(&self, state: &GameState, side: &SideId) -> Result<Option<f64>, RulesError> {
+        self.evaluated.set(self.evaluated.get() + 1);
+        Ok(match self.heuristic {
+            None => None,
+            Some(Some(constant)) => Some(constant),
+            Some(None) => {
+                let mine = Toy::global(state, &format!("points_{side}"));
+                let all = Toy::global(state, "points_blue") + Toy::global(state, "points_red");
+                #[allow(clippy::cast_precision_loss)]
+                Some((mine as f64 + 1.0) / (all as f64 + 2.0))
+            }
+        })
+    }
+}
+
+fn game(rules: Toy, seed: u64) -> Game<Toy> {
+    Game::new(rules, GameState::new(vec![], "toy", Value::Null, seed)).expect("starts")
+}
+
+fn bot(text: &str, seed: u64) -> MctsBot {
+    MctsBot::new(text.parse().expect("options"), seed)
+}
+
+fn blue() -> SideId {
+    SideId::new("blue")
+}
+
+/// Blue's choice in the parity game after the real game's dice are replaced by a roller seeded
+/// with `dice`, by a bot seeded 9 that re-seeds (`honest`) or not; and the real next roll.
+fn parity_choice(dice: u64, honest: bool) -> (String, u32) {
+    let mut g = game(Toy::new(Kind::Parity), 1);
+    g.edit(|s| s.dice = DiceRoller::new(dice));
+    let next = g.state().dice.clone().roll_die(6, "peek");
+    let mut b = bot("iters=200:horizon=10", 9);
+    b.reseed = honest;
+    let choice = b.choose(&g, &blue()).unwrap().expect("blue has a choice");
+    (choice.id, next)
+}
+
+#[test]
+fn the_choice_does_not_depend_on_the_real_games_future_dice() {
+    let honest: Vec<(String, u32)> = (1..=16).map(|d| parity_choice(d, true)).collect();
+    // The games differ only in their dice, and their next rolls differ in parity...
+    assert!(honest.iter().any(|(_, r)| r % 2 == 0) && honest.iter().any(|(_, r)| r % 2 == 1));
+    // ...yet the choice is the same in all of them.
+    assert!(honest.iter().all(|(c, _)| c == &honest[0].0), "{honest:?}");
+    // The control: a bot whose simulations roll the real dice names the next roll's parity,
+    // so its choice follows the dice (this is what the test above would catch).
+    let peeking: Vec<(String, u32)> = (1..=16).map(|d| parity_choice(d, false)).collect();
+    let right = peeking
+        .iter()
+        .filter(|(c, r)| (c == "even") == (r % 2 == 0))
+        .count();
+    assert_eq!(right, 16, "{peeking:?}");
+}
+
+#[test]
+fn the_same_seed_and_iterations_give_the_same_search() {
+    let mut rules = Toy::new(Kind::Nim);
+    rules.stones = 9;
+    let g = game(rules, 3);
+    let run = |seed| {
+        let s = bot("iters=120", seed)
+            .search(g.rules(), g.state(), &blue())
+            .unwrap();
+        (s.choice, s.stats, s.tried)
+    };
+    let first = run(5);
+    assert_eq!(run(5), first);
+    // The seed matters (so the equality above is not trivial): some other seed searches
+    // differently.
+    assert!((6..12).any(|seed| run(seed).2 != first.2));
+}
+
+#[test]
+fn it_finds_the_winning_take_in_nim() {
+    // Leaving a multiple of 4 wins: from 5 take 1, from 6 take 2, from 7 take 3.
+    for (stones, take) in [(5, 1), (6, 2), (7, 3)] {
+        for seed in 1..=4 {
+            let mut rules = Toy::new(Kind::Nim);
+            rules.stones = stones;
+            let g = game(rules, seed);
+            let choice = bot("iters=400", seed).choose(&g, &blue()).unwrap().unwrap();
+            assert_eq!(
+                choice.params["n"],
+                json!(take),
+                "{stones} stones, seed {seed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_heuristic_cuts_every_simulation_at_the_horizon() {
+    let mut rules = Toy::new(Kind::Race);
+    rules.heuristic = Some(None);
+    let g = game(rules, 1);
+    let s = bot("iters=100:horizon=6", 2)
+        .search(g.rules(), g.state(), &blue())
+        .unwrap();
+    assert_eq!(s.stats.iterations, 100);
+    assert_eq!(s.stats.finished, 0);
+    assert!(s.stats.actions <= 100 * 6, "{:?}", s.stats);
+    // Two sides scored at the end of each simulation.
+    assert_eq!(s.stats.evaluations, 200);
+    assert_eq!(g.rules().evaluated.get(), 200);
+    assert_eq!(s.choice.unwrap().id, "inc");
+}
+
+#[test]
+fn without_a_heuristic_simulations_play_to_the_end() {
+    let mut rules = Toy::new(Kind::Nim);
+    rules.stones = 12;
+    let g = game(rules, 1);
+    let s = bot("iters=40:horizon=2", 2)
+        .search(g.rules(), g.state(), &blue())
+        .unwrap();
+    assert_eq!(s.stats.finished, 40);
+    // Asked once, answered "none", never asked again in this search.
+    assert_eq!(g.rules().evaluated.get(), 1);
+}
+
+#[test]
+fn a_heuristic_value_outside_0_to_1_is_an_error() {
+    let mut rules = Toy::new(Kind::Race);
+    rules.heuristic = Some(Some(1.5));
+    let g = game(rules, 1);
+    let err = bot("iters=5:horizon=2", 2).choose(&g, &blue()).unwrap_err();
+    assert!(err.message.contains("from 0 to 1, got 1.5"), "{err}");
+}
+
+#[test]
+fn a_lone_choice_is_taken_without_searching_and_a_side_that_cannot_act_gets_none() {
+    let mut g = game(Toy::new(Kind::Parity), 1);
+    g.perform(&Action::new("even", blue(), Value::Null))
+        .unwrap();
+    if g.state().outcome.is_some() {
+        return;
+    }
+    let s = bot("iters=50", 1)
+        .search(g.rules(), g.state(), &blue())
+        .unwrap();
+    assert_eq!(s.choice.unwrap().id, "end_phase");
+    assert_eq!(s.stats.iterations, 0);
+    let s = bot("iters=50", 1)
+        .search(g.rules(), g.state(), &SideId::new("red"))
+        .unwrap();
+    assert!(s.choice.is_none());
+}
+
+#[test]
+fn a_time_budget_ends_the_search() {
+    let mut rules = Toy::new(Kind::Race);
+    rules.heuristic = Some(None);
+    let g = game(rules, 1);
+    let s = bot("ms=5:horizon=4", 2)
+        .search(g.rules(), g.state(), &blue())
+        .unwrap();
+    assert!(s.stats.iterations >= 1);
+    assert!(s.choice.is_some());
+}
+
+#[test]
+fn a_search_bot_wins_nim_from_a_winning_start_against_random() {
+    // Blue moves first with 9 stones (take 1, then keep multiples of 4): perfect play wins.
+    let spec: BotSpec = "blue=mcts:iters=150".parse().unwrap();
+    let mut random_wins = 0;
+    for seed in 1..=6 {
+        let mut rules = Toy::new(Kind::Nim);
+        rules.stones = 9;
+        let state = GameState::new(vec![], "toy", Value::Null, seed);
+        let bots = Bots {
+            spec: Some(&spec),
+            named: None,
+        };
+        let (_, report) = play_game_with(rules, state, &PlayOptions::default(), bots).unwrap();
+        assert_eq!(report.winners, vec!["blue".to_owned()], "seed {seed}");
+        // The same games with random on both sides: blue does not always win.
+        let mut rules = Toy::new(Kind::Nim);
+        rules.stones = 9;
+        let state = GameState::new(vec![], "toy", Value::Null, seed);
+        let (_, report) =
+            crate::play::play_bot_game(rules, state, &PlayOptions::default()).unwrap();
+        random_wins += usize::from(report.winners == vec!["blue".to_owned()]);
+    }
+    assert!(random_wins < 6);
+}

@@ -1,0 +1,264 @@
+//! The search tree: one node per sequence of actions from the decision's state (an "open
+//! loop" tree: the dice differ between simulations, so a node stands for the actions taken,
+//! not for one state), UCB1 selection over the children that are legal in the simulation at
+//! hand (counted by availability, as in ISMCTS), progressive widening, and new children drawn
+//! by group (action id and piece) so that one ship's hundred moves do not drown the three
+//! shots another could fire.
+//!
+//! This module does not know who plays: every node stores the side that took its action, and a
+//! simulation's score is a value per side.
+
+use super::sim::{Sims, Stream, next_mover};
+use crate::{Action, GameState, Rules, RulesError, SideId};
+use std::borrow::Cow;
+
+/// One action in the tree.
+#[derive(Debug)]
+struct Node {
+    /// The action leading here (`None` at the root).
+    action: Option<Action>,
+    /// The index in the state's sides of the side that took `action`.
+    mover: Option<usize>,
+    /// Simulations through this node.
+    visits: u32,
+    /// Simulations in which this node's action was legal when its parent chose.
+    avail: u32,
+    /// The sum of the mover's values over those simulations.
+    total: f64,
+    /// Children, in the order they were added.
+    children: Vec<usize>,
+}
+
+impl Node {
+    fn new(action: Option<Action>, mover: Option<usize>) -> Self {
+        Node {
+            action,
+            mover,
+            visits: 0,
+            avail: 0,
+            total: 0.0,
+            children: Vec::new(),
+        }
+    }
+
+    fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.total / f64::from(self.visits)
+        }
+    }
+}
+
+/// The tree of one decision.
+#[derive(Debug)]
+pub(crate) struct Tree {
+    nodes: Vec<Node>,
+    exploration: f64,
+    widen: f64,
+}
+
+impl Tree {
+    pub(crate) fn new(exploration: f64, widen: f64) -> Self {
+        Tree {
+            nodes: vec![Node::new(None, None)],
+            exploration,
+            widen,
+        }
+    }
+
+    /// How many children a node visited `visits` times may have: progressive widening.
+    fn allowed(&self, visits: u32) -> usize {
+        // Floats are fine here: a bot's preference, never part of the rules or a result.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let more = (self.widen * f64::from(visits).sqrt()) as usize;
+        1 + more
+    }
+
+    /// One simulation: from a copy of `root` with fresh dice, down the tree (UCB1 among the
+    /// children legal here; a new child when widening allows and some legal action has none),
+    /// then a random playout to the horizon, and the values back up the path.
+    ///
+    /// # Errors
+    /// A fault in the rules.
+    pub(crate) fn iterate<R: Rules + ?Sized>(
+        &mut self,
+        sims: &mut Sims<'_, R>,
+        root: &GameState,
+        root_side: &SideId,
+        root_legal: &[Action],
+    ) -> Result<(), RulesError> {
+        let mut state = sims.fresh_copy(root);
+        let mut path = vec![0];
+        let mut node = 0;
+        let mut steps = 0;
+        while state.outcome.is_none() && steps < sims.horizon {
+            let (side, legal): (SideId, Cow<'_, [Action]>) = if node == 0 {
+                (root_side.clone(), Cow::Borrowed(root_legal))
+            } else {
+                match next_mover(sims.rules, &state)? {
+                    Some((side, legal)) => (side, Cow::Owned(legal)),
+                    None => break,
+                }
+            };
+            let (child, expanded) = self.descend(node, &side, &legal, &state, sims.stream);
+            let Some(action) = self.nodes[child].action.clone() else {
+                break;
+            };
+            // A refused action leaves the simulation as it was, as in a real game.
+            sims.step(&mut state, &action)?;
+            steps += 1;
+            path.push(child);
+            node = child;
+            if expanded {
+                break;
+            }
+        }
+        let values = sims.playout(&mut state, steps)?;
+        for &n in &path {
+            let nd = &mut self.nodes[n];
+            nd.visits += 1;
+            if let Some(m) = nd.mover {
+                nd.total += values.get(m).copied().unwrap_or(0.5);
+            }
+        }
+        sims.stats.iterations += 1;
+        Ok(())
+    }
+
+    /// The child of `node` to follow given what is legal now: a new one (`true`) when widening
+    /// allows and a legal action has none, otherwise the best by UCB1 among the legal ones.
+    fn descend(
+        &mut self,
+        node: usize,
+        side: &SideId,
+        legal: &[Action],
+        state: &GameState,
+        stream: &mut Stream,
+    ) -> (usize, bool) {
+        let mut tried = vec![false; legal.len()];
+        let mut live = Vec::new();
+        for &c in &self.nodes[node].children {
+            let found = self.nodes[c]
+                .action
+                .as_ref()
+                .and_then(|a| legal.iter().position(|l| l == a));
+            if let Some(i) = found {
+                tried[i] = true;
+                live.push(c);
+            }
+        }
+        for &c in &live {
+            self.nodes[c].avail += 1;
+        }
+        let untried: Vec<usize> = (0..legal.len()).filter(|&i| !tried[i]).collect();
+        if !untried.is_empty() && live.len() < self.allowed(self.nodes[node].visits) {
+            let i = pick_grouped(legal, &untried, stream);
+            let mover = state.sides.iter().position(|s| &s.id == side);
+            let id = self.nodes.len();
+            let mut child = Node::new(Some(legal[i].clone()), mover);
+            child.avail = 1;
+            self.nodes.push(child);
+            self.nodes[node].children.push(id);
+            return (id, true);
+        }
+        (self.ucb(&live), false)
+    }
+
+    /// The child with the highest UCB1 score (the first on a tie); `live` is not empty.
+    fn ucb(&self, live: &[usize]) -> usize {
+        let mut best = live[0];
+        let mut best_score = f64::NEG_INFINITY;
+        for &c in live {
+            let n = &self.nodes[c];
+            let visits = f64::from(n.visits.max(1));
+            let avail = f64::from(n.avail.max(1));
+            let score = n.mean() + self.exploration * (avail.ln() / visits).sqrt();
+            if score > best_score {
+                best = c;
+                best_score = score;
+            }
+        }
+        best
+    }
+
+    /// The root's most visited action (the higher mean, then the earlier child, on a tie).
+    pub(crate) fn best(&self) -> Option<&Action> {
+        let mut best: Option<&Node> = None;
+        for &c in &self.nodes[0].children {
+            let n = &self.nodes[c];
+            let better = best.is_none_or(|b| {
+                n.visits > b.visits || (n.visits == b.visits && n.mean() > b.mean())
+            });
+            if better {
+                best = Some(n);
+            }
+        }
+        best.and_then(|n| n.action.as_ref())
+    }
+
+    /// Each root child's action, visits and mean value for its side (tests, diagnostics).
+    pub(crate) fn root_children(&self) -> Vec<(Action, u32, f64)> {
+        self.nodes[0]
+            .children
+            .iter()
+            .filter_map(|&c| {
+                let n = &self.nodes[c];
+                n.action.clone().map(|a| (a, n.visits, n.mean()))
+            })
+            .collect()
+    }
+}
+
+/// What an action is grouped by when the tree draws a new child: its id and the piece it names
+/// (a `piece` param), so every piece's moves are one group and every shot of another is
+/// another.
+fn group_of(a: &Action) -> (&str, Option<&serde_json::Value>) {
+    (a.id.as_str(), a.params.get("piece"))
+}
+
+/// One of `untried` (indices into `legal`): a group drawn uniformly, then one of its actions.
+fn pick_grouped(legal: &[Action], untried: &[usize], stream: &mut Stream) -> usize {
+    let mut groups: Vec<(_, Vec<usize>)> = Vec::new();
+    for &i in untried {
+        let key = group_of(&legal[i]);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(i),
+            None => groups.push((key, vec![i])),
+        }
+    }
+    let members = &groups[stream.below(groups.len())].1;
+    members[stream.below(members.len())]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_new_child_is_drawn_by_group_so_a_lone_shot_is_not_drowned_by_moves() {
+        let blue = SideId::new("blue");
+        let mut legal: Vec<Action> = (0..99)
+            .map(|i| Action::new("move", blue.clone(), json!({ "piece": 1, "to": i })))
+            .collect();
+        legal.push(Action::new("fire", blue.clone(), json!({ "piece": 2 })));
+        let untried: Vec<usize> = (0..legal.len()).collect();
+        let mut stream = Stream::new(3);
+        let fires = (0..1000)
+            .filter(|_| legal[pick_grouped(&legal, &untried, &mut stream)].id == "fire")
+            .count();
+        // Two groups: about half the draws fire (uniformly over actions it would be 1 in 100).
+        assert!((400..=600).contains(&fires), "{fires} of 1000");
+    }
+
+    #[test]
+    fn widening_lets_children_in_as_the_square_root_of_the_visits() {
+        let t = Tree::new(0.7, 2.0);
+        assert_eq!(t.allowed(0), 1);
+        assert_eq!(t.allowed(1), 3);
+        assert_eq!(t.allowed(4), 5);
+        assert_eq!(t.allowed(100), 21);
+        assert_eq!(Tree::new(0.7, 0.0).allowed(10_000), 1);
+    }
+}

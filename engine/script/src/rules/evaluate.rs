@@ -1,0 +1,81 @@
+//! `game.evaluate(ctx, side)`: the mod's heuristic that search bots score their cut-short
+//! simulations with ([`hexforge_game::Rules::evaluate`], docs/API.md section 2.10b).
+//!
+//! Looked up when a search asks, like `game.bots` (plain assignment, not a declaration): a mod
+//! without one answers `None` and the simulations play to the end. The function gets a
+//! read-only ctx and the side, and returns how good the state looks for that side, from 0
+//! (lost) to 1 (won). An error in it, or an answer that is not such a number, fails the search
+//! (and the bot's game) with the file and line.
+
+use super::{Access, LuaRules, open_ctx, rerr};
+use hexforge_game::{GameState, RulesError, SideId};
+use mlua::{Function, Lua, Value};
+
+/// `game.evaluate` when the rule set defines it as a function.
+fn evaluate_fn(lua: &Lua) -> mlua::Result<Option<Function>> {
+    let Value::Table(game) = lua.globals().raw_get::<Value>("game")? else {
+        return Ok(None);
+    };
+    match game.raw_get::<Value>("evaluate")? {
+        Value::Function(f) => Ok(Some(f)),
+        _ => Ok(None),
+    }
+}
+
+/// Where `f` is defined, as `file:line` (the chunk names are the mods' relative paths).
+fn defined_at(f: &Function) -> String {
+    let info = f.info();
+    let file = info
+        .source
+        .as_deref()
+        .map_or("?", |s| s.strip_prefix('@').unwrap_or(s))
+        .to_owned();
+    format!("{file}:{}", info.line_defined.unwrap_or(0))
+}
+
+impl LuaRules {
+    /// Calls `game.evaluate(ctx, side)` with a read-only ctx over `state`.
+    pub(crate) fn run_evaluate(
+        &self,
+        state: &GameState,
+        side: &SideId,
+    ) -> Result<Option<f64>, RulesError> {
+        let answer = self
+            .loaded()
+            .sandbox
+            .guarded(|lua| {
+                let Some(f) = evaluate_fn(lua)? else {
+                    return Ok(Ok(None));
+                };
+                let (ctx, _session) = open_ctx(lua, Access::Read(state), self, false)?;
+                let value: Value = f.call((ctx, side.as_str()))?;
+                #[allow(clippy::cast_precision_loss)]
+                let x = match value {
+                    Value::Integer(i) => Some(i as f64),
+                    Value::Number(x) => Some(x),
+                    _ => None,
+                };
+                Ok(match x {
+                    Some(x) if (0.0..=1.0).contains(&x) => Ok(Some(x)),
+                    _ => Err(format!(
+                        "{}: game.evaluate must return a number from 0 to 1 for side {side}, got {}",
+                        defined_at(&f),
+                        show(&value)
+                    )),
+                })
+            })
+            .map_err(rerr)?;
+        answer.map_err(RulesError::new)
+    }
+}
+
+fn show(v: &Value) -> String {
+    match v {
+        Value::Nil => "nil".into(),
+        Value::Boolean(b) => b.to_string(),
+        Value::Integer(i) => i.to_string(),
+        Value::Number(x) => x.to_string(),
+        Value::String(s) => format!("{:?}", s.to_string_lossy()),
+        other => other.type_name().to_string(),
+    }
+}
