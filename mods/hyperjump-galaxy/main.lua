@@ -335,4 +335,29 @@ end)
 
 game.victory(function(ctx) return R.sudden_death(R.memo(ctx)) end)
 
+-- The search bot's heuristic (`--bots mcts`, docs/API.md section 2.10b): how the game stands
+-- for `side`, from 0 (lost) to 1 (won). Half its share of the target planets held (V1; one
+-- added to every side so that none held is even), half its share of the ground units (a side
+-- without any loses at once).
+game.evaluate = function(ctx, side)
+  local m = R.memo(ctx)
+  local _, held = R.holdings(m)
+  local my_held, all_held, sides = 0, 0, 0
+  for _, s in ipairs(m:sides()) do
+    local n = held[s.id] or 0
+    all_held, sides = all_held + n, sides + 1
+    if s.id == side then my_held = n end
+  end
+  local my_ground, all_ground = 0, 0
+  for _, p in ipairs(R.all(m)) do
+    if R.class(m, p) == "ground" then
+      all_ground = all_ground + 1
+      if p.owner == side then my_ground = my_ground + 1 end
+    end
+  end
+  local planets = (my_held + 1) / (all_held + sides)
+  local ground = all_ground > 0 and my_ground / all_ground or 0.5
+  return (planets + ground) / 2
+end
+
 game.on("turn_limit", function(ctx) ctx:end_game(R.final_outcome(ctx)) end)

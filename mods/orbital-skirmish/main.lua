@@ -620,5 +620,32 @@ ORBITAL_SKIRMISH.turn_limit_result = turn_limit_result
 
 game.victory(result)
 
+-- The search bot's heuristic (`--bots mcts`, docs/API.md section 2.10b): how the game stands
+-- for `side`, from 0 to 1. Its share of the hull points left on the map (what the turn limit
+-- decides on); in a scenario with an objective, half of it is the objective: for its defender
+-- the share of the objective's hull still standing, for the attacker the share knocked out.
+---@param ctx Ctx
+---@param side string
+---@return number
+game.evaluate = function(ctx, side)
+  local mine, all = 0, 0
+  for _, s in ipairs(ctx:sides()) do
+    local h = side_hull(ctx, s.id)
+    all = all + h
+    if s.id == side then mine = h end
+  end
+  local value = all > 0 and mine / all or 0.5
+  local o = ctx.options or {}
+  if o.objective_type and (side == o.attacker or side == o.defender) then
+    local left, full = 0, 0
+    for _, p in ipairs(ships_of(ctx, o.defender)) do
+      if p.type == o.objective_type then left, full = left + hull_left(p), full + p.stats.hull end
+    end
+    local held = full > 0 and left / full or 0
+    value = (value + (side == o.defender and held or 1 - held)) / 2
+  end
+  return value
+end
+
 -- The scenario's turn_limit ends the game after that round; the turn_limit event decides it.
 game.on("turn_limit", function(ctx) ctx:end_game(turn_limit_result(ctx)) end)

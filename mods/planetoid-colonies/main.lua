@@ -492,3 +492,4 @@ require("turns")
 
 -- Bots: `random` is built in; `greedy` lives in bot.lua.
 game.bots.greedy = require("bot").greedy
+require("evaluate") -- game.evaluate, the search bot's heuristic (evaluate.lua)

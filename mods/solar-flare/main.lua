@@ -593,5 +593,28 @@ game.victory(R.readonly(function(ctx)
   return nil
 end))
 
+-- The search bot's heuristic (`--bots mcts`, docs/API.md section 2.10b): how the game stands
+-- for `side`, from 0 (lost) to 1 (won): its team's share of the hull integrity left in every
+-- section of every ship still in the game (a ship still being designed counts as whole; the
+-- last team with ships wins).
+game.evaluate = R.readonly(function(ctx, side)
+  local team_of = {}
+  for _, s in ipairs(ctx:sides()) do team_of[s.id] = R.side_team(s) end
+  local whole = D.sections * D.section_integrity
+  local mine, all = 0, 0
+  for _, p in ipairs(R.ships(ctx)) do
+    local left = whole
+    local hull = p.values.hull
+    if type(hull) == "table" then
+      left = 0
+      for _, h in ipairs(hull) do left = left + math.max(0, h) end
+    end
+    all = all + left
+    if team_of[p.owner] == team_of[side] then mine = mine + left end
+  end
+  if all == 0 then return 0.5 end
+  return mine / all
+end)
+
 -- Bots: `hexforge play mods/solar-flare --bots blue=greedy,red=random` (see bot.lua).
 game.bots.greedy = R.readonly(BOT.greedy)

@@ -336,6 +336,29 @@ game.victory(function(ctx)
   return nil
 end)
 
+-- The search bot's heuristic (`--bots mcts`, docs/API.md section 2.10b): how the game stands
+-- for `side`, from 0 (lost) to 1 (won). Half the race to the scenario's victory points (its lead
+-- over the best other side, against the target), half its share of the ship figures still on
+-- the battlefield (a side without units loses on points).
+game.evaluate = function(ctx, side)
+  local target = math.max(1, option(ctx, "victory_points"))
+  local mine, best_other, my_figures, all_figures = 0, 0, 0, 0
+  for _, s in ipairs(ctx:sides()) do
+    local figures = 0
+    for _, p in ipairs(units(ctx, s.id)) do figures = figures + (p.values.figures or 0) end
+    all_figures = all_figures + figures
+    local points = side_value(ctx, s.id, "points", 0)
+    if s.id == side then
+      mine, my_figures = points, figures
+    else
+      best_other = math.max(best_other, points)
+    end
+  end
+  local race = math.max(0, math.min(1, 0.5 + (mine - best_other) / (2 * target)))
+  local strength = all_figures > 0 and my_figures / all_figures or 0.5
+  return (race + strength) / 2
+end
+
 game.on("round_start", function(ctx)
   local limit = option(ctx, "turn_limit")
   if ctx.round > limit then

@@ -234,6 +234,24 @@ game.victory(function(ctx)
 end)
 
 ---------------------------------------------------------------------------------------------
+-- 8b. Evaluate (optional): how good the game looks for `side`, from 0 (lost) to 1 (won). The
+--     search bot (`hexforge play tutorial --bots mcts`) cuts its simulations short after a few
+--     dozen actions and scores them with this; without it, every simulation plays to the end of
+--     the game. Read-only, like victory. Here: this side's share of the hull left in the arena,
+--     the very thing victory and the turn limit decide on.
+---------------------------------------------------------------------------------------------
+game.evaluate = function(ctx, side)
+  local mine, all = 0, 0 ---@type number, number
+  for _, s in ipairs(ctx:sides()) do
+    local hull = strength(ctx, s.id)
+    all = all + hull
+    if s.id == side then mine = hull end
+  end
+  if all == 0 then return 0.5 end
+  return mine / all
+end
+
+---------------------------------------------------------------------------------------------
 -- 9. Hooks react to engine events (round_start, segment_start, turn_start, phase_start,
 --    phase_end, after_action, turn_limit). They receive ctx and the event (these need only ctx).
 ---------------------------------------------------------------------------------------------

@@ -100,11 +100,20 @@ function TestGame:clock() end
 ---@return string[]
 function TestGame:waiting() end
 
----The action bot `name` would take for `side` (nil when nothing is legal).
+---The action bot `name` would take for `side` (nil when nothing is legal). `"mcts"` is the
+---search bot, with the options `--bots mcts:...` takes and a `seed` (default: as `hexforge play`
+---seeds it from the game's seed and the side).
 ---@param name string
 ---@param side string
+---@param options? { iters?: integer, ms?: integer, horizon?: integer, c?: number, widen?: number, seed?: integer }
 ---@return ActionTable|nil
-function TestGame:bot(name, side) end
+function TestGame:bot(name, side, options) end
+
+---What the mod's `game.evaluate(ctx, side)` answers now (read-only ctx), or nil without one;
+---typed as present, as `g:piece` is: in a test a missing one fails at the line that uses it.
+---@param side string
+---@return number
+function TestGame:evaluate(side) end
 
 ---A piece's snapshot, typed as present: in a test a missing piece fails at the line that uses
 ---it anyway, and `t:eq(g:piece(id), nil)` still checks that one is gone.

@@ -466,6 +466,9 @@ function tables.ids() end
 ---@field hooks table<string, (function|{ fn: function, phases?: string[], actions?: string[] })[]>
 ---@field turn table|nil
 ---@field bots table<string, fun(ctx: Ctx, side: string, legal: table[]): integer>
+---How good the game looks for `side`, from 0 (lost) to 1 (won), for the search bot's cut-short
+---simulations (docs/API.md section 2.10b). Read-only ctx; optional.
+---@field evaluate? fun(ctx: Ctx, side: string): number
 ---Save migrations by mod id (docs/MODDING.md section 14): called with the version a save was
 ---made with and the save as plain data; return the migrated save, or nil and a reason.
 ---@field migrations table<string, fun(from: string, save: { mod: string, from: string, to: string, scenario: string, options: any, seed: integer, actions: { id: string, side: string, params: any }[] }): table|nil, string?>|nil

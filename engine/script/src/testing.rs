@@ -486,6 +486,19 @@ fn new_game<'scope, 'env>(
             lua, &legal[i],
         )?]))
     });
+    prim!("evaluate", |_lua: &Lua,
+                       g: &TestGame<'env>,
+                       args: MultiValue| {
+        let Some(Value::String(side)) = args.into_iter().next() else {
+            return Err(err("g:evaluate(side): the side, as a string"));
+        };
+        let side = SideId::new(side.to_string_lossy());
+        let game = g.try_borrow().map_err(|_| busy("evaluate"))?;
+        let value = rules
+            .run_evaluate(game.state(), &side)
+            .map_err(|e| err(e.to_string()))?;
+        Ok(MultiValue::from_iter([value.map_or(Value::Nil, Value::Number)]))
+    });
     prim!("waiting", |lua: &Lua,
                       g: &TestGame<'env>,
                       _args: MultiValue| {

@@ -28,3 +28,10 @@ test("a scout fires at a frigate only from 2 hexes or closer; frigates are unaff
     t:ok(not (a.id == "fire" and a.piece == 2 and a.target == 3), "scout offered a shot it may not take")
   end
 end)
+
+test("the variant keeps the tutorial's evaluate for the search bot", function(t)
+  local g = t:game { scenario = "picket" }
+  -- The same picket line: even hull, as in the base.
+  t:eq(g:evaluate("blue"), 0.5)
+  t:eq(g:evaluate("red"), 0.5)
+end)

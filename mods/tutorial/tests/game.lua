@@ -55,3 +55,18 @@ test("the greedy bot fires when it can and otherwise closes in", function(t)
   g:end_phase("blue")
   t:eq(assert(g:bot("greedy", "blue")).id, "fire")
 end)
+
+test("evaluate is each side's share of the hull left, and the search bot plays by it", function(t)
+  local g = t:game { scenario = "picket" }
+  t:eq(g:evaluate("blue"), 0.5)
+  -- Two damage on red's frigate (piece 3): red keeps 2 of the 6 hull points left.
+  g:edit(function(ctx) ctx:set(3, "damage", 2) end)
+  t:eq(g:evaluate("blue"), 4 / 6)
+  t:eq(g:evaluate("red"), 2 / 6)
+  -- With red's frigate in range in the fire phase, a short search fires instead of ending it.
+  g:edit(function(ctx) ctx:move(3, { q = 0, r = 2 }) end)
+  g:end_phase("blue")
+  local a = assert(g:bot("mcts", "blue", { iters = 60, horizon = 8 }))
+  t:eq(a.id, "fire")
+  t:ok(g:check(a))
+end)

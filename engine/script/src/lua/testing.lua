@@ -81,6 +81,8 @@ function G:state_hash() return self._p.state_hash() end
 function G:clock() return self._p.clock() end
 function G:waiting() return self._p.waiting() end
 function G:bot(name, side, options) return self._p.bot(name, side, options) end
+-- game.evaluate(ctx, side) as the search bot sees it (read-only ctx): a number from 0 to 1, or nil.
+function G:evaluate(side) return self._p.evaluate(side) end
 
 function T:game(opts)
   local make = rawget(_G, "__hexforge_test_game")
