@@ -37,10 +37,11 @@
 use crate::colors::{owner_colors, terrain_color};
 use egui::{Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2, pos2, vec2};
 use hexforge_core::board::{Board, HexKind, Shape as BoardShape, sectors};
-use hexforge_core::hex::layout::{Layout, Orientation, direction_angle};
+use hexforge_core::hex::layout::{Layout, Orientation};
 use hexforge_core::hex::trace::{TraceStep, trace};
 use hexforge_core::hex::{Direction, Hex};
-use hexforge_game::{BoardState, GraphMap, Piece, Position};
+use hexforge_game::{BoardState, GraphMap, Piece, PieceId, Position};
+use hexforge_script::counters::Counter;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -73,6 +74,13 @@ pub struct BoardScene {
     /// The colour each terrain id declares (`game.terrain { color = "#a07850" }`); a terrain
     /// without one is drawn in [`terrain_color`].
     pub terrain_colors: BTreeMap<String, Color32>,
+    /// The name each terrain id declares, for the legend (the id when it declares none).
+    pub terrain_names: BTreeMap<String, String>,
+    /// What each piece's counter shows, as its mod declares it (pieces not here show their
+    /// type's first letters: [`crate::counter_view`]).
+    pub counters: BTreeMap<PieceId, Counter>,
+    /// A problem to show over the board (a broken counter declaration), or none.
+    pub notice: Option<String>,
 }
 
 impl BoardScene {
@@ -278,31 +286,36 @@ pub fn show(ui: &mut egui::Ui, scene: &BoardScene, camera: &mut Camera) -> Board
     } else if let Some(board) = &scene.board.shape {
         let layout = fit_layout(board, rect, camera);
         out.layout = Some(layout);
+        let hovered = response
+            .hover_pos()
+            .map(|pos| layout.pixel_to_hex((pos.x, pos.y)))
+            .filter(|&h| board.kind(h).is_some());
         draw_hex_board(&painter, &layout, board, scene);
-        if let Some(pos) = response.hover_pos() {
-            let h = layout.pixel_to_hex((pos.x, pos.y));
-            if let Some(kind) = board.kind(h) {
-                out.hovered = Some(h);
-                painter.add(Shape::closed_line(
-                    hex_points(&layout, h),
-                    Stroke::new(2.0, Color32::WHITE),
-                ));
-                let mut text = format!("hex {}, {}", h.q, h.r);
-                if let Some(o) = board.offset(h) {
-                    text += &format!("  (col {}, row {})", o.col, o.row);
-                }
-                if kind != HexKind::Full {
-                    text += &format!("  {kind:?}");
-                }
-                painter.text(
-                    rect.left_bottom() + vec2(8.0, -8.0),
-                    egui::Align2::LEFT_BOTTOM,
-                    text,
-                    FontId::monospace(13.0),
-                    Color32::WHITE,
-                );
+        if let Some(h) = hovered
+            && let Some(kind) = board.kind(h)
+        {
+            out.hovered = Some(h);
+            painter.add(Shape::closed_line(
+                hex_points(&layout, h),
+                Stroke::new(2.0, Color32::WHITE),
+            ));
+            let mut text = format!("hex {}, {}", h.q, h.r);
+            if let Some(o) = board.offset(h) {
+                text += &format!("  (col {}, row {})", o.col, o.row);
             }
+            if kind != HexKind::Full {
+                text += &format!("  {kind:?}");
+            }
+            painter.text(
+                rect.left_bottom() + vec2(8.0, -8.0),
+                egui::Align2::LEFT_BOTTOM,
+                text,
+                FontId::monospace(13.0),
+                Color32::WHITE,
+            );
         }
+        // Pieces last, so a hovered stack fans out and its card lies over everything.
+        crate::counter_view::draw_pieces(&painter, &layout, scene, hovered);
         if response.clicked() {
             out.clicked = out.hovered;
         }
@@ -322,6 +335,15 @@ pub fn show(ui: &mut egui::Ui, scene: &BoardScene, camera: &mut Camera) -> Board
         FontId::proportional(14.0),
         Color32::from_gray(220),
     );
+    if let Some(notice) = &scene.notice {
+        painter.text(
+            rect.left_top() + vec2(8.0, 26.0),
+            egui::Align2::LEFT_TOP,
+            notice,
+            FontId::proportional(13.0),
+            Color32::from_rgb(0xff, 0xa0, 0x40),
+        );
+    }
     out
 }
 
@@ -450,19 +472,68 @@ fn draw_hex_board(painter: &egui::Painter, layout: &Layout, board: &Board, scene
         }
     }
 
-    // Pieces.
-    let colours = owner_colors(&scene.pieces);
-    for piece in &scene.pieces {
-        let offsets = scene
-            .footprints
-            .get(&piece.kind)
-            .map_or(&[][..], Vec::as_slice);
-        let hexes = piece.hexes(offsets);
-        let colour = colours
-            .get(piece.owner.as_str())
-            .copied()
-            .unwrap_or(Color32::GRAY);
-        draw_piece(painter, layout, piece, &hexes, colour);
+    draw_legend(painter, board, scene);
+}
+
+/// The terrain legend in the board's bottom-right corner: a swatch and the name of each terrain
+/// on the board.
+fn draw_legend(painter: &egui::Painter, board: &Board, scene: &BoardScene) {
+    let mut present = BTreeSet::new();
+    for h in board.hexes() {
+        for t in scene.board.terrain_at(h, None) {
+            present.insert(t.to_owned());
+        }
+    }
+    if present.is_empty() {
+        return;
+    }
+    let font = FontId::proportional(12.0);
+    let line = 16.0;
+    let names: Vec<(String, String)> = present
+        .into_iter()
+        .map(|id| {
+            let name = scene
+                .terrain_names
+                .get(&id)
+                .cloned()
+                .unwrap_or_else(|| id.clone());
+            (id, name)
+        })
+        .collect();
+    let width = names
+        .iter()
+        .map(|(_, n)| {
+            painter
+                .layout_no_wrap(n.clone(), font.clone(), Color32::WHITE)
+                .size()
+                .x
+        })
+        .fold(0.0, f32::max)
+        + 30.0;
+    let clip = painter.clip_rect();
+    let height = line * names.len() as f32 + 8.0;
+    let box_rect = Rect::from_min_size(
+        clip.right_bottom() - vec2(width + 8.0, height + 8.0),
+        vec2(width, height),
+    );
+    painter.rect_filled(box_rect, 4.0, Color32::from_black_alpha(170));
+    for (i, (id, name)) in names.iter().enumerate() {
+        let y = box_rect.top() + 4.0 + line * i as f32;
+        let swatch = Rect::from_min_size(pos2(box_rect.left() + 6.0, y + 2.0), vec2(14.0, 12.0));
+        painter.rect(
+            swatch,
+            2.0,
+            scene.terrain_fill(id),
+            Stroke::new(1.0, Color32::from_gray(200)),
+            egui::StrokeKind::Inside,
+        );
+        painter.text(
+            pos2(swatch.right() + 6.0, y + line / 2.0),
+            egui::Align2::LEFT_CENTER,
+            name,
+            font.clone(),
+            Color32::WHITE,
+        );
     }
 }
 
@@ -544,56 +615,6 @@ fn seg_dist(q: Pos2, a: Pos2, b: Pos2) -> f32 {
     let ab = b - a;
     let t = ((q - a).dot(ab) / ab.length_sq().max(1e-6)).clamp(0.0, 1.0);
     (a + ab * t).distance(q)
-}
-
-fn draw_piece(
-    painter: &egui::Painter,
-    layout: &Layout,
-    piece: &Piece,
-    hexes: &[Hex],
-    colour: Color32,
-) {
-    let size = layout.size;
-    let centres: Vec<Pos2> = hexes.iter().map(|&h| p(layout.hex_to_pixel(h))).collect();
-    if centres.len() >= 2 {
-        painter.add(Shape::line(
-            centres.clone(),
-            Stroke::new(size * 0.5, colour.gamma_multiply(0.8)),
-        ));
-    }
-    for (&h, &c) in hexes.iter().zip(&centres) {
-        painter.add(Shape::convex_polygon(
-            shrink(&hex_points(layout, h), c, 0.62),
-            colour,
-            Stroke::new(1.5, Color32::BLACK),
-        ));
-    }
-    let Some(&anchor) = centres.first() else {
-        return;
-    };
-    if let Some(facing) = piece.facing {
-        // The arrow sits between the counter and the hexside it faces, so it never covers the
-        // counter's label.
-        let a = direction_angle(layout.orientation, facing);
-        let dir = vec2(a.sin(), -a.cos());
-        let side = vec2(-dir.y, dir.x);
-        let tip = anchor + dir * size * 0.84;
-        let back = anchor + dir * size * 0.52;
-        painter.add(Shape::convex_polygon(
-            vec![tip, back + side * size * 0.2, back - side * size * 0.2],
-            Color32::WHITE,
-            Stroke::new(1.0, Color32::BLACK),
-        ));
-    }
-    if size > 16.0 {
-        painter.text(
-            anchor,
-            egui::Align2::CENTER_CENTER,
-            piece.kind.chars().take(4).collect::<String>(),
-            FontId::proportional((size * 0.26).clamp(7.0, 12.0)),
-            Color32::WHITE,
-        );
-    }
 }
 
 fn draw_graph(

@@ -29,6 +29,7 @@ pub mod app;
 pub mod board_view;
 pub mod colors;
 pub mod command;
+pub mod counter_view;
 pub mod demo;
 pub mod highlight;
 pub mod panels;

@@ -154,6 +154,16 @@ pub fn scene_of(rules: &LuaRules, state: &GameState, title: String) -> BoardScen
             Some((id.clone(), crate::colors::parse_color(c)?))
         })
         .collect();
+    let terrain_names = decls
+        .terrains
+        .iter()
+        .filter_map(|(id, t)| Some((id.clone(), t.data.get("name")?.as_str()?.to_owned())))
+        .collect();
+    // A broken counter spoils only the drawing: the board says what to fix, the game goes on.
+    let (counters, notice) = match hexforge_script::counters::counters(rules, state) {
+        Ok(c) => (c, None),
+        Err(e) => (BTreeMap::new(), Some(e.to_string())),
+    };
     BoardScene {
         title,
         board: (*state.board).clone(),
@@ -162,6 +172,9 @@ pub fn scene_of(rules: &LuaRules, state: &GameState, title: String) -> BoardScen
         footprints,
         blockers,
         terrain_colors,
+        terrain_names,
+        counters,
+        notice,
         ..BoardScene::default()
     }
 }

@@ -11,7 +11,38 @@ local data = require("data")
 local G = require("galaxy")
 local R = require("rules")
 
-for _, t in ipairs(data.piece_types) do game.piece_type(t) end
+-- How the editor draws a unit: its letters, navigation or combat along the bottom, and markers
+-- for damage, what it carries and where it moved.
+local LABELS = { warship = "WS", transport = "TP", courier = "CS", trooper = "GU", character = "CH" }
+local function counter(_ctx, p)
+  local v, s = p.values, p.stats
+  local markers = {}
+  if v.damaged then markers[#markers + 1] = "damaged" end
+  if (v.aboard or 0) ~= 0 then markers[#markers + 1] = "aboard" end
+  if v.moved and v.moved ~= "" then markers[#markers + 1] = "moved" end
+  -- Navigation, combat, troops and crew, where the type has them (a character's own numbers
+  -- are in its values).
+  local parts = {}
+  local nav = s.navigation or ((v.navigation or 0) > 0 and v.navigation) or nil
+  if nav then parts[#parts + 1] = "n" .. nav end
+  if (s.combat or 0) ~= 0 then parts[#parts + 1] = "c" .. s.combat end
+  if (s.troops or 0) > 0 then parts[#parts + 1] = "t" .. s.troops end
+  if (s.crew or 0) > 0 then parts[#parts + 1] = "cr" .. s.crew end
+  if (v.leadership or 0) > 0 then parts[#parts + 1] = "l" .. v.leadership end
+  local factors = table.concat(parts, " ")
+  if factors == "" then factors = "-" end
+  return {
+    label = LABELS[p.type] or p.type:sub(1, 2):upper(),
+    factors = factors,
+    markers = markers,
+  }
+end
+
+for _, t in ipairs(data.piece_types) do
+  local decl = { id = t.id, counter = counter }
+  for k, v in pairs(t) do decl[k] = v end
+  game.piece_type(decl)
+end
 
 game.table {
   id = data.hyperjump.id,

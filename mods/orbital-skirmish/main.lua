@@ -47,10 +47,36 @@ game.table {
   cells = { { data.rules.max_interceptors_per_attack, data.rules.to_hit_die, data.rules.head_on_bonus } },
 }
 
+-- How the editor draws a ship: its class letters, ADF-MR along the bottom, hull damage as a
+-- bar, and markers for speed, orbit, interceptors and spent ammunition.
+local LABELS = {
+  fighter = "FT", scout = "SC", frigate = "FF", destroyer = "DD",
+  heavy_cruiser = "HC", battleship = "BB", station = "ST",
+}
+local function ship_counter(_ctx, p)
+  local v = p.values
+  local markers = { ("spd %d"):format(v.speed or 0) }
+  if v.orbit then markers[#markers + 1] = "orbit" end
+  if (v.icm or 0) > 0 then markers[#markers + 1] = ("icm %d"):format(v.icm) end
+  local had, left = 0, 0
+  for k, n in pairs(p.stats.ammo or {}) do
+    had = had + n
+    left = left + ((v.ammo or {})[k] or 0)
+  end
+  if had > 0 and left == 0 then markers[#markers + 1] = "no ammo" end
+  return {
+    label = LABELS[p.type] or p.type:sub(1, 2):upper(),
+    factors = p.stats.adf .. "-" .. p.stats.mr,
+    damage = { math.min(v.damage or 0, p.stats.hull), p.stats.hull },
+    markers = markers,
+  }
+end
+
 for _, s in ipairs(data.ships) do
   local ammo = {}
   for k, v in pairs(s.ammo) do ammo[k] = v end
   game.piece_type {
+    counter = ship_counter,
     id = s.id,
     name = s.name,
     stats = { hull = s.hull, adf = s.adf, mr = s.mr, weapons = s.weapons, ammo = s.ammo, interceptors = s.interceptors },

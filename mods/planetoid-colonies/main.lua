@@ -24,12 +24,33 @@ end
 -- Per-piece values: damage and repair progress persist; the rest (data.per_turn) is reset at
 -- each of the owner's goes (turns.lua).
 
+-- How the editor draws a piece: its letters, speed and shots along the bottom, hits taken as a
+-- bar, and markers for what it did this go and hyperspace.
+local LABELS = { mobile_base = "MB", fixed_base = "FB", cruiser = "CR", fighter = "FT", transport = "TR" }
+local function counter(_ctx, p)
+  local t = data.pieces[p.type]
+  local v = p.values
+  local markers = {}
+  if v.in_hyperspace then markers[#markers + 1] = "hyper" end
+  if v.moved then markers[#markers + 1] = "moved" end
+  if v.fired then markers[#markers + 1] = "fired" end
+  if v.done then markers[#markers + 1] = "done" end
+  local shots = t.shots == "each" and "*" or tostring(t.shots or 0)
+  return {
+    label = LABELS[p.type] or p.type:sub(1, 2):upper(),
+    factors = (t.speed or 0) .. "-" .. shots,
+    damage = { math.min(v.damage or 0, t.hits), t.hits },
+    markers = markers,
+  }
+end
+
 for _, id in ipairs(data.piece_order) do
   local t = data.pieces[id]
   ---@type table<string, any>
   local values = { damage = 0, repair_progress = 0, in_hyperspace = false, entered_round = 0 }
   for k, v in pairs(data.per_turn) do values[k] = v end
   game.piece_type {
+    counter = counter,
     id = id, name = t.name,
     stats = {
       hits = t.hits, speed = t.speed or 0, keep_away = t.keep_away or 0,

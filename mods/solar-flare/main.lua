@@ -11,6 +11,7 @@ local PW = require("power")
 local R = require("rules")
 local PL = require("placement")
 local BOT = require("bot")
+local DESIGNS = require("designs")
 
 local P = R.param
 local X = require("decl")
@@ -18,8 +19,31 @@ local action, battle = X.action, X.battle
 
 -- A ship's `design` value names a sample design (designs.lua) the scenario fixes; without it the
 -- owner designs the ship in play (setup.lua).
-game.piece_type { id = "ship", name = "Capital ship", values = {} }
-game.piece_type { id = "torpedo", name = "Torpedo", values = { level = 1, integrity = 1 } }
+-- How the editor draws a ship: its design's first letters, hull integrity lost over every
+-- section as a bar, and markers while it is being designed; a torpedo shows its level.
+local function ship_counter(_ctx, p)
+  local v = p.values
+  local d = v.design and DESIGNS[v.design]
+  local whole = D.sections * D.section_integrity
+  local left = whole
+  if type(v.hull) == "table" then
+    left = 0
+    for _, h in ipairs(v.hull) do left = left + math.max(0, h) end
+  end
+  local markers = {}
+  if not v.design_final then markers[#markers + 1] = "designing" end
+  return {
+    label = d and d.name and d.name:sub(1, 3):upper() or "NEW",
+    factors = "#" .. p.id,
+    damage = { whole - math.min(left, whole), whole },
+    markers = markers,
+  }
+end
+local function torpedo_counter(_ctx, p)
+  return { label = "T" .. (p.values.level or 1), factors = "#" .. p.id }
+end
+game.piece_type { id = "ship", name = "Capital ship", values = {}, counter = ship_counter }
+game.piece_type { id = "torpedo", name = "Torpedo", values = { level = 1, integrity = 1 }, counter = torpedo_counter }
 
 game.terrain { id = "planet", name = "Planet", color = "#c8a060", blocks_movement = true }
 game.terrain { id = "moon", name = "Moon", color = "#aaa", blocks_movement = true }

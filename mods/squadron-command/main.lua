@@ -32,8 +32,33 @@ for _, t in ipairs(data.terrains) do
   }
 end
 
+-- How the editor draws a squadron: its letters, move (and warp) along the bottom, figures
+-- lost as a bar, and markers for orders, alert and what it did this turn.
+local LABELS = {
+  flagship = "FL", heavy_battleship = "HB", battleship = "BB", heavy_cruiser = "HC",
+  cruiser = "CR", heavy_destroyer = "HD", destroyer = "DD", heavy_fighter = "HF", fighter = "FT",
+}
+local function unit_counter(_ctx, p)
+  local v = p.values
+  local markers = {}
+  if v.ordered then markers[#markers + 1] = "order" end
+  if v.alert then markers[#markers + 1] = "alert" end
+  if v.moved then markers[#markers + 1] = "moved" end
+  if v.fought then markers[#markers + 1] = "fought" end
+  local factors = tostring(p.stats.move)
+  if (p.stats.warp or 0) > 0 then factors = factors .. " w" .. p.stats.warp end
+  local figures = p.stats.figures
+  return {
+    label = LABELS[p.type] or p.type:sub(1, 2):upper(),
+    factors = factors,
+    damage = { math.max(0, figures - (v.figures or figures)), figures },
+    markers = markers,
+  }
+end
+
 for _, u in ipairs(data.units) do
   game.piece_type {
+    counter = unit_counter,
     id = u.id,
     name = u.name,
     stats = { class = u.class, move = u.move, warp = u.warp, figures = u.figures },

@@ -22,11 +22,28 @@ local helpers = require("helpers")
 -- 1. Piece types. `stats` are fixed numbers of the type (read them as piece.stats.speed);
 --    `values` are per piece, copied into each piece, and change during play.
 ---------------------------------------------------------------------------------------------
+-- `counter` is how the editor draws a piece: a short label, the factors printed along the
+-- bottom (guns-speed here), damage as { taken, of } (a red bar) and status markers.
+local function counter(label)
+  return function(_ctx, p)
+    local markers = {}
+    if p.values.moved then markers[#markers + 1] = "moved" end
+    if p.values.fired then markers[#markers + 1] = "fired" end
+    return {
+      label = label,
+      factors = p.stats.guns .. "-" .. p.stats.speed,
+      damage = { p.values.damage, p.stats.hull },
+      markers = markers,
+    }
+  end
+end
+
 game.piece_type {
   id = "frigate",
   name = "Frigate",
   stats = { hull = 3, speed = 2, guns = 2 },
   values = { damage = 0, moved = false, fired = false },
+  counter = counter("FR"),
 }
 
 game.piece_type {
@@ -34,6 +51,7 @@ game.piece_type {
   name = "Scout",
   stats = { hull = 1, speed = 3, guns = 1 },
   values = { damage = 0, moved = false, fired = false },
+  counter = counter("SC"),
 }
 
 ---------------------------------------------------------------------------------------------
@@ -235,8 +253,8 @@ end)
 
 ---------------------------------------------------------------------------------------------
 -- 8b. Evaluate (optional): how good the game looks for `side`, from 0 (lost) to 1 (won). The
---     search bot (`hexforge play tutorial --bots mcts`) cuts its simulations short after a few
---     dozen actions and scores them with this; without it, every simulation plays to the end of
+--     search bot (`hexforge play tutorial --bots mcts`) cuts its simulations short after ten actions
+--     (its horizon) and scores them with this; without it, every simulation plays to the end of
 --     the game. Read-only, like victory. Here: this side's share of the hull left in the arena,
 --     the very thing victory and the turn limit decide on.
 ---------------------------------------------------------------------------------------------

@@ -474,7 +474,15 @@ function tables.ids() end
 ---@field migrations table<string, fun(from: string, save: { mod: string, from: string, to: string, scenario: string, options: any, seed: integer, actions: { id: string, side: string, params: any }[] }): table|nil, string?>|nil
 game = {}
 
----@param t { id: string, name?: string, stats?: table, values?: table, footprint?: Hex[] }
+---How the editor draws a piece (docs/API.md 2.1a): `label` (at most 6 characters), the
+---`factors` line, status `markers` and `damage = { taken, of }`.
+---@class Counter
+---@field label string
+---@field factors? string
+---@field markers? string[]
+---@field damage? [integer, integer]
+
+---@param t { id: string, name?: string, stats?: table, values?: table, footprint?: Hex[], counter?: Counter|fun(ctx: CtxReader, p: Piece): Counter, [string]: any }
 function game.piece_type(t) end
 
 ---@param t { id: string, rows: any[], columns: any[], cells: any[][], row_policy?: string, column_policy?: string, roll?: string }

@@ -24,6 +24,7 @@
 
 pub mod api;
 pub mod bots;
+pub mod counters;
 pub mod decl;
 pub mod error;
 pub mod eval;

@@ -36,7 +36,8 @@ pub(super) fn read_piece_types(
         check_id(r, &loc, "piece type", &id, &t);
         let mut extra = BTreeMap::new();
         for pair in t.pairs::<String, Value>().flatten() {
-            if !["id", "stats", "values", "footprint"].contains(&pair.0.as_str()) {
+            // `counter` may be a function: the editor reads it from the VM (crate::counters).
+            if !["id", "stats", "values", "footprint", "counter"].contains(&pair.0.as_str()) {
                 let j = r.json(pair.1, &loc, &format!("piece type {id}: {}", pair.0));
                 extra.insert(pair.0, j);
             }
