@@ -375,15 +375,24 @@ impl EditorApp {
                 self.persisted.camera.pan = (0.0, 0.0);
                 self.persisted.camera.zoom = 1.0;
             }
-            Command::SetOrientation(o) => self.persisted.camera.orientation = o,
+            Command::SetOrientation(o) => {
+                self.persisted.camera.orientation = o;
+                self.persisted.camera.forced = true;
+            }
+            Command::BoardOrientation => self.persisted.camera.forced = false,
             Command::SelectHex(h) => self.click_hex(h),
             Command::SelectTab(t) => self.persisted.tab = t,
             Command::SelectBottomTab(t) => self.persisted.bottom = t,
             Command::RescanMods => self.rescan(),
             Command::ResetView => {
-                let orientation = self.persisted.camera.orientation;
+                let Camera {
+                    orientation,
+                    forced,
+                    ..
+                } = self.persisted.camera;
                 self.persisted.camera = Camera {
                     orientation,
+                    forced,
                     ..Camera::default()
                 };
             }
@@ -1026,14 +1035,23 @@ impl EditorApp {
                 }
             }
             ui.separator();
+            // The board's own orientation unless one is forced here.
+            let cam = &self.persisted.camera;
+            if self.scene.orientation.is_some()
+                && ui
+                    .selectable_label(!cam.forced, "As declared")
+                    .on_hover_text("draw the board as its scenario or shape declares")
+                    .clicked()
+            {
+                cmds.push(Command::BoardOrientation);
+            }
+            let seen = self.scene.orientation_seen(cam);
             for (o, name) in [
                 (Orientation::Flat, "Flat-top"),
                 (Orientation::Pointy, "Pointy-top"),
             ] {
-                if ui
-                    .selectable_label(self.persisted.camera.orientation == o, name)
-                    .clicked()
-                {
+                let on = seen == o && (cam.forced || self.scene.orientation.is_none());
+                if ui.selectable_label(on, name).clicked() {
                     cmds.push(Command::SetOrientation(o));
                 }
             }

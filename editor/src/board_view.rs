@@ -81,9 +81,22 @@ pub struct BoardScene {
     pub counters: BTreeMap<PieceId, Counter>,
     /// A problem to show over the board (a broken counter declaration), or none.
     pub notice: Option<String>,
+    /// The orientation the board declares (its scenario's `[board] orientation`, else the
+    /// shape's own: offset rows are pointy-top rows); `None` for demo boards.
+    pub orientation: Option<Orientation>,
 }
 
 impl BoardScene {
+    /// The orientation the board is drawn in: the camera's when forced or when the board declares
+    /// none, else the board's.
+    #[must_use]
+    pub fn orientation_seen(&self, camera: &Camera) -> Orientation {
+        match self.orientation {
+            Some(o) if !camera.forced => o,
+            _ => camera.orientation,
+        }
+    }
+
     /// The fill of terrain `id`: its declared colour, else [`terrain_color`].
     #[must_use]
     pub fn terrain_fill(&self, id: &str) -> Color32 {
@@ -102,8 +115,10 @@ pub struct Camera {
     pub pan: (f32, f32),
     /// Zoom factor relative to "fit the board in the view" (1.0).
     pub zoom: f32,
-    /// Flat-top or pointy-top.
+    /// Flat-top or pointy-top, when the board does not say (demo boards) or [`Camera::forced`].
     pub orientation: Orientation,
+    /// Whether `orientation` overrides the one the board declares (the toolbar's toggle).
+    pub forced: bool,
 }
 
 impl Default for Camera {
@@ -112,6 +127,7 @@ impl Default for Camera {
             pan: (0.0, 0.0),
             zoom: 1.0,
             orientation: Orientation::Flat,
+            forced: false,
         }
     }
 }
@@ -284,7 +300,11 @@ pub fn show(ui: &mut egui::Ui, scene: &BoardScene, camera: &mut Camera) -> Board
     if let Some(graph) = scene.graph.as_ref().and_then(|g| scene.board.graphs.get(g)) {
         draw_graph(&painter, rect, graph, scene, camera);
     } else if let Some(board) = &scene.board.shape {
-        let layout = fit_layout(board, rect, camera);
+        let seen = Camera {
+            orientation: scene.orientation_seen(camera),
+            ..*camera
+        };
+        let layout = fit_layout(board, rect, &seen);
         out.layout = Some(layout);
         let hovered = response
             .hover_pos()

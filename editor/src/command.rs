@@ -102,8 +102,10 @@ pub enum Command {
     Saved(PathBuf),
     /// Show a built-in demo board (works without any mod).
     ShowDemo(DemoKind),
-    /// Draw the board flat-top or pointy-top.
+    /// Draw the board flat-top or pointy-top, whatever it declares.
     SetOrientation(Orientation),
+    /// Draw the board as it declares (undoes [`Command::SetOrientation`]).
+    BoardOrientation,
     /// Select a hex on the board (the inspector shows it).
     SelectHex(Hex),
     /// Switch the centre tab.

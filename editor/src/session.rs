@@ -27,6 +27,7 @@
 use crate::board_view::BoardScene;
 use crate::panels::problems::Problem;
 use hexforge_core::board::HexKind;
+use hexforge_core::hex::layout::Orientation;
 use hexforge_core::hex::{Direction, Hex};
 use hexforge_game::play::{self, Bots, GameSetup, SeriesError, SeriesOptions};
 use hexforge_game::{
@@ -175,8 +176,20 @@ pub fn scene_of(rules: &LuaRules, state: &GameState, title: String) -> BoardScen
         terrain_names,
         counters,
         notice,
+        orientation: hexforge_script::scenario::declared_orientation(rules, &state.scenario)
+            .or_else(|| natural_orientation(state)),
         ..BoardScene::default()
     }
+}
+
+/// How a board's shape is drawn when its scenario does not say: offset rows are pointy-top
+/// rows (drawn flat-top they would lean into a parallelogram); every other shape flat-top.
+fn natural_orientation(state: &GameState) -> Option<Orientation> {
+    let shape = state.board.shape.as_ref()?;
+    Some(match shape.shape() {
+        hexforge_core::board::Shape::OffsetRect { .. } => Orientation::Pointy,
+        _ => Orientation::Flat,
+    })
 }
 
 /// The random bot: the one `hexforge play --bots random` uses, so a seed gives the same

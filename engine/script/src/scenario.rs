@@ -15,6 +15,7 @@
 
 use crate::loader::LoadedMods;
 use hexforge_core::board::Board;
+use hexforge_core::hex::layout::Orientation;
 use hexforge_core::hex::{Direction, Hex};
 use hexforge_game::{GameState, GraphMap, Position, SideId, SideState, TimedTerrain};
 use serde::Deserialize;
@@ -72,6 +73,20 @@ pub struct BoardSpec {
     /// For explicit.
     #[serde(default)]
     pub hexes: Vec<Hex>,
+    /// How the board is drawn: "flat" or "pointy" (the editor's default: pointy for
+    /// offset_rect, whose rows are pointy-top rows, else flat). Drawing only.
+    pub orientation: Option<String>,
+}
+
+/// The orientation scenario `id`'s board declares (`[board] orientation`), if any.
+#[must_use]
+pub fn declared_orientation(rules: &crate::LuaRules, id: &str) -> Option<Orientation> {
+    let (sc, _) = find_scenario(rules.loaded(), &rules.scenario, id).ok()?;
+    match sc.board?.orientation?.as_str() {
+        "flat" => Some(Orientation::Flat),
+        "pointy" => Some(Orientation::Pointy),
+        _ => None,
+    }
 }
 
 /// `[[terrain]]`.
@@ -240,6 +255,13 @@ pub fn apply_scenario(
         None => {}
     }
     if let Some(b) = &sc.board {
+        if let Some(o) = b.orientation.as_deref()
+            && !matches!(o, "flat" | "pointy")
+        {
+            return Err(at(format!(
+                "board orientation {o:?} is not \"flat\" or \"pointy\""
+            )));
+        }
         let board = match b.shape.as_str() {
             "hexagon" => Board::hexagon(b.radius.unwrap_or(0)).map_err(|e| at(e.to_string()))?,
             "offset_rect" => Board::offset_rect(b.width.unwrap_or(0), b.height.unwrap_or(0))

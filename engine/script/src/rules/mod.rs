@@ -110,7 +110,7 @@ pub struct LuaRules {
     /// lookup per call cost about 400 instructions, and a listing makes several calls).
     functions: Vec<Function>,
     /// The last scenario file parsed (see [`crate::scenario::find_scenario`]).
-    scenario: ParsedScenario,
+    pub(crate) scenario: ParsedScenario,
     /// What the running action (or setup) has written into the state so far, in bytes as saved
     /// ([`LuaRules::charge`]).
     written: std::cell::Cell<usize>,
