@@ -163,8 +163,13 @@ pub struct PlayArgs {
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
     /// Who plays: `random` (built in: uniform among the legal actions, seeded from the game seed),
-    /// a bot the mod defines (`game.bots.greedy`), or per side.
-    /// Examples: `--bots greedy`, `--bots blue=greedy,red=random`.
+    /// `mcts` (built in: a tree search over the mod's rules, scored by its `game.evaluate`;
+    /// budget per decision `mcts:iters=N` simulations, default 200, the same game for the same
+    /// seed, or `mcts:ms=N` milliseconds; also `horizon=N` actions per simulation, default 10,
+    /// `c=X` exploration, `widen=X` widening; options joined by `:`), a bot the mod defines
+    /// (`game.bots.greedy`), or per side.
+    /// Examples: `--bots greedy`, `--bots blue=greedy,red=random`,
+    /// `--bots blue=mcts:ms=200,red=greedy`, `--bots mcts:iters=300:horizon=30`.
     #[arg(long, value_name = "BOTS", default_value = "random")]
     pub bots: BotSpec,
     /// Play this many games, with seeds seed, seed+1, ..., and print statistics.

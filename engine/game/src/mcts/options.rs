@@ -27,7 +27,7 @@ pub struct Budget {
 /// The default number of simulations per decision.
 pub const DEFAULT_ITERATIONS: u32 = 200;
 /// The default horizon, in simulated actions.
-pub const DEFAULT_HORIZON: u32 = 40;
+pub const DEFAULT_HORIZON: u32 = 10;
 /// The default exploration constant of UCB1 (rewards are in 0..=1).
 pub const DEFAULT_EXPLORATION: f64 = 0.7;
 /// The default progressive widening factor: a node visited `n` times may have

@@ -99,7 +99,9 @@ impl Rules for Toy {
         }
         Toy::set(state, "moved", 1);
         let won = match action.id.as_str() {
-            "even" | "odd" => (state.dice.roll_die(6, "parity") % 2 == 0) == (action.id == "even"),
+            "even" | "odd" => {
+                state.dice.roll_die(6, "parity").is_multiple_of(2) == (action.id == "even")
+            }
             "take" => {
                 let left = Toy::global(state, "stones") - action.params["n"].as_i64().unwrap_or(1);
                 Toy::set(state, "stones", left);
@@ -190,7 +192,10 @@ fn parity_choice(dice: u64, honest: bool) -> (String, u32) {
 fn the_choice_does_not_depend_on_the_real_games_future_dice() {
     let honest: Vec<(String, u32)> = (1..=16).map(|d| parity_choice(d, true)).collect();
     // The games differ only in their dice, and their next rolls differ in parity...
-    assert!(honest.iter().any(|(_, r)| r % 2 == 0) && honest.iter().any(|(_, r)| r % 2 == 1));
+    assert!(
+        honest.iter().any(|(_, r)| r.is_multiple_of(2))
+            && honest.iter().any(|(_, r)| !r.is_multiple_of(2))
+    );
     // ...yet the choice is the same in all of them.
     assert!(honest.iter().all(|(c, _)| c == &honest[0].0), "{honest:?}");
     // The control: a bot whose simulations roll the real dice names the next roll's parity,
@@ -198,7 +203,7 @@ fn the_choice_does_not_depend_on_the_real_games_future_dice() {
     let peeking: Vec<(String, u32)> = (1..=16).map(|d| parity_choice(d, false)).collect();
     let right = peeking
         .iter()
-        .filter(|(c, r)| (c == "even") == (r % 2 == 0))
+        .filter(|(c, r)| (c == "even") == r.is_multiple_of(2))
         .count();
     assert_eq!(right, 16, "{peeking:?}");
 }
