@@ -778,6 +778,27 @@ impl EditorApp {
             .map(|p| p.id)
             .collect();
         let can_act = session::pieces_with_actions(s.decls(), s.game.state(), &s.legal);
+        // Not a legal choice of the selected piece, and no piece of the mover's to switch to:
+        // say why (the mod's own reason) and keep the selection.
+        let switch = here
+            .iter()
+            .any(|p| can_act.contains(p) && Some(*p) != self.selected_piece);
+        if self.selected_piece.is_some() && !switch {
+            use crate::why_not::{Verdict, verdict};
+            match verdict(&s.game, s.decls(), &self.choices, h, &here) {
+                Verdict::Illegal(why) => {
+                    self.set_message(format!("not allowed: {why}"));
+                    return self.refresh_play();
+                }
+                Verdict::Legal(acts) if acts.len() == 1 => return self.perform(&acts[0]),
+                Verdict::Legal(acts) => {
+                    self.pending = acts;
+                    self.set_message("several actions end there: pick one".into());
+                    return self.refresh_play();
+                }
+                Verdict::Nothing => {}
+            }
+        }
         let pick = here
             .iter()
             .find(|p| can_act.contains(p))

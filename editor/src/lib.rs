@@ -35,3 +35,4 @@ pub mod highlight;
 pub mod panels;
 pub mod session;
 pub mod shortcuts;
+pub mod why_not;

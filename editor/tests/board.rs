@@ -71,3 +71,174 @@ fn an_offset_row_board_is_drawn_pointy_top_unless_forced() {
         Orientation::Pointy
     );
 }
+
+fn click_hex(h: &mut Harness<'_, EditorApp>, hex: hexforge_core::hex::Hex) {
+    let layout = h.state().board_layout.expect("a hex board is shown");
+    let (x, y) = layout.hex_to_pixel(hex);
+    let pos = egui::Pos2::new(x, y);
+    h.hover_at(pos);
+    h.run();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::default(),
+        });
+    }
+    h.run();
+}
+
+/// In each hex-board game: select a piece that may move, click a hex of the board that none of
+/// its actions names (and no piece stands on): the status line gives the mod's own reason, and
+/// the piece stays selected.
+#[test]
+fn an_illegal_click_says_the_mods_reason_and_keeps_the_selection() {
+    for m in [
+        "tutorial",
+        "orbital-skirmish",
+        "squadron-command",
+        "planetoid-colonies",
+    ] {
+        let mut app = EditorApp::new(Default::default(), bundled_mods());
+        app.apply(Command::OpenMod(bundled_mods().join(m)));
+        let mut h = harness(app);
+        h.run();
+        // Let random bots play until some piece has a move to a hex.
+        let sides = h.state().open.as_ref().unwrap().status().sides;
+        for side in sides {
+            h.state_mut().apply(Command::SetBot {
+                side: side.as_str().to_owned(),
+                bot: "random".into(),
+            });
+        }
+        let mut found = None;
+        for _ in 0..200 {
+            let pieces: Vec<_> = h.state().play.pieces.iter().map(|(p, _)| *p).collect();
+            found = pieces.into_iter().find(|&p| {
+                h.state_mut().apply(Command::SelectPiece(Some(p)));
+                let on_board = h.state().open.as_ref().is_some_and(|s| {
+                    matches!(
+                        s.game.state().pieces[&p].pos,
+                        hexforge_game::Position::Hex(_)
+                    )
+                });
+                on_board && !h.state().choices.by_hex.is_empty()
+            });
+            if found.is_some() {
+                break;
+            }
+            h.state_mut().apply(Command::BotStep);
+        }
+        let piece = found.unwrap_or_else(|| panic!("{m}: no piece with a move"));
+        h.run();
+        let board = h.state().scene.board.shape.clone().unwrap();
+        let occupied: Vec<_> = h
+            .state()
+            .scene
+            .pieces
+            .iter()
+            .flat_map(|p| {
+                let scene = &h.state().scene;
+                let offs = scene.footprints.get(&p.kind).map_or(&[][..], Vec::as_slice);
+                p.hexes(offs)
+            })
+            .collect();
+        let target = board
+            .hexes()
+            .into_iter()
+            .filter(|x| board.kind(*x).is_some_and(|k| k.is_enterable()))
+            .filter(|x| !h.state().choices.by_hex.contains_key(x) && !occupied.contains(x))
+            .max_by_key(|x| {
+                let s = h.state().open.as_ref().unwrap();
+                match s.game.state().pieces[&piece].pos {
+                    hexforge_game::Position::Hex(from) => from.distance(*x),
+                    _ => 0,
+                }
+            })
+            .unwrap();
+        click_hex(&mut h, target);
+        let status = h.state().status.clone();
+        eprintln!("{m}: {status}");
+        assert!(status.starts_with("not allowed: "), "{m}: {status}");
+        assert!(status.len() > "not allowed: x: ".len(), "{m}: {status}");
+        assert_eq!(h.state().selected_piece, Some(piece), "{m}: selection kept");
+    }
+}
+
+/// A click the listing does not offer but the rules allow is played: a planetoid-colonies ship
+/// in hyperspace may come out at any clear hex, though bots are offered a grid of exits.
+#[test]
+fn a_legal_click_the_listing_leaves_out_is_played() {
+    let mut app = EditorApp::new(Default::default(), bundled_mods());
+    app.apply(Command::OpenMod(bundled_mods().join("planetoid-colonies")));
+    let mut h = harness(app);
+    h.run();
+    let sides = h.state().open.as_ref().unwrap().status().sides;
+    for side in sides {
+        h.state_mut().apply(Command::SetBot {
+            side: side.as_str().to_owned(),
+            bot: "random".into(),
+        });
+    }
+    let mut found = None;
+    for _ in 0..600 {
+        let pieces: Vec<_> = h.state().play.pieces.iter().map(|(p, _)| *p).collect();
+        found = pieces.into_iter().find(|&p| {
+            h.state_mut().apply(Command::SelectPiece(Some(p)));
+            h.state()
+                .choices
+                .actions
+                .iter()
+                .any(|a| a.id == "hyperspace_out")
+        });
+        if found.is_some() {
+            break;
+        }
+        h.state_mut().apply(Command::BotStep);
+    }
+    let piece = found.expect("a ship in hyperspace within 600 moves");
+    h.run();
+    let listed = h.state().choices.by_hex.clone();
+    let open = |x: &hexforge_core::hex::Hex| {
+        let s = h.state().open.as_ref().unwrap();
+        s.game
+            .state()
+            .pieces
+            .values()
+            .all(|p| p.pos != hexforge_game::Position::Hex(*x))
+    };
+    // Hexes next to listed exits (the exits lie on a grid three hexes apart): not listed. Some
+    // are closed (asteroids, the corridor); the first open one is played.
+    let targets: Vec<_> = listed
+        .keys()
+        .flat_map(|x| {
+            hexforge_core::hex::Direction::ALL
+                .iter()
+                .map(move |&d| x.step(d, 1))
+        })
+        .filter(|x| !listed.contains_key(x) && open(x))
+        .collect();
+    let before = h.state().open.as_ref().unwrap().game.state().log.len();
+    let mut refused = 0;
+    for target in targets {
+        click_hex(&mut h, target);
+        let status = h.state().status.clone();
+        if status.starts_with("not allowed: ") {
+            refused += 1;
+            continue;
+        }
+        let s = h.state().open.as_ref().unwrap();
+        if s.game.state().log.len() > before {
+            assert!(
+                matches!(s.game.state().pieces[&piece].pos, hexforge_game::Position::Hex(x) if x == target)
+            );
+        } else {
+            // Several facings come out there: the play panel asks which.
+            assert_eq!(status, "several actions end there: pick one");
+            assert!(!h.state().pending.is_empty());
+        }
+        return;
+    }
+    panic!("no open hex beside an exit ({refused} refused)");
+}
