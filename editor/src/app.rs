@@ -181,6 +181,9 @@ pub const BOT_SLICE: Duration = Duration::from_millis(8);
 /// Wall time a frame may spend replaying a game after a hot reload.
 pub const REPLAY_SLICE: Duration = Duration::from_millis(8);
 
+/// How often an idle editor wakes to poll the file watcher.
+pub const WATCH_POLL: Duration = Duration::from_millis(200);
+
 /// What identifies a file's contents without reading it.
 type Stamp = Option<(u64, SystemTime)>;
 
@@ -1107,6 +1110,11 @@ impl EditorApp {
         if self.run.is_some() || self.replaying() {
             ui.ctx().request_repaint();
         }
+        if self.watcher.is_some() {
+            // Why: with no input egui draws no frame, so the watcher would not be polled and a
+            // save from another program would wait for the mouse to move over the window.
+            ui.ctx().request_repaint_after(WATCH_POLL);
+        }
         self.update_overlays();
         let mut cmds = shortcuts::commands(ui.ctx(), self.persisted.tab == Tab::Board);
         shortcuts::help(ui.ctx(), &mut self.help_open);
@@ -1169,11 +1177,15 @@ impl EditorApp {
                     cmds.push(Command::SelectHex(h));
                 }
             }
-            Tab::Code => cmds.extend(self.editor.show(ui)),
+            Tab::Code => {
+                let mod_dir = self.persisted.last_mod.as_deref();
+                cmds.extend(self.editor.show(ui, &self.problems, mod_dir));
+            }
         });
         if let Some(answer) = self.confirm_end(ui.ctx()) {
             cmds.push(answer);
         }
+        cmds.extend(self.editor.ask_before_discarding(ui.ctx()));
         for c in cmds {
             if c.ends_the_game() && self.game_in_progress() {
                 // Asked first: a misclick on a scenario or a demo must not throw a game away.

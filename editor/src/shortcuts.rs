@@ -21,6 +21,9 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("B", "one move by the bots"),
     ("Esc", "deselect the piece"),
     ("Ctrl+S", "save the file (code tab)"),
+    ("Ctrl+F", "find in the file (code tab; Enter: next)"),
+    ("Ctrl+Shift+F", "find across the mod (code tab)"),
+    ("Tab or Enter", "insert the completion (Esc closes it)"),
     ("F1", "show or hide this list"),
 ];
 

@@ -86,18 +86,24 @@ impl ModWatcher {
         })
     }
 
-    /// Adds a folder (recursively); watching the same folder twice is a no-op.
+    /// Adds a folder (recursively); watching the same folder twice, however it is named, is a
+    /// no-op. Changed paths are reported canonical whatever the spelling given here.
     ///
     /// # Errors
     /// When the folder cannot be watched.
     pub fn watch(&mut self, dir: &Path) -> Result<(), WatchError> {
+        // Why canonical: notify names events by the watched path joined to the working folder
+        // (`/repo/editor/../mods/x/a.lua` for `../mods/x`), and the files' stamps are kept by
+        // path; two spellings of one file made every read look like a change (a reload on
+        // opening) and one spelling's stamps never matched the other's events.
+        let dir = &canonical(dir);
         if self.roots.iter().any(|r| r == dir) {
             return Ok(());
         }
         self.debouncer
             .watcher()
             .watch(dir, RecursiveMode::Recursive)?;
-        self.roots.push(dir.to_path_buf());
+        self.roots.push(dir.clone());
         let mut seen = self.seen.borrow_mut();
         for f in walkdir::WalkDir::new(dir)
             .into_iter()
@@ -152,12 +158,26 @@ impl ModWatcher {
     }
 }
 
+/// `path` canonical; a path that no longer exists (a temporary file renamed away) has its
+/// folder made canonical and keeps its name.
+fn canonical(path: &Path) -> PathBuf {
+    if let Ok(p) = path.canonicalize() {
+        return p;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => dir
+            .canonicalize()
+            .map_or_else(|_| path.to_path_buf(), |d| d.join(name)),
+        _ => path.to_path_buf(),
+    }
+}
+
 fn collect(ev: DebounceEventResult, out: &mut BTreeSet<PathBuf>) {
     let Ok(events) = ev else { return };
     for e in events {
         if e.path.is_dir() {
             // Why: a file written right after its folder was created may have no event of its own.
-            for f in walkdir::WalkDir::new(&e.path)
+            for f in walkdir::WalkDir::new(canonical(&e.path))
                 .into_iter()
                 .filter_map(Result::ok)
                 .filter(|f| f.file_type().is_file())
@@ -165,7 +185,7 @@ fn collect(ev: DebounceEventResult, out: &mut BTreeSet<PathBuf>) {
                 out.insert(f.path().to_path_buf());
             }
         } else {
-            out.insert(e.path);
+            out.insert(canonical(&e.path));
         }
     }
 }

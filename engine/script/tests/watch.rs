@@ -43,6 +43,35 @@ fn mv(q: i32, r: i32) -> Action {
 }
 
 #[test]
+fn a_folder_named_through_dotdot_reports_edits_canonical_and_reads_as_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path(), 3);
+    let mods = dir.path().join("mods");
+    // `mods/demo/../demo`: another spelling of the mod folder, as `../mods` is from `editor/`.
+    let spelled = mods.join("demo").join("..").join("demo");
+    let canonical = mods.join("demo").canonicalize().unwrap();
+    let mut w = ModWatcher::new(Duration::from_millis(20)).unwrap();
+    w.watch(&spelled).unwrap();
+    // Reading every file (loading the mod) is not a change.
+    for f in std::fs::read_dir(&canonical).unwrap() {
+        let _ = std::fs::read(f.unwrap().path());
+    }
+    assert_eq!(
+        w.wait(Duration::from_millis(300)),
+        Vec::<std::path::PathBuf>::new()
+    );
+    std::fs::write(spelled.join("main.lua"), "-- edited").unwrap();
+    let mut seen = Vec::new();
+    for _ in 0..50 {
+        seen.extend(w.wait(Duration::from_millis(100)));
+        if !seen.is_empty() {
+            break;
+        }
+    }
+    assert_eq!(seen, [canonical.join("main.lua")]);
+}
+
+#[test]
 fn watcher_sees_edits_and_files_in_new_folders() {
     let dir = tempfile::tempdir().unwrap();
     setup(dir.path(), 3);
