@@ -255,6 +255,9 @@ pub struct EditorApp {
     self_saved: BTreeMap<PathBuf, Stamp>,
 }
 
+/// What a first run opens, the first one found in the bundled mods: a real game to play.
+pub const FIRST_GAMES: [&str; 2] = ["orbital-skirmish", "tutorial"];
+
 impl EditorApp {
     /// An app with the given persisted state, scanning `bundled_mods_dir` and the user folder.
     #[must_use]
@@ -300,11 +303,20 @@ impl EditorApp {
     /// a mod folder.
     #[must_use]
     pub fn restore_commands(&self) -> Vec<Command> {
+        // The mod open last time; on a first run, a real game rather than a demo board.
         self.persisted
             .last_mod
             .iter()
-            .filter(|d| d.join("mod.toml").is_file())
+            .chain(
+                FIRST_GAMES
+                    .iter()
+                    .map(|id| self.bundled_mods_dir.join(id))
+                    .collect::<Vec<_>>()
+                    .iter(),
+            )
+            .find(|d| d.join("mod.toml").is_file())
             .map(|d| Command::OpenMod(d.clone()))
+            .into_iter()
             .collect()
     }
 
@@ -383,6 +395,8 @@ impl EditorApp {
                 self.persisted.camera.forced = true;
             }
             Command::BoardOrientation => self.persisted.camera.forced = false,
+            Command::SaveGame(path) => self.save_game(&path),
+            Command::LoadGame(path) => self.load_game(&path),
             Command::SelectHex(h) => self.click_hex(h),
             Command::SelectTab(t) => self.persisted.tab = t,
             Command::SelectBottomTab(t) => self.persisted.bottom = t,
@@ -516,31 +530,76 @@ impl EditorApp {
         self.watch(std::slice::from_ref(&dir));
         match Session::open_with(&dir, scenario.as_deref(), seed, self.mod_roots()) {
             Ok(s) => {
-                self.status = format!("{}: scenario {}, seed {seed}", dir.display(), s.scenario);
-                self.play_form = PlayForm {
-                    scenario: s.scenario.clone(),
-                    seed: seed.to_string(),
-                };
-                let dirs = s.mod_dirs.clone();
-                let same_board = self.open.as_ref().is_some_and(|o| o.dir == dir);
-                self.open = Some(s);
-                self.watch(&dirs);
-                self.problems.clear();
-                self.rules = RulesStatus::Ready;
-                self.set_loads(&dir, Ok(()));
-                self.last_reload = None;
-                self.select_piece(None);
-                if !same_board {
-                    self.persisted.camera.pan = (0.0, 0.0);
-                    self.persisted.camera.zoom = 1.0;
-                }
-                self.after_change();
+                let status = format!("{}: scenario {}, seed {seed}", dir.display(), s.scenario);
+                self.install(dir, s, status);
             }
             Err(problems) => {
                 self.status = format!("{}: failed to load", dir.display());
                 self.rules = RulesStatus::Failed(problems.len());
                 self.set_loads(&dir, Err(&problems));
                 self.problems = problems;
+            }
+        }
+    }
+
+    /// Makes `s` (just opened from `dir`) the running game: a clean slate (no selection, no
+    /// pending picks, no message of the last game) with `status` on the status line.
+    fn install(&mut self, dir: PathBuf, s: Session, status: String) {
+        self.play_form.scenario.clone_from(&s.scenario);
+        self.play_form.seed = s.seed.to_string();
+        let dirs = s.mod_dirs.clone();
+        let same_board = self.open.as_ref().is_some_and(|o| o.dir == dir);
+        self.open = Some(s);
+        self.watch(&dirs);
+        self.problems.clear();
+        self.rules = RulesStatus::Ready;
+        self.set_loads(&dir, Ok(()));
+        self.last_reload = None;
+        self.pending.clear();
+        self.select_piece(None);
+        self.play.message.clear();
+        self.status = status;
+        if !same_board {
+            self.persisted.camera.pan = (0.0, 0.0);
+            self.persisted.camera.zoom = 1.0;
+        }
+        self.after_change();
+    }
+
+    /// Saves the running game to `path` (the command line's save format).
+    fn save_game(&mut self, path: &Path) {
+        let Some(s) = &self.open else { return };
+        let m = match crate::saves::save_game(s, path) {
+            Ok(()) => format!("game saved to {}", path.display()),
+            Err(e) => format!("the game was not saved: {e}"),
+        };
+        self.set_message(m);
+        self.refresh_play();
+    }
+
+    /// Loads the save at `path` into the open mod (replaying its actions under the rules now).
+    fn load_game(&mut self, path: &Path) {
+        let Some(dir) = self.open.as_ref().map(|s| s.dir.clone()) else {
+            return self.set_message("open a mod first: saves are loaded into its rules".into());
+        };
+        match crate::saves::load_game(&dir, path, self.mod_roots()) {
+            Ok(loaded) => {
+                let mut status = format!("loaded {}", path.display());
+                for n in &loaded.notes {
+                    status += &format!("; {n}");
+                }
+                self.run = None;
+                self.install(dir, loaded.session, status.clone());
+                self.set_message(status);
+                self.refresh_play();
+            }
+            Err(problems) => {
+                let first = problems
+                    .first()
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                self.problems.extend(problems);
+                self.set_message(format!("the save was not loaded: {first}"));
             }
         }
     }
@@ -902,6 +961,8 @@ impl EditorApp {
                 let st = &s.game.state().clock;
                 format!("bots playing: {} steps, round {}", r.steps, st.round)
             }),
+            save_path: crate::saves::default_path(s).display().to_string(),
+            saves: crate::saves::saves_of(s),
         };
     }
 

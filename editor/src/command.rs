@@ -106,6 +106,10 @@ pub enum Command {
     SetOrientation(Orientation),
     /// Draw the board as it declares (undoes [`Command::SetOrientation`]).
     BoardOrientation,
+    /// Save the running game to this file (the command line's save format).
+    SaveGame(PathBuf),
+    /// Load a saved game into the open mod, replaying its actions under the rules now.
+    LoadGame(PathBuf),
     /// Select a hex on the board (the inspector shows it).
     SelectHex(Hex),
     /// Switch the centre tab.
@@ -157,7 +161,8 @@ pub enum Command {
     /// Show or hide a panel (the board takes the room).
     TogglePanel(PanelKind),
     /// Answer the question "end the running game?" asked before a command that would end it
-    /// (another mod, scenario, new game or demo): `true` runs that command, `false` keeps playing.
+    /// (another mod, scenario, new game, saved game or demo): `true` runs that command, `false`
+    /// keeps playing.
     ConfirmEnd(bool),
 }
 
@@ -171,6 +176,7 @@ impl Command {
                 | Command::OpenScenario { .. }
                 | Command::NewGame { .. }
                 | Command::ShowDemo(_)
+                | Command::LoadGame(_)
         )
     }
 }

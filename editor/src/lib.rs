@@ -33,6 +33,7 @@ pub mod counter_view;
 pub mod demo;
 pub mod highlight;
 pub mod panels;
+pub mod saves;
 pub mod session;
 pub mod shortcuts;
 pub mod why_not;

@@ -496,6 +496,20 @@ impl Session {
         seed: u64,
         extra_roots: Vec<PathBuf>,
     ) -> Result<Session, Vec<Problem>> {
+        Session::open_game(dir, scenario, Json::Null, seed, extra_roots)
+    }
+
+    /// [`Session::open_with`] with scenario options (`ctx.options`), as a save records them.
+    ///
+    /// # Errors
+    /// As [`Session::open_with`].
+    pub fn open_game(
+        dir: &Path,
+        scenario: Option<&str>,
+        options: Json,
+        seed: u64,
+        extra_roots: Vec<PathBuf>,
+    ) -> Result<Session, Vec<Problem>> {
         let LoadedRules {
             rules,
             root,
@@ -515,7 +529,7 @@ impl Session {
                 )]
             })?,
         };
-        let state = GameState::new(rules.mod_locks(), &scenario, Json::Null, seed);
+        let state = GameState::new(rules.mod_locks(), &scenario, options, seed);
         let bot_names = hexforge_script::bots::bot_names(&rules);
         let mut game = Game::new(rules, state)
             .map_err(|e| vec![problem_from_text(&base, dir, &e.to_string())])?;

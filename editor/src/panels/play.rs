@@ -48,6 +48,10 @@ pub struct PlayView {
     pub message: String,
     /// The bots' progress while they play to the end.
     pub progress: Option<String>,
+    /// Where "Save game" writes by default (mod, scenario, seed, round).
+    pub save_path: String,
+    /// The open mod's saves, newest first.
+    pub saves: Vec<std::path::PathBuf>,
 }
 
 /// The new-game form.
@@ -172,6 +176,34 @@ pub fn show(ui: &mut egui::Ui, view: &PlayView, form: &mut PlayForm) -> Vec<Comm
                 });
             }
         });
+    });
+
+    ui.collapsing("Saved games", |ui| {
+        ui.horizontal(|ui| {
+            if ui
+                .button("Save game")
+                .on_hover_text(format!("save as {}", view.save_path))
+                .clicked()
+            {
+                cmds.push(Command::SaveGame(view.save_path.clone().into()));
+            }
+            ui.weak("the command line's format: hexforge replay FILE checks it");
+        });
+        if view.saves.is_empty() {
+            ui.weak("No saves of this mod yet.");
+        }
+        for p in view.saves.iter().take(12) {
+            let name = p
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            if ui
+                .button(format!("Load {name}"))
+                .on_hover_text(p.display().to_string())
+                .clicked()
+            {
+                cmds.push(Command::LoadGame(p.clone()));
+            }
+        }
     });
 
     ui.collapsing("Bots", |ui| {
