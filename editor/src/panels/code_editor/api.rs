@@ -109,7 +109,14 @@ impl Api {
                 }
                 doc.clear();
             } else if let Some(rest) = line.strip_prefix("---@return ") {
-                ret = rest.split_whitespace().next().map(str::to_owned);
+                // A table type (`{ value: integer, .. }[]`) is too long for the list.
+                ret = rest.split_whitespace().next().map(|r| {
+                    if r.starts_with('{') {
+                        "table".to_owned()
+                    } else {
+                        r.to_owned()
+                    }
+                });
             } else if line.starts_with("---@") {
             } else if let Some(rest) = line.strip_prefix("---") {
                 doc.push(rest.trim());
@@ -276,5 +283,15 @@ mod tests {
         // A test game reads as a ctx does.
         assert!(names(api, "g", ':').iter().any(|n| n == "pieces"));
         assert!(names(api, "piece", '.').iter().any(|n| n == "owner"));
+        let detail = |name: &str| {
+            api.members("ctx", ':')
+                .into_iter()
+                .find(|m| m.name == name)
+                .map(|m| m.detail.clone())
+        };
+        assert_eq!(
+            detail("roll_detail").unwrap(),
+            "roll_detail(notation, label) -> table"
+        );
     }
 }

@@ -121,6 +121,7 @@ pub fn show_results(ui: &mut egui::Ui, search: &mut ModSearch, root: &Path) -> O
         .max_height(150.0)
         .auto_shrink([false, true])
         .show(ui, |ui| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
             for h in hits {
                 let name = h.path.strip_prefix(root).unwrap_or(&h.path);
                 let label = format!("{}:{}: {}", name.display(), h.line, h.text);
