@@ -9,6 +9,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use hexforge_editor::app::{EditorApp, Persisted, RulesStatus};
 use hexforge_editor::command::{Command, Tab};
+use hexforge_editor::panels::code_editor::find;
 use hexforge_editor::panels::problems::Problem;
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -37,19 +38,19 @@ fn long_line_file() -> String {
 /// line), `helpers.lua` (`needle` on line 2) and a manifest.
 fn mods_folder() -> tempfile::TempDir {
     let root = tempfile::tempdir().unwrap();
-    let m = root.path().join("demo");
-    std::fs::create_dir_all(m.join("scenarios")).unwrap();
-    std::fs::write(
-        m.join("mod.toml"),
-        "id = \"demo\"\nname = \"Demo\"\nversion = \"0.3.0\"\nengine = \">=0.1\"\n",
-    )
-    .unwrap();
-    std::fs::write(m.join("rules.lua"), long_line_file() + "return 'needle'\n").unwrap();
-    std::fs::write(
-        m.join("helpers.lua"),
-        "local M = {}\nM.name = 'needle'\nreturn M\n",
-    )
-    .unwrap();
+    let rules = long_line_file() + "return 'needle'\n";
+    for (file, text) in [
+        (
+            "mod.toml",
+            "id = \"demo\"\nname = \"Demo\"\nversion = \"0.3.0\"\n",
+        ),
+        ("rules.lua", rules.as_str()),
+        ("helpers.lua", "local M = {}\nM.name = 'needle'\nreturn M\n"),
+    ] {
+        let path = root.path().join("demo").join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
     root
 }
 
@@ -69,14 +70,8 @@ fn app_with(mods: &Path) -> EditorApp {
 fn click_at(h: &mut Harness<'static, EditorApp>, pos: Pos2) {
     h.hover_at(pos);
     h.run();
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::default(),
-        });
-    }
+    h.drag_at(pos);
+    h.drop_at(pos);
 }
 
 /// The screen rect of line `n`'s number in the gutter (its first row).
@@ -337,19 +332,14 @@ fn an_idle_editor_reloads_a_save_from_another_program_with_a_relative_mods_folde
     // `cargo run -p hexforge-editor` names `mods/`.
     let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/tutorial");
-    for e in walkdir::WalkDir::new(&from)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
+    // The mod's files are the text files find-in-mod searches.
+    for f in find::files(&from) {
         let dest = tmp
             .path()
             .join("tutorial")
-            .join(e.path().strip_prefix(&from).unwrap());
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
+            .join(f.strip_prefix(&from).unwrap());
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::copy(&f, &dest).unwrap();
     }
     let mods = relative_to_cwd(tmp.path());
     assert!(mods.is_relative());

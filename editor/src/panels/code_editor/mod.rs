@@ -337,34 +337,31 @@ impl CodeEditor {
                 .on_hover_text("Ctrl+S")
                 .clicked();
             ui.separator();
-            let search = ui
-                .add(
-                    egui::TextEdit::singleline(&mut self.search)
-                        .id_salt("code_search")
-                        .hint_text("find (Ctrl+F)")
-                        .desired_width(140.0),
-                )
-                .accessible_name("Find");
-            if focus == Some(Focus::Find) {
-                search.request_focus();
-            }
-            let enter = search.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+            let field = |ui: &mut egui::Ui, text: &mut String, hint: &str, name: &str, focused| {
+                let r = ui
+                    .add(
+                        egui::TextEdit::singleline(text)
+                            .id_salt(name)
+                            .hint_text(hint)
+                            .desired_width(160.0),
+                    )
+                    .accessible_name(name);
+                if focused {
+                    r.request_focus();
+                }
+                // Enter in the field runs it.
+                r.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter))
+            };
+            let find = Some(Focus::Find) == focus;
+            let enter = field(ui, &mut self.search, "find (Ctrl+F)", "Find", find);
             if ui.button("Find next").clicked() || enter {
                 self.error = (!self.find_next()).then(|| format!("not found: {}", self.search));
             }
             ui.separator();
-            let in_mod = ui
-                .add(
-                    egui::TextEdit::singleline(&mut self.mod_search.query)
-                        .id_salt("mod_search")
-                        .hint_text("find in mod (Ctrl+Shift+F)")
-                        .desired_width(180.0),
-                )
-                .accessible_name("Text to find in the mod");
-            if focus == Some(Focus::FindInMod) {
-                in_mod.request_focus();
-            }
-            let enter = in_mod.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+            let query = &mut self.mod_search.query;
+            let in_mod = Some(Focus::FindInMod) == focus;
+            let hint = "find in mod (Ctrl+Shift+F)";
+            let enter = field(ui, query, hint, "Text to find in the mod", in_mod);
             let button = ui.add_enabled(root.is_some(), egui::Button::new("Find in mod"));
             if let Some(root) = root
                 && (button.clicked() || enter)
