@@ -20,11 +20,17 @@ use hexforge_game::{Action, GameState, SideId};
 use mlua::{Function, Lua, Table, Value};
 use serde_json::Value as Json;
 
+/// `game.<field>` as the VM holds it now (`Nil` without a `game` table): what is looked up at play
+/// time rather than declared, `game.bots` and `game.evaluate`.
+pub(crate) fn game_field(lua: &Lua, field: &str) -> mlua::Result<Value> {
+    match lua.globals().raw_get::<Value>("game")? {
+        Value::Table(game) => game.raw_get(field),
+        _ => Ok(Value::Nil),
+    }
+}
+
 fn bots_table(lua: &Lua) -> mlua::Result<Option<Table>> {
-    let Value::Table(game) = lua.globals().raw_get::<Value>("game")? else {
-        return Ok(None);
-    };
-    match game.raw_get::<Value>("bots")? {
+    match game_field(lua, "bots")? {
         Value::Table(t) => Ok(Some(t)),
         _ => Ok(None),
     }
@@ -102,7 +108,8 @@ pub fn choose(
     }
 }
 
-fn lua_show(v: &Value) -> String {
+/// A Lua value as a message shows it: `nil`, `2`, `"text"`, `table`.
+pub(crate) fn lua_show(v: &Value) -> String {
     match v {
         Value::Nil => "nil".into(),
         Value::Boolean(b) => b.to_string(),

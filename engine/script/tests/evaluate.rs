@@ -46,25 +46,13 @@ game.evaluate = function(ctx, side)
 end
 "#;
 
-const SCENARIO: &str = r#"[board]
-shape = "hexagon"
-radius = 3
-[[sides]]
-id = "blue"
-[[sides]]
-id = "red"
-[[pieces]]
-type = "ship"
-owner = "blue"
-hex = { q = 0, r = 1 }
-[[pieces]]
-type = "ship"
-owner = "blue"
-hex = { q = 1, r = 1 }
-[[pieces]]
-type = "ship"
-owner = "red"
-hex = { q = 0, r = -1 }
+const SCENARIO: &str = r#"sides = [{ id = "blue" }, { id = "red" }]
+pieces = [
+  { type = "ship", owner = "blue", hex = { q = 0, r = 1 } },
+  { type = "ship", owner = "blue", hex = { q = 1, r = 1 } },
+  { type = "ship", owner = "red", hex = { q = 0, r = -1 } },
+]
+board = { shape = "hexagon", radius = 3 }
 "#;
 
 fn eval(mode: &str, side: &str) -> Result<Option<f64>, String> {
@@ -152,14 +140,12 @@ fn lua_tests_ask_the_search_bot_and_bad_options_fail_the_test() {
     );
     let results =
         run_tests(&mods, "ev", &LoadOptions::default(), "").unwrap_or_else(|e| panic!("{e:?}"));
-    let failure = |name: &str| {
-        results
-            .iter()
-            .find(|r| r.name == name)
-            .unwrap_or_else(|| panic!("no test {name:?} in {results:?}"))
-            .failure
-            .clone()
-    };
+    let failures: std::collections::BTreeMap<&str, Option<&str>> = results
+        .iter()
+        .map(|r| (r.name.as_str(), r.failure.as_deref()))
+        .collect();
+    assert_eq!(failures.len(), 3, "{results:?}");
+    let failure = |name: &str| failures[name];
     assert_eq!(failure("the search bot answers from Lua tests"), None);
     let bad = failure("bad search options").expect("iters = 0 fails");
     assert!(bad.contains("`iters=0` must be a whole number"), "{bad}");

@@ -8,15 +8,13 @@
 //! (and the bot's game) with the file and line.
 
 use super::{Access, LuaRules, open_ctx, rerr};
+use crate::bots::{game_field, lua_show};
 use hexforge_game::{GameState, RulesError, SideId};
 use mlua::{Function, Lua, Value};
 
 /// `game.evaluate` when the rule set defines it as a function.
 fn evaluate_fn(lua: &Lua) -> mlua::Result<Option<Function>> {
-    let Value::Table(game) = lua.globals().raw_get::<Value>("game")? else {
-        return Ok(None);
-    };
-    match game.raw_get::<Value>("evaluate")? {
+    match game_field(lua, "evaluate")? {
         Value::Function(f) => Ok(Some(f)),
         _ => Ok(None),
     }
@@ -60,22 +58,11 @@ impl LuaRules {
                     _ => Err(format!(
                         "{}: game.evaluate must return a number from 0 to 1 for side {side}, got {}",
                         defined_at(&f),
-                        show(&value)
+                        lua_show(&value)
                     )),
                 })
             })
             .map_err(rerr)?;
         answer.map_err(RulesError::new)
-    }
-}
-
-fn show(v: &Value) -> String {
-    match v {
-        Value::Nil => "nil".into(),
-        Value::Boolean(b) => b.to_string(),
-        Value::Integer(i) => i.to_string(),
-        Value::Number(x) => x.to_string(),
-        Value::String(s) => format!("{:?}", s.to_string_lossy()),
-        other => other.type_name().to_string(),
     }
 }
