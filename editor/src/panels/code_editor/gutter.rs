@@ -19,6 +19,8 @@ pub struct LineRows {
     pub line: usize,
     /// Its first row (where its number goes), galley coordinates.
     pub first: Rect,
+    /// Its last row (where its problem's message goes), galley coordinates.
+    pub last: Rect,
     /// All its rows, galley coordinates.
     pub all: Rect,
 }
@@ -34,10 +36,12 @@ pub fn logical_lines(galley: &Galley) -> Vec<LineRows> {
             out.push(LineRows {
                 line: out.len() + 1,
                 first: rect,
+                last: rect,
                 all: rect,
             });
         } else if let Some(last) = out.last_mut() {
             last.all = last.all.union(rect);
+            last.last = rect;
         }
         starts_line = row.ends_with_newline;
     }
@@ -129,12 +133,15 @@ pub fn paint(
         let dot = Pos2::new(left + 5.0, l.first.translate(offset).center().y);
         painter.circle_filled(dot, 4.0, red);
         // The message after the line's last row, where there is room; its full text on hover.
-        let end = Pos2::new(all.max.x + 24.0, all.max.y - l.first.height() / 2.0);
+        let last = l.last.translate(offset);
+        let end = Pos2::new(last.max.x + 24.0, last.center().y);
         let small = FontId::new(font.size * 0.92, font.family.clone());
+        // A traceback is many lines: its first says what went wrong.
+        let first = message.lines().next().unwrap_or_default();
         painter.text(
             end,
             Align2::LEFT_CENTER,
-            format!("error: {message}"),
+            format!("error: {first}"),
             small,
             red,
         );
@@ -146,7 +153,7 @@ pub fn paint(
         );
         let label = format!("line {line}: {message}");
         response.widget_info(|| WidgetInfo::labeled(Role::Label, true, &label));
-        response.on_hover_text(format!("line {line}: {message}"));
+        response.on_hover_text(label);
     }
     drawn
 }

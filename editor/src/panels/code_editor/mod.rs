@@ -343,7 +343,7 @@ impl CodeEditor {
                         egui::TextEdit::singleline(text)
                             .id_salt(name)
                             .hint_text(hint)
-                            .desired_width(160.0),
+                            .desired_width(190.0),
                     )
                     .accessible_name(name);
                 if focused {
