@@ -45,6 +45,7 @@ use hexforge_core::hex::Hex;
 use hexforge_core::hex::layout::{Layout, Orientation};
 use hexforge_core::hex::trace::trace;
 use hexforge_game::{Action, Illegal, PieceId, SideId};
+use hexforge_script::labels::{Label, labels};
 use hexforge_script::paths;
 use hexforge_script::watch::{Budget, ModWatcher};
 use serde::{Deserialize, Serialize};
@@ -228,6 +229,8 @@ pub struct EditorApp {
     pub selected_piece: Option<PieceId>,
     /// The selected piece's legal actions and what they point at.
     pub choices: PieceChoices,
+    /// The label each of `choices.actions` declares (`game.action { label = ... }`), or none.
+    pub choice_labels: Vec<Option<Label>>,
     /// Several actions end on the clicked hex or target: the play panel asks which.
     pub pending: Vec<Action>,
     /// Who plays each side: `human`, `random` or a mod bot (absent: human).
@@ -279,6 +282,7 @@ impl EditorApp {
             open: None,
             selected_piece: None,
             choices: PieceChoices::default(),
+            choice_labels: Vec::new(),
             pending: Vec::new(),
             bots: BTreeMap::new(),
             run: None,
@@ -801,6 +805,15 @@ impl EditorApp {
             (Some(s), Some(p)) => session::piece_choices(s.decls(), s.game.state(), &s.legal, p),
             _ => PieceChoices::default(),
         };
+        // A broken label spoils only the wording: the choices keep their plain descriptions.
+        let labels = match &self.open {
+            Some(s) => labels(s.game.rules(), s.game.state(), &self.choices.actions),
+            None => Ok(Vec::new()),
+        };
+        self.choice_labels = labels.unwrap_or_else(|e| {
+            self.status = format!("{e} (the choices are listed without their labels)");
+            Vec::new()
+        });
     }
 
     /// A click on the board: with a piece selected, a highlighted hex or a target performs the
@@ -929,11 +942,12 @@ impl EditorApp {
             (text, a.clone())
         };
         let mut groups: BTreeMap<String, Vec<Listed>> = BTreeMap::new();
-        for a in &self.choices.actions {
-            groups
-                .entry(a.id.clone())
-                .or_default()
-                .push(listed(a, self.selected_piece));
+        for (i, a) in self.choices.actions.iter().enumerate() {
+            let item = match self.choice_labels.get(i).and_then(Option::as_ref) {
+                Some(l) => (l.text.clone(), a.clone()),
+                None => listed(a, self.selected_piece),
+            };
+            groups.entry(a.id.clone()).or_default().push(item);
         }
         let message = std::mem::take(&mut self.play.message);
         self.play = PlayView {
@@ -980,6 +994,7 @@ impl EditorApp {
         scene.lines.clear();
         scene.targets.clear();
         scene.selected.clear();
+        scene.notes.clear();
         let (Some(s), Some(sel)) = (&self.open, self.selected_piece) else {
             return;
         };
@@ -1003,6 +1018,25 @@ impl EditorApp {
             }
         }
         scene.targets = target_at.keys().copied().collect();
+        // Each target's and hex's short label (a hit chance), from its first labelled action.
+        let short = |idx: &[usize]| {
+            idx.iter()
+                .filter_map(|&i| self.choice_labels.get(i)?.as_ref())
+                .map(|l| l.short.clone())
+                .find(|s| !s.is_empty())
+        };
+        for (t, idx) in &self.choices.by_target {
+            if let Some(note) = short(idx) {
+                for h in hexes_of(*t) {
+                    scene.notes.insert(h, note.clone());
+                }
+            }
+        }
+        for (h, idx) in &self.choices.by_hex {
+            if let Some(note) = short(idx) {
+                scene.notes.entry(*h).or_insert(note);
+            }
+        }
         let Some(h) = self.hovered else { return };
         if let Some(t) = target_at.get(&h) {
             if let (Some(a), Some(b)) = (from, session::piece_hex(state, *t)) {

@@ -81,6 +81,8 @@ pub struct BoardScene {
     pub counters: BTreeMap<PieceId, Counter>,
     /// A problem to show over the board (a broken counter declaration), or none.
     pub notice: Option<String>,
+    /// Short notes by hex, drawn under the hex (a target's hit chance from its action's label).
+    pub notes: BTreeMap<Hex, String>,
     /// The orientation the board declares (its scenario's `[board] orientation`, else the
     /// shape's own: offset rows are pointy-top rows); `None` for demo boards.
     pub orientation: Option<Orientation>,
@@ -336,6 +338,7 @@ pub fn show(ui: &mut egui::Ui, scene: &BoardScene, camera: &mut Camera) -> Board
         }
         // Pieces last, so a hovered stack fans out and its card lies over everything.
         crate::counter_view::draw_pieces(&painter, &layout, scene, hovered);
+        draw_notes(&painter, &layout, scene);
         if response.clicked() {
             out.clicked = out.hovered;
         }
@@ -493,6 +496,22 @@ fn draw_hex_board(painter: &egui::Painter, layout: &Layout, board: &Board, scene
     }
 
     draw_legend(painter, board, scene);
+}
+
+/// The short notes of [`BoardScene::notes`], on a dark tag under each hex's centre.
+fn draw_notes(painter: &egui::Painter, layout: &Layout, scene: &BoardScene) {
+    let font = FontId::proportional((layout.size * 0.35).clamp(10.0, 14.0));
+    for (&h, note) in &scene.notes {
+        let at = p(layout.hex_to_pixel(h)) + vec2(0.0, layout.size * 0.55);
+        let galley = painter.layout_no_wrap(
+            note.clone(),
+            font.clone(),
+            Color32::from_rgb(0xff, 0xe0, 0x60),
+        );
+        let tag = Rect::from_center_size(at, galley.size() + vec2(6.0, 2.0));
+        painter.rect_filled(tag, 3.0, Color32::from_black_alpha(210));
+        painter.galley(tag.min + vec2(3.0, 1.0), galley, Color32::WHITE);
+    }
 }
 
 /// The terrain legend in the board's bottom-right corner: a swatch and the name of each terrain

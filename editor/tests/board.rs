@@ -242,3 +242,56 @@ fn a_legal_click_the_listing_leaves_out_is_played() {
     }
     panic!("no open hex beside an exit ({refused} refused)");
 }
+
+/// Labels (#28 item 2): a shot is listed by its action's label, and its hit chance is drawn by
+/// the target on the map, before the roll (orbital-skirmish, tutorial, planetoid-colonies).
+#[test]
+fn shots_are_named_by_their_labels_and_their_chances_drawn_by_the_targets() {
+    for (m, action) in [
+        ("tutorial", "fire"),
+        ("orbital-skirmish", "fire"),
+        ("planetoid-colonies", "fire"),
+    ] {
+        let mut app = EditorApp::new(Default::default(), bundled_mods());
+        app.apply(Command::OpenMod(bundled_mods().join(m)));
+        let mut h = harness(app);
+        h.run();
+        let sides = h.state().open.as_ref().unwrap().status().sides;
+        for side in sides {
+            h.state_mut().apply(Command::SetBot {
+                side: side.as_str().to_owned(),
+                bot: "random".into(),
+            });
+        }
+        let mut found = None;
+        for _ in 0..2000 {
+            let pieces: Vec<_> = h.state().play.pieces.iter().map(|(p, _)| *p).collect();
+            found = pieces.into_iter().find(|&p| {
+                h.state_mut().apply(Command::SelectPiece(Some(p)));
+                h.state().choices.actions.iter().any(|a| a.id == action)
+            });
+            if found.is_some() || h.state().play.status.outcome.is_some() {
+                break;
+            }
+            h.state_mut().apply(Command::BotStep);
+        }
+        found.unwrap_or_else(|| panic!("{m}: no shot in 2000 moves"));
+        h.run();
+        let labels = &h.state().choice_labels;
+        let (i, _) = h
+            .state()
+            .choices
+            .actions
+            .iter()
+            .enumerate()
+            .find(|(_, a)| a.id == action)
+            .unwrap();
+        let label = labels[i].clone().unwrap_or_else(|| panic!("{m}: no label"));
+        assert!(label.text.contains('%'), "{m}: {label:?}");
+        assert!(label.short.ends_with('%'), "{m}: {label:?}");
+        // The play panel lists it by its label; the map draws the chance by the target.
+        h.get_by_label(&label.text);
+        let notes = &h.state().scene.notes;
+        assert!(notes.values().any(|n| *n == label.short), "{m}: {notes:?}");
+    }
+}

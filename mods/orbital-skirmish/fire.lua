@@ -286,6 +286,21 @@ game.action {
     end
     resolve(ctx, pending, 0)
   end,
+  -- How the editor names a shot: the weapon, the target, the range and the chance before any
+  -- interceptors ("laser cannon -> frigate #2, range 3: 45%"; the map shows "45%").
+  label = function(ctx, a)
+    local p = ctx:piece(a.piece)
+    if not p then return nil end
+    local _, shot = fire_reason(ctx, a, p --[[@as Ship]], move_env(ctx))
+    if not shot then return nil end
+    local w, t = shot.weapon, shot.target
+    local chance = C.chance(w.chance + shot.bonus, w.range_loss, shot.range, 0, 0)
+    local name = w.id:gsub("_", " ")
+    return {
+      text = ("%s -> %s #%d, range %d: %d%%"):format(name, t.type, t.id, shot.range, chance),
+      short = chance .. "%",
+    }
+  end,
 }
 
 -- The target's side declares interceptors against the one shot waiting for them (0 to the

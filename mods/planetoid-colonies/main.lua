@@ -328,6 +328,18 @@ game.action {
       ctx:set(target, "damage", damage)
     end
   end,
+  -- How the editor names a shot: the d6 roll needed at this distance, and its chance.
+  label = function(ctx, a)
+    local e = E.listed_env(ctx)
+    local ok, need, d = L.fire(e, a.side, arg(a, "piece"), arg(a, "target"))
+    if not ok then return nil end
+    local tgt = e.pieces[arg(a, "target")]
+    local chance = math.floor(math.max(0, math.min(6, 7 - need)) * 100 / 6 + 0.5)
+    return {
+      text = ("%d -> %s %d at %d hexes: needs %d (%d%%)"):format(a.piece, data.pieces[tgt.kind].name, a.target, d, need, chance),
+      short = chance .. "%",
+    }
+  end,
 }
 
 game.action {

@@ -223,6 +223,20 @@ game.action {
       ctx:set(t.id, "damage", total)
     end
   end,
+
+  -- Optional: how the editor names a shot (the play panel lists `text`, the map shows `short`
+  -- by the target): the d6 roll needed and its chance, before the roll.
+  label = function(ctx, a)
+    local p, t = ctx:piece(a.piece), ctx:piece(a.target)
+    if not p or not t then return nil end
+    local range = helpers.clamp(distance(p, t), 1, MAX_RANGE)
+    local need = ctx:lookup("to_hit", tostring(p.stats.guns), tostring(range))
+    local chance = math.floor(math.max(0, math.min(6, 7 - need)) * 100 / 6 + 0.5)
+    return {
+      text = ("%s %d -> %s %d, range %d: needs %d (%d%%)"):format(p.type, p.id, t.type, t.id, range, need, chance),
+      short = chance .. "%",
+    }
+  end,
 }
 
 ---------------------------------------------------------------------------------------------

@@ -515,6 +515,9 @@ function game.board(t) end
 ---@field apply? fun(ctx: Ctx, a: ActionTable): boolean|string|nil, string?
 ---An answer to `ctx:ask` (section 2.7).
 ---@field answer? boolean
+---How the editor names a choice: a string, or `{ text =, short = }` (`short`, at most 12
+---characters, is drawn on the map by the target or hex). Drawing only (section 2.7).
+---@field label? fun(ctx: CtxReader, a: ActionTable): string|{ text: string, short?: string }|nil
 
 ---@param t ActionDecl
 function game.action(t) end

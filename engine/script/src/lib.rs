@@ -29,6 +29,7 @@ pub mod decl;
 pub mod error;
 pub mod eval;
 mod ffi;
+pub mod labels;
 mod layout;
 pub mod loader;
 pub mod manifest;
