@@ -99,6 +99,9 @@ impl Unsaved {
     /// The unsaved text of `path`, if any.
     #[must_use]
     pub fn get(&self, path: &Path) -> Option<&Buffer> {
+        if self.0.is_empty() {
+            return None;
+        }
         self.0.get(&paths::canonical(path))
     }
 

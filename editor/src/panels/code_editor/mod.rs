@@ -143,9 +143,13 @@ impl CodeEditor {
     }
 
     fn is_current(&self, path: &Path) -> bool {
-        self.path
-            .as_deref()
-            .is_some_and(|p| p == path || paths::canonical(p) == paths::canonical(path))
+        // The names first: this runs for every tab every frame, and canonicalising costs a
+        // syscall per path.
+        self.path.as_deref().is_some_and(|p| {
+            p == path
+                || (p.file_name() == path.file_name()
+                    && paths::canonical(p) == paths::canonical(path))
+        })
     }
 
     fn add_tab(&mut self, path: &Path) {
