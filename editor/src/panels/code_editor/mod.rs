@@ -31,6 +31,7 @@ pub mod find;
 pub mod gutter;
 mod tabs;
 pub mod text;
+pub mod typos;
 
 pub use files::{FileError, atomic_write};
 pub use text::{find_next, line_of, line_start};
