@@ -28,7 +28,7 @@
 use crate::board_view::{self, BoardScene, Camera};
 use crate::command::{BottomTab, Command, PanelKind, Tab};
 use crate::demo::{self, DemoKind};
-use crate::panels::code_editor::CodeEditor;
+use crate::panels::code_editor::{CodeEditor, typos};
 use crate::panels::confirm;
 use crate::panels::inspector::{self, InspectorState};
 use crate::panels::logs::{self, LogsPanel};
@@ -556,6 +556,8 @@ impl EditorApp {
         self.open = Some(s);
         self.watch(&dirs);
         self.problems.clear();
+        // Hints, not load errors: data typos at the line they are made.
+        self.problems.extend(typos::check(&dir));
         self.rules = RulesStatus::Ready;
         self.set_loads(&dir, Ok(()));
         self.last_reload = None;
@@ -657,6 +659,7 @@ impl EditorApp {
                 self.rules = RulesStatus::Reloaded(ms);
                 self.set_loads(&dir, Ok(()));
                 self.problems.clear();
+                self.problems.extend(typos::check(&dir));
                 // The replay summary has its own place in the status line.
                 self.status = format!("reloaded in {ms} ms");
                 self.last_reload = Some(r);

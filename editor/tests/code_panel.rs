@@ -376,3 +376,54 @@ fn an_idle_editor_reloads_a_save_from_another_program_with_a_relative_mods_folde
     );
     assert!(h.state().status.contains("changed"), "{}", h.state().status);
 }
+
+#[test]
+fn a_data_typo_is_reported_at_its_line_and_goes_when_fixed() {
+    // orbital-skirmish with the fighter's `adf` misspelt `ad5` in its ships data.
+    let tmp = tempfile::tempdir().unwrap();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/orbital-skirmish");
+    for f in find::files(&from) {
+        let dest = tmp.path().join("orbital-skirmish").join(f.strip_prefix(&from).unwrap());
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::copy(&f, &dest).unwrap();
+    }
+    let ships = tmp.path().join("orbital-skirmish/ships.lua");
+    let text = std::fs::read_to_string(&ships).unwrap();
+    let line = 1 + text
+        .lines()
+        .position(|l| l.contains("hull = 8, adf = 5"))
+        .unwrap();
+    std::fs::write(
+        &ships,
+        text.replacen("hull = 8, adf = 5", "hull = 8, ad5 = 5", 1),
+    )
+    .unwrap();
+    let mut h = harness(EditorApp::new(
+        Persisted::default(),
+        tmp.path().to_path_buf(),
+    ));
+    h.state_mut().apply(Command::OpenMod(tmp.path().join("orbital-skirmish")));
+    h.run();
+    // The mod loads (a hint never stops it); the typo is listed at its own line.
+    assert_eq!(h.state().rules, RulesStatus::Ready, "{:?}", h.state().problems);
+    let listed = format!("ships.lua:{line}: possible typo: key 'ad5' is never read");
+    h.get_by_label_contains(&listed).click();
+    h.run();
+    let ed = &h.state().editor;
+    assert_eq!(
+        ed.path.as_deref().and_then(Path::file_name),
+        ships.file_name()
+    );
+    assert_eq!(ed.cursor_line(), line);
+    assert_eq!(
+        ed.gutter.markers.iter().map(|m| m.0).collect::<Vec<_>>(),
+        [line]
+    );
+    // Fixed and saved: reloaded, and the hint is gone.
+    let fixed = ed.text.replacen("ad5 = 5", "adf = 5", 1);
+    h.state_mut().editor.text = fixed;
+    h.get_by_label("Save").click();
+    h.run();
+    assert!(matches!(h.state().rules, RulesStatus::Reloaded(_)));
+    assert!(h.query_by_label_contains("possible typo").is_none());
+}
