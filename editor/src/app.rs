@@ -79,6 +79,9 @@ pub struct Persisted {
     pub show_play: bool,
     /// The bottom panel's tab.
     pub bottom: BottomTab,
+    /// Milliseconds between bot moves in "Play to end" (0: as fast as the machine goes), so a
+    /// bot game can be watched move by move.
+    pub pace_ms: u32,
 }
 
 impl Default for Persisted {
@@ -94,6 +97,7 @@ impl Default for Persisted {
             show_problems: true,
             bottom: BottomTab::default(),
             show_play: true,
+            pace_ms: DEFAULT_PACE_MS,
         }
     }
 }
@@ -164,14 +168,19 @@ impl RulesStatus {
     }
 }
 
-/// A bot game running to its end, a slice per frame.
+/// A bot game running to its end, a slice per frame (or a move per [`Persisted::pace_ms`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BotRun {
     /// Bot steps taken.
     pub steps: usize,
     /// Picks the rules refused at apply time.
     pub refused: usize,
+    /// When the last move was made (paced runs).
+    pub last: Option<Instant>,
 }
+
+/// The pace of "Play to end" on a first run: a move every 200 ms, watchable.
+pub const DEFAULT_PACE_MS: u32 = 200;
 
 /// At most this many bot steps in one "play to end" (a game that does not end is a rules bug).
 pub const MAX_BOT_STEPS: usize = 100_000;
@@ -453,6 +462,7 @@ impl EditorApp {
                 self.bot_step(&mut run);
                 self.after_change();
             }
+            Command::SetPace(ms) => self.persisted.pace_ms = ms,
             Command::PlayToEnd => {
                 if self.open.is_some() {
                     self.run = Some(BotRun::default());
@@ -777,8 +787,19 @@ impl EditorApp {
         if let Some(mut run) = self.run.take() {
             let t = Instant::now();
             let mut going = true;
-            while going && t.elapsed() < BOT_SLICE {
+            let pace = Duration::from_millis(u64::from(self.persisted.pace_ms));
+            if pace.is_zero() {
+                while going && t.elapsed() < BOT_SLICE {
+                    going = run.steps < MAX_BOT_STEPS && self.bot_step(&mut run);
+                }
+            } else if run.last.is_none_or(|last| last.elapsed() >= pace) {
+                // One move, then wait: the board shows it (marked) until the next.
                 going = run.steps < MAX_BOT_STEPS && self.bot_step(&mut run);
+                run.last = Some(t);
+            } else {
+                // Waiting between moves: nothing changed.
+                self.run = Some(run);
+                return;
             }
             if going {
                 self.run = Some(run);
@@ -907,6 +928,7 @@ impl EditorApp {
     fn after_change(&mut self) {
         let Some(s) = &self.open else { return };
         self.scene = s.scene();
+        self.scene.last = session::last_action_hexes(s);
         let keep = self
             .selected_piece
             .filter(|p| s.game.state().pieces.contains_key(p));
@@ -978,6 +1000,7 @@ impl EditorApp {
                 let st = &s.game.state().clock;
                 format!("bots playing: {} steps, round {}", r.steps, st.round)
             }),
+            pace_ms: self.persisted.pace_ms,
             save_path: crate::saves::default_path(s).display().to_string(),
             saves: crate::saves::saves_of(s),
         };

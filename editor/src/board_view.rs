@@ -81,6 +81,9 @@ pub struct BoardScene {
     pub counters: BTreeMap<PieceId, Counter>,
     /// A problem to show over the board (a broken counter declaration), or none.
     pub notice: Option<String>,
+    /// The hexes the last action named or moved (its pieces where they stand now, its hexes),
+    /// outlined so a player sees what just happened.
+    pub last: BTreeSet<Hex>,
     /// Short notes by hex, drawn under the hex (a target's hit chance from its action's label).
     pub notes: BTreeMap<Hex, String>,
     /// The orientation the board declares (its scenario's `[board] orientation`, else the
@@ -451,8 +454,9 @@ fn draw_hex_board(painter: &egui::Painter, layout: &Layout, board: &Board, scene
         }
     }
 
-    // Targets and the selected piece.
+    // Targets, the last action and the selected piece.
     for (set, colour, width) in [
+        (&scene.last, Color32::from_rgb(0xff, 0x90, 0x20), 2.0),
         (&scene.targets, Color32::from_rgb(0xff, 0x40, 0x40), 2.5),
         (&scene.selected, Color32::WHITE, 3.0),
     ] {

@@ -106,6 +106,8 @@ pub enum Command {
     SetOrientation(Orientation),
     /// Draw the board as it declares (undoes [`Command::SetOrientation`]).
     BoardOrientation,
+    /// Milliseconds between bot moves in "Play to end" (0: as fast as possible).
+    SetPace(u32),
     /// Save the running game to this file (the command line's save format).
     SaveGame(PathBuf),
     /// Load a saved game into the open mod, replaying its actions under the rules now.

@@ -192,6 +192,36 @@ fn natural_orientation(state: &GameState) -> Option<Orientation> {
     })
 }
 
+/// The hexes the last action names: the pieces it names where they stand now, and its hex
+/// params (empty at the start of a game).
+#[must_use]
+pub fn last_action_hexes(s: &Session) -> BTreeSet<Hex> {
+    let state = s.game.state();
+    let Some(a) = state.log.last().and_then(|e| e.action.as_ref()) else {
+        return BTreeSet::new();
+    };
+    let decls = s.decls();
+    let mut out = BTreeSet::new();
+    if let Json::Object(m) = &a.params {
+        for (k, v) in m {
+            match param_kind(decls, &a.id, k) {
+                Some("hex") => out.extend(hex_of(v)),
+                Some("piece") => {
+                    if let Some(p) = piece_of(v).and_then(|id| state.pieces.get(&id)) {
+                        let offs = decls
+                            .piece_types
+                            .get(&p.kind)
+                            .map_or(&[][..], |t| t.footprint.as_slice());
+                        out.extend(p.hexes(offs));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 /// The random bot: the one `hexforge play --bots random` uses, so a seed gives the same
 /// picks in the editor and in the terminal.
 pub use hexforge_game::bot::RandomBot;

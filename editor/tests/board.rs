@@ -159,7 +159,6 @@ fn an_illegal_click_says_the_mods_reason_and_keeps_the_selection() {
             .unwrap();
         click_hex(&mut h, target);
         let status = h.state().status.clone();
-        eprintln!("{m}: {status}");
         assert!(status.starts_with("not allowed: "), "{m}: {status}");
         assert!(status.len() > "not allowed: x: ".len(), "{m}: {status}");
         assert_eq!(h.state().selected_piece, Some(piece), "{m}: selection kept");

@@ -369,6 +369,26 @@ fn bots_play_a_game_to_the_end_through_the_ui() {
     h.get_by_label("Step").click();
     h.run();
     assert_eq!(h.state().open.as_ref().unwrap().status().actions, 1);
+    // The last action is marked on the map.
+    assert!(!h.state().scene.last.is_empty());
+    // Watchable by default: one move, then a pause, whatever the frames do.
+    assert_eq!(
+        h.state().persisted.pace_ms,
+        hexforge_editor::app::DEFAULT_PACE_MS
+    );
+    h.state_mut().apply(Command::SetPace(60_000));
+    h.get_by_label("Play to end").click();
+    for _ in 0..20 {
+        h.step();
+    }
+    assert_eq!(h.state().run.as_ref().map(|r| r.steps), Some(1));
+    assert_eq!(h.state().open.as_ref().unwrap().status().actions, 2);
+    h.get_by_label("Cancel").click();
+    h.step();
+    h.step();
+    assert!(h.state().run.is_none());
+    // As fast as it goes.
+    h.state_mut().apply(Command::SetPace(0));
     h.get_by_label("Play to end").click();
     // Frames go on while the bots play, a slice each; the Cancel button is there meanwhile.
     h.step();

@@ -48,11 +48,16 @@ pub struct PlayView {
     pub message: String,
     /// The bots' progress while they play to the end.
     pub progress: Option<String>,
+    /// Milliseconds between bot moves in "Play to end" (0: as fast as possible).
+    pub pace_ms: u32,
     /// Where "Save game" writes by default (mod, scenario, seed, round).
     pub save_path: String,
     /// The open mod's saves, newest first.
     pub saves: Vec<std::path::PathBuf>,
 }
+
+/// The paces "Play to end" offers, in milliseconds a move (0: as fast as possible).
+pub const PACES: [u32; 5] = [0, 100, 200, 500, 1000];
 
 /// The new-game form.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -248,6 +253,24 @@ pub fn show(ui: &mut egui::Ui, view: &PlayView, form: &mut PlayForm) -> Vec<Comm
         if running && ui.button("Cancel").clicked() {
             cmds.push(Command::CancelBots);
         }
+    });
+    ui.horizontal(|ui| {
+        ui.label("pace");
+        let name = |ms: u32| match ms {
+            0 => "fast".to_owned(),
+            ms => format!("{:.2} s a move", f64::from(ms) / 1000.0),
+        };
+        egui::ComboBox::from_id_salt("pace")
+            .selected_text(name(view.pace_ms))
+            .show_ui(ui, |ui| {
+                for ms in PACES {
+                    if ui.selectable_label(view.pace_ms == ms, name(ms)).clicked() {
+                        cmds.push(Command::SetPace(ms));
+                    }
+                }
+            })
+            .response
+            .on_hover_text("how fast Play to end goes: watch each bot action, marked on the map, or run to the end");
     });
     if let Some(p) = &view.progress {
         ui.horizontal(|ui| {
