@@ -312,6 +312,19 @@ fn find_across_the_mod_lists_hits_in_two_files_and_opens_one() {
     assert_eq!(ed.selected_text(), "needle");
 }
 
+/// Copies the bundled mod `id` into the mods folder `root` (its files: the text files
+/// find-in-mod searches).
+fn copy_bundled(id: &str, root: &Path) {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../mods")
+        .join(id);
+    for f in find::files(&from) {
+        let dest = root.join(id).join(f.strip_prefix(&from).unwrap());
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::copy(&f, &dest).unwrap();
+    }
+}
+
 /// `to` relative to the working folder (`..` where needed).
 fn relative_to_cwd(to: &Path) -> PathBuf {
     let cwd = std::env::current_dir().unwrap().canonicalize().unwrap();
@@ -331,16 +344,7 @@ fn an_idle_editor_reloads_a_save_from_another_program_with_a_relative_mods_folde
     // A copy of the tutorial in a mods folder named relative to the working folder, as
     // `cargo run -p hexforge-editor` names `mods/`.
     let tmp = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/tutorial");
-    // The mod's files are the text files find-in-mod searches.
-    for f in find::files(&from) {
-        let dest = tmp
-            .path()
-            .join("tutorial")
-            .join(f.strip_prefix(&from).unwrap());
-        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
-        std::fs::copy(&f, &dest).unwrap();
-    }
+    copy_bundled("tutorial", tmp.path());
     let mods = relative_to_cwd(tmp.path());
     assert!(mods.is_relative());
     let mut h = harness(EditorApp::new(Persisted::default(), mods.clone()));
@@ -381,12 +385,7 @@ fn an_idle_editor_reloads_a_save_from_another_program_with_a_relative_mods_folde
 fn a_data_typo_is_reported_at_its_line_and_goes_when_fixed() {
     // orbital-skirmish with the fighter's `adf` misspelt `ad5` in its ships data.
     let tmp = tempfile::tempdir().unwrap();
-    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/orbital-skirmish");
-    for f in find::files(&from) {
-        let dest = tmp.path().join("orbital-skirmish").join(f.strip_prefix(&from).unwrap());
-        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
-        std::fs::copy(&f, &dest).unwrap();
-    }
+    copy_bundled("orbital-skirmish", tmp.path());
     let ships = tmp.path().join("orbital-skirmish/ships.lua");
     let text = std::fs::read_to_string(&ships).unwrap();
     let line = 1 + text
@@ -402,10 +401,16 @@ fn a_data_typo_is_reported_at_its_line_and_goes_when_fixed() {
         Persisted::default(),
         tmp.path().to_path_buf(),
     ));
-    h.state_mut().apply(Command::OpenMod(tmp.path().join("orbital-skirmish")));
+    h.state_mut()
+        .apply(Command::OpenMod(tmp.path().join("orbital-skirmish")));
     h.run();
     // The mod loads (a hint never stops it); the typo is listed at its own line.
-    assert_eq!(h.state().rules, RulesStatus::Ready, "{:?}", h.state().problems);
+    assert_eq!(
+        h.state().rules,
+        RulesStatus::Ready,
+        "{:?}",
+        h.state().problems
+    );
     let listed = format!("ships.lua:{line}: possible typo: key 'ad5' is never read");
     h.get_by_label_contains(&listed).click();
     h.run();
