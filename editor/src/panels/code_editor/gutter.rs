@@ -138,13 +138,7 @@ pub fn paint(
         let small = FontId::new(font.size * 0.92, font.family.clone());
         // A traceback is many lines: its first says what went wrong.
         let first = message.lines().next().unwrap_or_default();
-        painter.text(
-            end,
-            Align2::LEFT_CENTER,
-            format!("error: {first}"),
-            small,
-            red,
-        );
+        painter.text(end, Align2::LEFT_CENTER, first, small, red);
         let marker = Rect::from_center_size(dot, vec2(10.0, l.first.height()));
         let response = ui.interact(
             marker,
