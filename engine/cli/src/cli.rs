@@ -166,7 +166,8 @@ pub struct PlayArgs {
     /// `mcts` (built in: a tree search over the mod's rules, scored by its `game.evaluate`;
     /// budget per decision `mcts:iters=N` simulations, default 200, the same game for the same
     /// seed, or `mcts:ms=N` milliseconds; also `horizon=N` actions per simulation, default 10,
-    /// `c=X` exploration, `widen=X` widening; options joined by `:`), a bot the mod defines
+    /// `c=X` exploration, `widen=X` widening, `ends=X` the chance a playout move ends the phase,
+    /// default 0.3; options joined by `:`), a bot the mod defines
     /// (`game.bots.greedy`), or per side.
     /// Examples: `--bots greedy`, `--bots blue=greedy,red=random`,
     /// `--bots blue=mcts:ms=200,red=greedy`, `--bots mcts:iters=300:horizon=30`.

@@ -35,7 +35,8 @@ mod tree;
 mod tests;
 
 pub use options::{
-    Budget, DEFAULT_EXPLORATION, DEFAULT_HORIZON, DEFAULT_ITERATIONS, DEFAULT_WIDEN, MctsOptions,
+    Budget, DEFAULT_END_BIAS, DEFAULT_EXPLORATION, DEFAULT_HORIZON, DEFAULT_ITERATIONS,
+    DEFAULT_WIDEN, MctsOptions,
 };
 
 use crate::{Action, Game, GameState, Rules, RulesError, SideId};
@@ -162,6 +163,7 @@ impl MctsBot {
             heuristic: true,
             stats: SearchStats::default(),
             reseed,
+            end_bias: self.options.end_bias,
         };
         loop {
             tree.iterate(&mut sims, &root, side, &legal)?;

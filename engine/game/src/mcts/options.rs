@@ -1,6 +1,6 @@
 //! The search bot's options and their text form, as `--bots` and `g:bot` take them:
-//! `iters=300`, `ms=500`, `horizon=40`, `c=1.0`, `widen=2`, joined by `:` after the bot's name
-//! (`mcts:ms=200:horizon=30`).
+//! `iters=300`, `ms=500`, `horizon=40`, `c=1.0`, `widen=2`, `ends=0.3`, joined by `:` after the
+//! bot's name (`mcts:ms=200:horizon=30`).
 //!
 //! ```
 //! use hexforge_game::mcts::{Budget, MctsOptions};
@@ -33,6 +33,8 @@ pub const DEFAULT_EXPLORATION: f64 = 0.7;
 /// The default progressive widening factor: a node visited `n` times may have
 /// `1 + widen * sqrt(n)` children (rounded down).
 pub const DEFAULT_WIDEN: f64 = 2.0;
+/// The default chance that a playout move ends the phase when the rules allow it.
+pub const DEFAULT_END_BIAS: f64 = 0.3;
 
 /// The search bot's settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,6 +48,9 @@ pub struct MctsOptions {
     pub exploration: f64,
     /// The progressive widening factor (see [`DEFAULT_WIDEN`]).
     pub widen: f64,
+    /// The chance that a playout move is `end_phase` when the rules allow it (0 to 1; the rest
+    /// of the time a move is uniform among all the legal actions, `end_phase` included).
+    pub end_bias: f64,
 }
 
 impl Default for MctsOptions {
@@ -58,12 +63,13 @@ impl Default for MctsOptions {
             horizon: DEFAULT_HORIZON,
             exploration: DEFAULT_EXPLORATION,
             widen: DEFAULT_WIDEN,
+            end_bias: DEFAULT_END_BIAS,
         }
     }
 }
 
 /// The option names, for messages.
-const NAMES: &str = "iters, ms, horizon, c, widen";
+const NAMES: &str = "iters, ms, horizon, c, widen, ends";
 
 impl MctsOptions {
     /// The options from `key=value` pairs (`("iters", "300")`), the defaults for the others.
@@ -117,6 +123,14 @@ impl MctsOptions {
             "horizon" => self.horizon = u32::try_from(whole("actions")?).unwrap_or(u32::MAX),
             "c" => self.exploration = real("the exploration constant")?,
             "widen" => self.widen = real("the widening factor")?,
+            "ends" => {
+                self.end_bias = real("the chance to end a phase in a playout")?;
+                if self.end_bias > 1.0 {
+                    return Err(format!(
+                        "mcts: `{key}={value}` must be a chance from 0 to 1"
+                    ));
+                }
+            }
             other => {
                 return Err(format!(
                     "mcts: unknown option `{other}` (it takes {NAMES}; e.g. mcts:ms=500 or \
@@ -168,6 +182,9 @@ impl fmt::Display for MctsOptions {
         if self.widen.to_bits() != d.widen.to_bits() {
             parts.push(format!("widen={}", self.widen));
         }
+        if self.end_bias.to_bits() != d.end_bias.to_bits() {
+            parts.push(format!("ends={}", self.end_bias));
+        }
         write!(f, "{}", parts.join(":"))
     }
 }
@@ -213,7 +230,7 @@ mod tests {
         for text in [
             "iters=300",
             "ms=50",
-            "iters=7:ms=9:horizon=3:c=0.25:widen=1.5",
+            "iters=7:ms=9:horizon=3:c=0.25:widen=1.5:ends=0.5",
             "",
         ] {
             let o: MctsOptions = text.parse().unwrap();

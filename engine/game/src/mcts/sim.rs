@@ -29,6 +29,14 @@ impl Stream {
         z ^ (z >> 31)
     }
 
+    /// A uniform number in 0..1.
+    pub(crate) fn chance(&mut self) -> f64 {
+        // 53 random bits: every f64 in 0..1 at that spacing.
+        #[allow(clippy::cast_precision_loss)]
+        let x = (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        x
+    }
+
     /// A uniform index below `n` (`n > 0`; the modulo bias is below 2^-40 for any list a game
     /// lists).
     pub(crate) fn below(&mut self, n: usize) -> usize {
@@ -94,6 +102,8 @@ pub(crate) struct Sims<'a, R: ?Sized> {
     pub(crate) stats: super::SearchStats,
     /// Whether each simulation gets fresh dice (see [`Sims::fresh_copy`]).
     pub(crate) reseed: bool,
+    /// The chance that a playout move is `end_phase` when it is legal (see `random_move`).
+    pub(crate) end_bias: f64,
 }
 
 impl<R: Rules + ?Sized> Sims<'_, R> {
@@ -151,7 +161,7 @@ impl<R: Rules + ?Sized> Sims<'_, R> {
                     return Ok(even(state));
                 }
             }
-            let Some(action) = random_move(self.rules, state, self.stream)? else {
+            let Some(action) = random_move(self.rules, state, self.stream, self.end_bias)? else {
                 // Nobody can act: the real game would stop here too.
                 return Ok(even(state));
             };
@@ -180,16 +190,29 @@ impl<R: Rules + ?Sized> Sims<'_, R> {
     }
 }
 
-/// A random move: the first waiting side with something to do, then one of its actions picked
-/// without listing the others where the rules allow ([`Rules::pick_legal`]).
-fn random_move<R: Rules + ?Sized>(
+/// A random move: the first waiting side with something to do, then, with probability
+/// `end_bias`, `end_phase` when the rules allow it; otherwise one of its actions picked without
+/// listing the others where the rules allow ([`Rules::pick_legal`]).
+///
+/// Why the bias: uniformly random play ends a phase with one chance in as many as there are
+/// actions (hundreds of moves in some mods), so a short playout rarely reaches the next phase,
+/// where the consequences of the moves (shots, the opponent's reply) show.
+pub(crate) fn random_move<R: Rules + ?Sized>(
     rules: &R,
     state: &GameState,
     stream: &mut Stream,
+    end_bias: f64,
 ) -> Result<Option<Action>, RulesError> {
     for side in state.clock.waiting() {
         if !state.clock.may_act(&side) {
             continue;
+        }
+        if end_bias > 0.0 && stream.chance() < end_bias && state.clock.end_phase_refused().is_none()
+        {
+            let end = Action::end_phase(side.clone());
+            if rules.check(state, &end)?.is_ok() {
+                return Ok(Some(end));
+            }
         }
         if let Some(a) = rules.pick_legal(state, &side, &mut |n| stream.below(n))? {
             return Ok(Some(a));

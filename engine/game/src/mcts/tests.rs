@@ -25,6 +25,8 @@ struct Toy {
     kind: Kind,
     turns: TurnStructure,
     stones: i64,
+    /// Whether `end_phase` is allowed before the side's move too.
+    free_end: bool,
     /// What `evaluate` answers: `None` (no heuristic), the race's share of points, or a
     /// constant (an out-of-range answer).
     heuristic: Option<Option<f64>>,
@@ -42,6 +44,7 @@ impl Toy {
             kind,
             turns,
             stones: 5,
+            free_end: false,
             heuristic: None,
             evaluated: Cell::new(0),
         }
@@ -92,7 +95,7 @@ impl Rules for Toy {
     fn check(&self, state: &GameState, action: &Action) -> Result<Result<(), Illegal>, RulesError> {
         let moved = Toy::global(state, "moved") == 1;
         Ok(match (action.is_end_phase(), moved) {
-            (true, false) => Err(Illegal::new("move first")),
+            (true, false) if !self.free_end => Err(Illegal::new("move first")),
             (false, true) => Err(Illegal::new("one move a turn")),
             _ => Ok(()),
         })
@@ -335,4 +338,33 @@ fn a_search_bot_wins_nim_from_a_winning_start_against_random() {
         random_wins += usize::from(report.winners == vec!["blue".to_owned()]);
     }
     assert!(random_wins < 6);
+}
+
+#[test]
+fn playouts_end_the_phase_as_often_as_ends_says_when_the_rules_allow_it() {
+    let mut rules = Toy::new(Kind::Race);
+    rules.free_end = true;
+    let g = game(rules, 1);
+    // Blue may `stay`, `inc` or end the phase: uniformly, one move in three ends it.
+    let ends = |bias: f64| {
+        let mut stream = sim::Stream::new(4);
+        (0..300)
+            .filter(|_| {
+                sim::random_move(g.rules(), g.state(), &mut stream, bias)
+                    .unwrap()
+                    .is_some_and(|a| a.is_end_phase())
+            })
+            .count()
+    };
+    assert_eq!(ends(1.0), 300);
+    assert!((70..=130).contains(&ends(0.0)), "{}", ends(0.0));
+    // A bias of one half: 1/2 + 1/2 * 1/3 = 2/3 of the moves.
+    assert!((170..=230).contains(&ends(0.5)), "{}", ends(0.5));
+    // Where the rules refuse to end the phase, the bias changes nothing.
+    let g = game(Toy::new(Kind::Race), 1);
+    let mut stream = sim::Stream::new(4);
+    for _ in 0..50 {
+        let a = sim::random_move(g.rules(), g.state(), &mut stream, 1.0).unwrap();
+        assert!(a.is_some_and(|a| !a.is_end_phase()));
+    }
 }
