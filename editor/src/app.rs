@@ -463,6 +463,19 @@ impl EditorApp {
                 self.after_change();
             }
             Command::SetPace(ms) => self.persisted.pace_ms = ms,
+            Command::AllSides(bot) => {
+                let sides = self
+                    .open
+                    .as_ref()
+                    .map(|s| s.status().sides)
+                    .unwrap_or_default();
+                for side in sides {
+                    self.apply(Command::SetBot {
+                        side: side.as_str().to_owned(),
+                        bot: bot.clone(),
+                    });
+                }
+            }
             Command::PlayToEnd => {
                 if self.open.is_some() {
                     self.run = Some(BotRun::default());

@@ -34,7 +34,7 @@
 //! # }
 //! ```
 
-use crate::colors::{owner_colors, terrain_color};
+use crate::colors::terrain_color;
 use egui::{Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2, pos2, vec2};
 use hexforge_core::board::{Board, HexKind, Shape as BoardShape, sectors};
 use hexforge_core::hex::layout::{Layout, Orientation};
@@ -81,6 +81,8 @@ pub struct BoardScene {
     pub counters: BTreeMap<PieceId, Counter>,
     /// A problem to show over the board (a broken counter declaration), or none.
     pub notice: Option<String>,
+    /// The time-track label now (timed terrain shows only on its labels), none without a track.
+    pub label: Option<String>,
     /// The hexes the last action named or moved (its pieces where they stand now, its hexes),
     /// outlined so a player sees what just happened.
     pub last: BTreeSet<Hex>,
@@ -92,6 +94,13 @@ pub struct BoardScene {
 }
 
 impl BoardScene {
+    /// The colour of each side: never one near a terrain colour the mod declares.
+    #[must_use]
+    pub fn side_colors(&self) -> BTreeMap<String, Color32> {
+        let avoid: Vec<Color32> = self.terrain_colors.values().copied().collect();
+        crate::colors::owner_colors_avoiding(&self.pieces, &avoid)
+    }
+
     /// The orientation the board is drawn in: the camera's when forced or when the board declares
     /// none, else the board's.
     #[must_use]
@@ -383,7 +392,7 @@ fn draw_hex_board(painter: &egui::Painter, layout: &Layout, board: &Board, scene
     // Hexes and terrain.
     for h in board.hexes() {
         let Some(kind) = board.kind(h) else { continue };
-        let terrain = scene.board.terrain_at(h, None);
+        let terrain = scene.board.terrain_at(h, scene.label.as_deref());
         let mut fill = match kind {
             HexKind::Seam => seam_fill,
             _ => base,
@@ -523,7 +532,7 @@ fn draw_notes(painter: &egui::Painter, layout: &Layout, scene: &BoardScene) {
 fn draw_legend(painter: &egui::Painter, board: &Board, scene: &BoardScene) {
     let mut present = BTreeSet::new();
     for h in board.hexes() {
-        for t in scene.board.terrain_at(h, None) {
+        for t in scene.board.terrain_at(h, scene.label.as_deref()) {
             present.insert(t.to_owned());
         }
     }
@@ -660,6 +669,37 @@ fn seg_dist(q: Pos2, a: Pos2, b: Pos2) -> f32 {
     (a + ab * t).distance(q)
 }
 
+/// Node positions pushed apart until every pair is at least `gap` apart (a few dozen rounds of
+/// moving each too-close pair apart along the line between them, half each way; ties broken
+/// by id order so the layout is the same every frame).
+#[must_use]
+pub fn spread<'a>(mut at: BTreeMap<&'a str, Pos2>, gap: f32) -> BTreeMap<&'a str, Pos2> {
+    let ids: Vec<&str> = at.keys().copied().collect();
+    for _ in 0..60 {
+        let mut moved = false;
+        for i in 0..ids.len() {
+            for j in i + 1..ids.len() {
+                let (a, b) = (at[ids[i]], at[ids[j]]);
+                let d = b - a;
+                let len = d.length();
+                if len >= gap {
+                    continue;
+                }
+                // Coincident nodes part sideways, the later one to the right.
+                let dir = if len < 1e-3 { vec2(1.0, 0.0) } else { d / len };
+                let push = dir * ((gap - len) / 2.0 + 0.5);
+                at.insert(ids[i], a - push);
+                at.insert(ids[j], b + push);
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    at
+}
+
 fn draw_graph(
     painter: &egui::Painter,
     rect: Rect,
@@ -696,18 +736,25 @@ fn draw_graph(
     let c = rect.center() + Vec2::from(camera.pan);
     let to_screen = |q: Pos2| c + (q - mid) * scale;
     let r = (30.0 * camera.zoom).clamp(10.0, 80.0);
-    let colours = owner_colors(&scene.pieces);
+    let colours = scene.side_colors();
+    // Where each node is drawn: its position, then pushed apart until no two circles (with
+    // room for a name above) overlap, so maps that put a planet next to its system read.
+    let screen: BTreeMap<&str, Pos2> = spread(
+        pos.iter().map(|(id, q)| (*id, to_screen(*q))).collect(),
+        2.0 * r + 22.0,
+    );
+    let to_screen = |id: &str, q: Pos2| screen.get(id).copied().unwrap_or_else(|| to_screen(q));
 
     for route in &graph.routes {
         if let (Some(a), Some(b)) = (pos.get(route.a.as_str()), pos.get(route.b.as_str())) {
             painter.line_segment(
-                [to_screen(*a), to_screen(*b)],
+                [to_screen(&route.a, *a), to_screen(&route.b, *b)],
                 Stroke::new(2.0, Color32::from_gray(140)),
             );
         }
     }
     for (id, node) in &graph.nodes {
-        let at = to_screen(pos[id.as_str()]);
+        let at = to_screen(id, pos[id.as_str()]);
         // Opaque, so routes end at the rim instead of showing through.
         let [cr, cg, cb, _] = scene.terrain_fill(&node.kind).to_array();
         let dim = |c: u8| (f32::from(c) * 0.7) as u8;
@@ -747,8 +794,9 @@ fn draw_graph(
             );
             box_rects.insert(box_id.as_str(), (b, 0.0));
         }
-        // One marker per (place, side) with a count, so a crowded orbit box stays one row.
-        let mut stacks: BTreeMap<(Option<&str>, &str), usize> = BTreeMap::new();
+        // One marker per (place, side, counter label) with a count, so a crowded orbit box
+        // stays one row and still says what is there ("WS 3").
+        let mut stacks: BTreeMap<(Option<&str>, &str, String), usize> = BTreeMap::new();
         for pc in &scene.pieces {
             let Position::Node { location, slot } = &pc.pos else {
                 continue;
@@ -757,21 +805,31 @@ fn draw_graph(
                 continue;
             }
             let slot = slot.as_deref().filter(|s| box_rects.contains_key(s));
-            *stacks.entry((slot, pc.owner.as_str())).or_default() += 1;
+            let label = crate::counter_view::counter_of(scene, pc).label.clone();
+            *stacks.entry((slot, pc.owner.as_str(), label)).or_default() += 1;
         }
         let mut loose = 0.0;
-        for ((slot, owner), count) in stacks {
+        for ((slot, owner, label), count) in stacks {
+            let text = if count > 1 {
+                format!("{label} {count}")
+            } else {
+                label
+            };
+            let galley = painter.layout_no_wrap(text, FontId::proportional(10.0), Color32::WHITE);
+            let w = galley.size().x + 6.0;
             let q = match slot.and_then(|s| box_rects.get_mut(s)) {
                 Some((b, used)) => {
-                    *used += 1.0;
-                    pos2(b.right() + 2.0 + *used * 18.0 - 8.0, b.center().y)
+                    let x = b.right() + 2.0 + *used + w / 2.0;
+                    *used += w + 2.0;
+                    pos2(x, b.center().y)
                 }
                 None => {
-                    loose += 1.0;
-                    at + vec2(-r + loose * 20.0, r + 10.0)
+                    let x = at.x - r + loose + w / 2.0;
+                    loose += w + 2.0;
+                    pos2(x, at.y + r + 10.0)
                 }
             };
-            let marker = Rect::from_center_size(q, vec2(16.0, 12.0));
+            let marker = Rect::from_center_size(q, vec2(w, 12.0));
             painter.rect(
                 marker,
                 2.0,
@@ -779,13 +837,7 @@ fn draw_graph(
                 Stroke::new(1.0, Color32::BLACK),
                 egui::StrokeKind::Inside,
             );
-            painter.text(
-                marker.center(),
-                egui::Align2::CENTER_CENTER,
-                count.to_string(),
-                FontId::proportional(10.0),
-                Color32::WHITE,
-            );
+            painter.galley(marker.min + vec2(3.0, 0.0), galley, Color32::WHITE);
         }
     }
 }
@@ -794,6 +846,24 @@ fn draw_graph(
 mod tests {
     use super::*;
     use crate::colors::parse_color;
+
+    #[test]
+    fn spread_parts_overlapping_nodes_and_leaves_far_ones() {
+        let at: BTreeMap<&str, Pos2> = [
+            ("a", pos2(0.0, 0.0)),
+            ("b", pos2(5.0, 0.0)),
+            ("c", pos2(5.0, 0.0)),
+            ("far", pos2(500.0, 500.0)),
+        ]
+        .into_iter()
+        .collect();
+        let out = spread(at.clone(), 60.0);
+        for (x, y) in [("a", "b"), ("a", "c"), ("b", "c")] {
+            assert!(out[x].distance(out[y]) >= 59.0, "{x} {y}: {out:?}");
+        }
+        assert_eq!(out["far"], at["far"]);
+        assert_eq!(out, spread(at, 60.0), "the same every frame");
+    }
 
     #[test]
     fn clip_a_square_by_a_triangle_keeps_the_overlap() {

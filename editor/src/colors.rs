@@ -66,6 +66,20 @@ pub fn owner_color(owner: &str) -> Color32 {
 /// palette colours in id order (hashing alone can give two sides near-identical hues).
 #[must_use]
 pub fn owner_colors(pieces: &[Piece]) -> BTreeMap<String, Color32> {
+    owner_colors_avoiding(pieces, &[])
+}
+
+/// Whether two colours are hard to tell apart on the board.
+fn near(a: Color32, b: Color32) -> bool {
+    let [ar, ag, ab, _] = a.to_array();
+    let [br, bg, bb, _] = b.to_array();
+    ar.abs_diff(br) as u32 + ag.abs_diff(bg) as u32 + ab.abs_diff(bb) as u32 <= 120
+}
+
+/// [`owner_colors`], where sides without a colour name also skip palette colours near any of
+/// `avoid` (the terrain's): a side's counters never look like a blue planetoid.
+#[must_use]
+pub fn owner_colors_avoiding(pieces: &[Piece], avoid: &[Color32]) -> BTreeMap<String, Color32> {
     const PALETTE: [Color32; 6] = [
         Color32::from_rgb(0xd0, 0x3c, 0x3c),
         Color32::from_rgb(0x3c, 0x7c, 0xe0),
@@ -82,7 +96,9 @@ pub fn owner_colors(pieces: &[Piece]) -> BTreeMap<String, Color32> {
         .filter(|o| NAMED.contains(o))
         .map(|o| owner_color(o))
         .collect();
-    let mut free = PALETTE.into_iter().filter(|c| !taken.contains(c));
+    let mut free = PALETTE
+        .into_iter()
+        .filter(|c| !taken.contains(c) && !avoid.iter().any(|a| near(*a, *c)));
     owners
         .into_iter()
         .map(|o| {
@@ -128,5 +144,20 @@ mod tests {
         assert_eq!(colours["blue"], owner_color("blue"));
         let all: BTreeSet<[u8; 4]> = colours.values().map(|c| c.to_array()).collect();
         assert_eq!(all.len(), 4, "four sides, four colours: {colours:?}");
+        // With blue and red terrain on the board, two unnamed sides take neither.
+        let sides: Vec<Piece> = ["north", "south"]
+            .iter()
+            .enumerate()
+            .map(|(i, o)| piece(i as u32 + 1, o))
+            .collect();
+        let terrain = [
+            parse_color("#4169e1").unwrap(),
+            parse_color("#d04040").unwrap(),
+        ];
+        let colours = owner_colors_avoiding(&sides, &terrain);
+        for c in colours.values() {
+            assert!(terrain.iter().all(|t| !near(*t, *c)), "{colours:?}");
+        }
+        assert_ne!(colours["north"], colours["south"]);
     }
 }

@@ -106,6 +106,8 @@ pub enum Command {
     SetOrientation(Orientation),
     /// Draw the board as it declares (undoes [`Command::SetOrientation`]).
     BoardOrientation,
+    /// Every side of the running game played by this bot (`human` for none).
+    AllSides(String),
     /// Milliseconds between bot moves in "Play to end" (0: as fast as possible).
     SetPace(u32),
     /// Save the running game to this file (the command line's save format).

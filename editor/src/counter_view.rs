@@ -13,7 +13,6 @@
 //! draw_graph). Floating point is for drawing only.
 
 use crate::board_view::BoardScene;
-use crate::colors::owner_colors;
 use egui::{Color32, FontId, Pos2, Rect, Shape, Stroke, Vec2, pos2, vec2};
 use hexforge_core::hex::Hex;
 use hexforge_core::hex::layout::{Layout, direction_angle};
@@ -69,7 +68,7 @@ pub fn draw_pieces(
     scene: &BoardScene,
     hovered: Option<Hex>,
 ) {
-    let colours = owner_colors(&scene.pieces);
+    let colours = scene.side_colors();
     let colour_of = |p: &Piece| {
         colours
             .get(p.owner.as_str())

@@ -1,8 +1,10 @@
 //! The `hexforge-editor` binary: opens the editor window (eframe, glow backend).
 //!
 //! Usage: `hexforge-editor [--demo hexagon|offset|sectors|explicit|graph] [--pointy]
-//! [--open FILE[:LINE]] [--mods DIR] [--open-mod ID]`. `--open-mod` opens a mod of the mods
-//! folder by id (or a mod folder by path) on its first scenario. The bundled mods folder is
+//! [--open FILE[:LINE]] [--mods DIR] [--open-mod ID [--load SAVE] [--steps N]]`. `--open-mod`
+//! opens a mod of the mods folder by id (or a mod folder by path) on its first scenario;
+//! `--load` then loads a saved game into it, and `--steps N` lets random bots play N moves on
+//! every side (a game in play for a demo or a screenshot). The bundled mods folder is
 //! `--mods`, else `mods/` in the working folder (as for the CLI); the user mods folder is the
 //! CLI's too (`$HEXFORGE_MODS_DIR`, ...). Layout, camera and the last mod persist between runs (the
 //! last mod is opened again at start unless the command line opens something).
@@ -42,8 +44,13 @@ impl eframe::App for Shell {
     }
 }
 
-fn parse_args() -> (Vec<Command>, Option<PathBuf>, Option<String>) {
+/// What the command line asks: commands to run first, the mods folder, the mod to open, and
+/// commands to run once it is open.
+type Args = (Vec<Command>, Option<PathBuf>, Option<String>, Vec<Command>);
+
+fn parse_args() -> Args {
     let mut cmds = Vec::new();
+    let mut after = Vec::new();
     let mut mods = None;
     let mut open_mod = None;
     let mut args = std::env::args().skip(1);
@@ -77,10 +84,18 @@ fn parse_args() -> (Vec<Command>, Option<PathBuf>, Option<String>) {
             }
             "--mods" => mods = args.next().map(PathBuf::from),
             "--open-mod" => open_mod = args.next(),
+            "--load" => after.extend(args.next().map(|p| Command::LoadGame(p.into()))),
+            "--steps" => match args.next().and_then(|n| n.parse::<usize>().ok()) {
+                Some(n) => {
+                    after.push(Command::AllSides("random".into()));
+                    after.extend(std::iter::repeat_n(Command::BotStep, n));
+                }
+                None => eprintln!("hexforge-editor: --steps takes a number of moves"),
+            },
             other => eprintln!("hexforge-editor: ignoring unknown argument {other}"),
         }
     }
-    (cmds, mods, open_mod)
+    (cmds, mods, open_mod, after)
 }
 
 /// What to tell a user without a display.
@@ -102,7 +117,7 @@ fn mods_dir(arg: Option<PathBuf>) -> PathBuf {
 
 /// No display: the same games `hexforge play` would play, in the terminal.
 fn play_headless() -> std::process::ExitCode {
-    let (_, mods, _) = parse_args();
+    let (_, mods, _, _) = parse_args();
     let game = mods_dir(mods).join("orbital-skirmish");
     eprintln!(
         "{NO_DISPLAY}\n\nPlaying the bundled orbital-skirmish headless instead: \
@@ -172,7 +187,7 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run() -> eframe::Result {
-    let (mut cmds, mods, open_mod) = parse_args();
+    let (mut cmds, mods, open_mod, after) = parse_args();
     let mods = mods_dir(mods);
     if let Some(m) = open_mod {
         // An id of the mods folder first; else a path to a mod folder.
@@ -183,6 +198,7 @@ fn run() -> eframe::Result {
             PathBuf::from(m)
         };
         cmds.push(Command::OpenMod(dir));
+        cmds.extend(after);
     }
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()

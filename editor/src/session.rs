@@ -134,7 +134,7 @@ pub fn scene_of(rules: &LuaRules, state: &GameState, title: String) -> BoardScen
     if let Some(board) = &state.board.shape {
         for h in board.hexes() {
             let not_enterable = board.kind(h).is_some_and(|k: HexKind| !k.is_enterable());
-            let terrain = state.board.terrain_at(h, None);
+            let terrain = state.board.terrain_at(h, state.clock.label.as_deref());
             if not_enterable
                 || terrain.iter().any(|t| {
                     decls
@@ -176,6 +176,7 @@ pub fn scene_of(rules: &LuaRules, state: &GameState, title: String) -> BoardScen
         terrain_names,
         counters,
         notice,
+        label: state.clock.label.clone(),
         orientation: hexforge_script::scenario::declared_orientation(rules, &state.scenario)
             .or_else(|| natural_orientation(state)),
         ..BoardScene::default()

@@ -63,7 +63,7 @@ fn hex_details(ui: &mut egui::Ui, scene: &BoardScene, h: Hex) {
             ui.label(format!("sectors {}", sectors.join(", ")));
         }
     }
-    let terrain = scene.board.terrain_at(h, None);
+    let terrain = scene.board.terrain_at(h, scene.label.as_deref());
     if !terrain.is_empty() {
         ui.label(format!("terrain: {}", terrain.join(", ")));
     }
