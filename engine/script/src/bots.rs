@@ -108,6 +108,18 @@ pub fn choose(
     }
 }
 
+/// Where Lua function `f` is defined, as `file:line` (chunks are named by the mods' relative
+/// paths): for messages about what a play-time function returned.
+pub(crate) fn defined_at(f: &Function) -> String {
+    let info = f.info();
+    let file = info
+        .source
+        .as_deref()
+        .map_or("?", |s| s.strip_prefix('@').unwrap_or(s))
+        .to_owned();
+    format!("{file}:{}", info.line_defined.unwrap_or(0))
+}
+
 /// A Lua value as a message shows it: `nil`, `2`, `"text"`, `table`.
 pub(crate) fn lua_show(v: &Value) -> String {
     match v {

@@ -50,6 +50,14 @@ impl Toy {
         }
     }
 
+    /// The race, scored by its share of points (`evaluate`).
+    fn scored_race() -> Self {
+        Toy {
+            heuristic: Some(None),
+            ..Toy::new(Kind::Race)
+        }
+    }
+
     /// Nim from `stones` stones.
     fn nim(stones: i64) -> Self {
         Toy {
@@ -255,9 +263,7 @@ fn it_finds_the_winning_take_in_nim() {
 
 #[test]
 fn a_heuristic_cuts_every_simulation_at_the_horizon() {
-    let mut rules = Toy::new(Kind::Race);
-    rules.heuristic = Some(None);
-    let g = game(rules, 1);
+    let g = game(Toy::scored_race(), 1);
     let s = bot("iters=100:horizon=6", 2)
         .search(g.rules(), g.state(), &blue())
         .unwrap();
@@ -309,9 +315,7 @@ fn a_lone_choice_is_taken_without_searching_and_a_side_that_cannot_act_gets_none
 
 #[test]
 fn a_time_budget_ends_the_search() {
-    let mut rules = Toy::new(Kind::Race);
-    rules.heuristic = Some(None);
-    let g = game(rules, 1);
+    let g = game(Toy::scored_race(), 1);
     let s = bot("ms=5:horizon=4", 2)
         .search(g.rules(), g.state(), &blue())
         .unwrap();

@@ -8,7 +8,7 @@
 //! (and the bot's game) with the file and line.
 
 use super::{Access, LuaRules, open_ctx, rerr};
-use crate::bots::{game_field, lua_show};
+use crate::bots::{defined_at, game_field, lua_show};
 use hexforge_game::{GameState, RulesError, SideId};
 use mlua::{Function, Lua, Value};
 
@@ -18,17 +18,6 @@ fn evaluate_fn(lua: &Lua) -> mlua::Result<Option<Function>> {
         Value::Function(f) => Ok(Some(f)),
         _ => Ok(None),
     }
-}
-
-/// Where `f` is defined, as `file:line` (the chunk names are the mods' relative paths).
-fn defined_at(f: &Function) -> String {
-    let info = f.info();
-    let file = info
-        .source
-        .as_deref()
-        .map_or("?", |s| s.strip_prefix('@').unwrap_or(s))
-        .to_owned();
-    format!("{file}:{}", info.line_defined.unwrap_or(0))
 }
 
 impl LuaRules {
