@@ -1,8 +1,9 @@
 //! The `hexforge-editor` binary: opens the editor window (eframe, glow backend).
 //!
 //! Usage: `hexforge-editor [--demo hexagon|offset|sectors|explicit|graph] [--pointy]
-//! [--open FILE[:LINE]] [--mods DIR] [--open-mod ID [--load SAVE] [--steps N]]`. `--open-mod`
-//! opens a mod of the mods folder by id (or a mod folder by path) on its first scenario;
+//! [--open FILE[:LINE]] [--mods DIR] [--open-mod ID [--scenario ID] [--load SAVE] [--steps N]]`.
+//! `--open-mod` opens a mod of the mods folder by id (or a mod folder by path) on its first
+//! scenario (or `--scenario`);
 //! `--load` then loads a saved game into it, and `--steps N` lets random bots play N moves on
 //! every side (a game in play for a demo or a screenshot). The bundled mods folder is
 //! `--mods`, else `mods/` in the working folder (as for the CLI); the user mods folder is the
@@ -46,11 +47,18 @@ impl eframe::App for Shell {
 
 /// What the command line asks: commands to run first, the mods folder, the mod to open, and
 /// commands to run once it is open.
-type Args = (Vec<Command>, Option<PathBuf>, Option<String>, Vec<Command>);
+type Args = (
+    Vec<Command>,
+    Option<PathBuf>,
+    Option<String>,
+    Option<String>,
+    Vec<Command>,
+);
 
 fn parse_args() -> Args {
     let mut cmds = Vec::new();
     let mut after = Vec::new();
+    let mut scenario = None;
     let mut mods = None;
     let mut open_mod = None;
     let mut args = std::env::args().skip(1);
@@ -84,6 +92,7 @@ fn parse_args() -> Args {
             }
             "--mods" => mods = args.next().map(PathBuf::from),
             "--open-mod" => open_mod = args.next(),
+            "--scenario" => scenario = args.next(),
             "--load" => after.extend(args.next().map(|p| Command::LoadGame(p.into()))),
             "--steps" => match args.next().and_then(|n| n.parse::<usize>().ok()) {
                 Some(n) => {
@@ -95,7 +104,7 @@ fn parse_args() -> Args {
             other => eprintln!("hexforge-editor: ignoring unknown argument {other}"),
         }
     }
-    (cmds, mods, open_mod, after)
+    (cmds, mods, open_mod, scenario, after)
 }
 
 /// What to tell a user without a display.
@@ -117,7 +126,7 @@ fn mods_dir(arg: Option<PathBuf>) -> PathBuf {
 
 /// No display: the same games `hexforge play` would play, in the terminal.
 fn play_headless() -> std::process::ExitCode {
-    let (_, mods, _, _) = parse_args();
+    let (_, mods, _, _, _) = parse_args();
     let game = mods_dir(mods).join("orbital-skirmish");
     eprintln!(
         "{NO_DISPLAY}\n\nPlaying the bundled orbital-skirmish headless instead: \
@@ -187,7 +196,7 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run() -> eframe::Result {
-    let (mut cmds, mods, open_mod, after) = parse_args();
+    let (mut cmds, mods, open_mod, scenario, after) = parse_args();
     let mods = mods_dir(mods);
     if let Some(m) = open_mod {
         // An id of the mods folder first; else a path to a mod folder.
@@ -197,7 +206,10 @@ fn run() -> eframe::Result {
         } else {
             PathBuf::from(m)
         };
-        cmds.push(Command::OpenMod(dir));
+        cmds.push(Command::OpenMod(dir.clone()));
+        if let Some(scenario) = scenario {
+            cmds.push(Command::OpenScenario { dir, scenario });
+        }
         cmds.extend(after);
     }
     let options = eframe::NativeOptions {

@@ -33,7 +33,7 @@ local function ship_counter(_ctx, p)
   local markers = {}
   if not v.design_final then markers[#markers + 1] = "designing" end
   return {
-    label = d and d.name and d.name:sub(1, 3):upper() or "NEW",
+    label = d and d.name and d.name:sub(1, 3):upper() or (v.design_final and "CAP" or "NEW"),
     factors = "#" .. p.id,
     damage = { whole - math.min(left, whole), whole },
     markers = markers,

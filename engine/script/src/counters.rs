@@ -17,6 +17,7 @@
 //! **What it deliberately does not do:** decide anything about the rules. Damage is a pair of
 //! integers the editor turns into a bar; nothing here reads or writes the state.
 
+use crate::bots::{defined_at, game_field};
 use crate::rules::{Access, LuaRules};
 use hexforge_game::{GameState, Piece, PieceId, RulesError};
 use mlua::{Function, Lua, Table, Value};
@@ -105,13 +106,10 @@ pub fn counters(
 
 /// `game.piece_types`, the declarations as the VM holds them (variants may have edited them).
 fn piece_types(lua: &Lua) -> mlua::Result<Option<Table>> {
-    let Value::Table(game) = lua.globals().raw_get::<Value>("game")? else {
-        return Ok(None);
-    };
-    match game.raw_get::<Value>("piece_types")? {
-        Value::Table(t) => Ok(Some(t)),
-        _ => Ok(None),
-    }
+    Ok(match game_field(lua, "piece_types")? {
+        Value::Table(t) => Some(t),
+        _ => None,
+    })
 }
 
 /// Calls a counter function with the ctx and the piece's snapshot; an error names the
@@ -133,17 +131,6 @@ fn call(ctx: &Table, f: &Function, piece: &Piece) -> Result<Counter, (String, Op
         )),
         Err(e) => Err((e.to_string(), None)),
     }
-}
-
-/// Where `f` is defined, as `file:line` (chunk names are the mods' relative paths).
-fn defined_at(f: &Function) -> String {
-    let info = f.info();
-    let file = info
-        .source
-        .as_deref()
-        .map_or("?", |s| s.strip_prefix('@').unwrap_or(s))
-        .to_owned();
-    format!("{file}:{}", info.line_defined.unwrap_or(0))
 }
 
 fn text(v: Value, what: &str, max: usize) -> Result<String, String> {

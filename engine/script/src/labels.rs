@@ -13,7 +13,7 @@
 //! a game, and a broken one is reported with `file:line` while the choice keeps its plain
 //! description.
 
-use crate::bots::action_table;
+use crate::bots::{action_table, defined_at, game_field};
 use crate::rules::{Access, LuaRules};
 use hexforge_game::{Action, GameState, RulesError};
 use mlua::{Function, Lua, Table, Value};
@@ -78,23 +78,10 @@ pub fn labels(
 
 /// `game.actions`, the declarations as the VM holds them.
 fn action_decls(lua: &Lua) -> mlua::Result<Option<Table>> {
-    let Value::Table(game) = lua.globals().raw_get::<Value>("game")? else {
-        return Ok(None);
-    };
-    match game.raw_get::<Value>("actions")? {
-        Value::Table(t) => Ok(Some(t)),
-        _ => Ok(None),
-    }
-}
-
-fn defined_at(f: &Function) -> String {
-    let info = f.info();
-    let file = info
-        .source
-        .as_deref()
-        .map_or("?", |s| s.strip_prefix('@').unwrap_or(s))
-        .to_owned();
-    format!("{file}:{}", info.line_defined.unwrap_or(0))
+    Ok(match game_field(lua, "actions")? {
+        Value::Table(t) => Some(t),
+        _ => None,
+    })
 }
 
 fn text(v: Value, what: &str, max: usize) -> Result<String, String> {

@@ -497,7 +497,9 @@ fn new_game<'scope, 'env>(
         let value = rules
             .run_evaluate(game.state(), &side)
             .map_err(|e| err(e.to_string()))?;
-        Ok(MultiValue::from_iter([value.map_or(Value::Nil, Value::Number)]))
+        Ok(MultiValue::from_iter([
+            value.map_or(Value::Nil, Value::Number)
+        ]))
     });
     prim!("waiting", |lua: &Lua,
                       g: &TestGame<'env>,
