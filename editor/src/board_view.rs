@@ -673,7 +673,7 @@ fn seg_dist(q: Pos2, a: Pos2, b: Pos2) -> f32 {
 /// moving each too-close pair apart along the line between them, half each way; ties broken
 /// by id order so the layout is the same every frame).
 #[must_use]
-pub fn spread<'a>(mut at: BTreeMap<&'a str, Pos2>, gap: f32) -> BTreeMap<&'a str, Pos2> {
+pub fn spread(mut at: BTreeMap<&str, Pos2>, gap: f32) -> BTreeMap<&str, Pos2> {
     let ids: Vec<&str> = at.keys().copied().collect();
     for _ in 0..60 {
         let mut moved = false;
