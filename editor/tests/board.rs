@@ -242,14 +242,16 @@ fn a_legal_click_the_listing_leaves_out_is_played() {
     panic!("no open hex beside an exit ({refused} refused)");
 }
 
-/// Labels (#28 item 2): a shot is listed by its action's label, and its hit chance is drawn by
-/// the target on the map, before the roll (orbital-skirmish, tutorial, planetoid-colonies).
+/// Labels (#28 item 2): a shot is listed by its action's label, and its hit chance (or dice) is
+/// drawn by the target on the map, before the roll (tutorial, orbital-skirmish,
+/// planetoid-colonies, squadron-command).
 #[test]
 fn shots_are_named_by_their_labels_and_their_chances_drawn_by_the_targets() {
     for (m, action) in [
         ("tutorial", "fire"),
         ("orbital-skirmish", "fire"),
         ("planetoid-colonies", "fire"),
+        ("squadron-command", "battle"),
     ] {
         let mut app = EditorApp::new(Default::default(), bundled_mods());
         app.apply(Command::OpenMod(bundled_mods().join(m)));
@@ -286,8 +288,12 @@ fn shots_are_named_by_their_labels_and_their_chances_drawn_by_the_targets() {
             .find(|(_, a)| a.id == action)
             .unwrap();
         let label = labels[i].clone().unwrap_or_else(|| panic!("{m}: no label"));
-        assert!(label.text.contains('%'), "{m}: {label:?}");
-        assert!(label.short.ends_with('%'), "{m}: {label:?}");
+        // A chance ("45%") or the dice rolled ("3 dice").
+        assert!(
+            label.text.contains('%') || label.text.contains("dice"),
+            "{m}: {label:?}"
+        );
+        assert!(!label.short.is_empty(), "{m}: {label:?}");
         // The play panel lists it by its label; the map draws the chance by the target.
         h.get_by_label(&label.text);
         let notes = &h.state().scene.notes;

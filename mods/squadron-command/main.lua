@@ -287,6 +287,17 @@ game.action {
     ctx:set(p.id, "fought", true)
     R.apply_battle(ctx, a.side, p.id, t.id, faces)
   end,
+  -- How the editor names a battle: the battle dice this unit rolls at this range.
+  label = function(ctx, a)
+    local p, t = ctx:piece(a.piece), ctx:piece(a.target)
+    if not (p and t and p.hex and t.hex) then return nil end
+    local range = G.distance(p.hex, t.hex)
+    local n = dice_at(ctx, p, range)
+    return {
+      text = ("%s %d -> %s %d, range %d: %d battle dice"):format(p.type, p.id, t.type, t.id, range, n),
+      short = n .. " dice",
+    }
+  end,
 }
 
 -- The owner of a unit an alert drives back chooses its way when more than one is open (the
