@@ -409,6 +409,7 @@ impl EditorApp {
             }
             Command::BoardOrientation => self.persisted.camera.forced = false,
             Command::SaveGame(path) => self.save_game(&path),
+            Command::ReplayUpTo(n) => self.replay_up_to(n),
             Command::LoadGame(path) => self.load_game(&path),
             Command::SelectHex(h) => self.click_hex(h),
             Command::SelectTab(t) => self.persisted.tab = t,
@@ -604,6 +605,47 @@ impl EditorApp {
         };
         self.set_message(m);
         self.refresh_play();
+    }
+
+    /// Starts the running game again under the rules now and replays its first `n` actions: after
+    /// a reload that refuses action `n + 1`, the game goes on from a position the rules allow.
+    fn replay_up_to(&mut self, n: usize) {
+        let Some(s) = &self.open else { return };
+        let record = s.game.record();
+        let dir = s.dir.clone();
+        let opened = Session::open_game(
+            &dir,
+            Some(&record.scenario),
+            record.options.clone(),
+            record.seed,
+            self.mod_roots(),
+        );
+        match opened {
+            Ok(mut fresh) => {
+                let upto = &record.actions[..n.min(record.actions.len())];
+                let note = crate::saves::replay_actions(&mut fresh, upto);
+                let status = match note {
+                    Some(n) => format!("replayed under the new rules: {n}"),
+                    None => format!(
+                        "replayed the first {} {} under the new rules; the game goes on from there",
+                        upto.len(),
+                        if upto.len() == 1 { "action" } else { "actions" }
+                    ),
+                };
+                self.run = None;
+                self.install(dir, fresh, status.clone());
+                self.set_message(status);
+                self.refresh_play();
+            }
+            Err(problems) => {
+                let first = problems
+                    .first()
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                self.problems.extend(problems);
+                self.set_message(format!("the game was not replayed: {first}"));
+            }
+        }
     }
 
     /// Loads the save at `path` into the open mod (replaying its actions under the rules now).

@@ -110,6 +110,9 @@ pub enum Command {
     AllSides(String),
     /// Milliseconds between bot moves in "Play to end" (0: as fast as possible).
     SetPace(u32),
+    /// Start the running game again under the rules now and replay its first N actions (after a
+    /// reload that refuses action N+1: the game goes on from a position the new rules allow).
+    ReplayUpTo(usize),
     /// Save the running game to this file (the command line's save format).
     SaveGame(PathBuf),
     /// Load a saved game into the open mod, replaying its actions under the rules now.

@@ -22,8 +22,8 @@
 
 use crate::panels::problems::Problem;
 use crate::session::Session;
-use hexforge_game::PerformError;
 use hexforge_game::record::{SaveFile, compare_locks, load, save, state_hash};
+use hexforge_game::{Action, PerformError};
 use std::path::{Path, PathBuf};
 
 /// The folder saves go to: `saves/` beside the mods folder the session was loaded from.
@@ -83,6 +83,32 @@ pub fn save_game(s: &Session, path: &Path) -> Result<(), String> {
     save(path, &SaveFile::of(&s.game)).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Performs `actions` in order on `s`'s game until one is refused or fails: what went wrong, as
+/// a note ("replayed 41 of 50 actions: action 42 (`fire` by blue) is refused now: ..."), or
+/// nothing when all of them were played. The legal actions are listed again once at the end.
+pub fn replay_actions(s: &mut Session, actions: &[Action]) -> Option<String> {
+    let total = actions.len();
+    let mut note = None;
+    for (i, a) in actions.iter().enumerate() {
+        let why = match s.game.perform(a) {
+            Ok(_) => continue,
+            Err(PerformError::Illegal(ill)) => format!("is refused now: {}", ill.reason),
+            Err(e) => format!("failed: {e}"),
+        };
+        note = Some(format!(
+            "replayed {i} of {total} actions: action {} (`{}` by {}) {why}",
+            i + 1,
+            a.id,
+            a.side
+        ));
+        break;
+    }
+    if let Err(e) = s.refresh_legal() {
+        note.get_or_insert_with(|| format!("listing the legal actions failed: {e}"));
+    }
+    note
+}
+
 /// A saved game, loaded: the session, and what the player should know about it.
 #[derive(Debug)]
 pub struct LoadedGame {
@@ -116,35 +142,9 @@ pub fn load_game(
         .iter()
         .map(ToString::to_string)
         .collect();
-    let total = record.actions.len();
-    for (i, a) in record.actions.iter().enumerate() {
-        match s.game.perform(a) {
-            Ok(_) => {}
-            Err(PerformError::Illegal(ill)) => {
-                notes.push(format!(
-                    "replayed {i} of {total} actions: action {} (`{}` by {}) is refused now: {}",
-                    i + 1,
-                    a.id,
-                    a.side,
-                    ill.reason
-                ));
-                break;
-            }
-            Err(e) => {
-                notes.push(format!(
-                    "replayed {i} of {total} actions: action {} (`{}` by {}) failed: {e}",
-                    i + 1,
-                    a.id,
-                    a.side
-                ));
-                break;
-            }
-        }
-    }
+    notes.extend(replay_actions(&mut s, &record.actions));
     if notes.is_empty() && state_hash(s.game.state()) != file.state_hash {
         notes.push("the replay reached another state than the save's (the rules changed)".into());
     }
-    s.refresh_legal()
-        .map_err(|e| vec![Problem::new(path.to_path_buf(), 0, e.to_string())])?;
     Ok(LoadedGame { session: s, notes })
 }

@@ -163,3 +163,73 @@ fn a_first_run_opens_a_real_game() {
         vec![Command::OpenMod(bundled_mods().join("orbital-skirmish"))]
     );
 }
+
+/// After a reload whose rules refuse an action the game already played, the reload report
+/// offers to replay the game up to it; the game then goes on from there under the new rules.
+#[test]
+fn a_reload_that_refuses_a_played_action_offers_to_replay_up_to_it() {
+    let (_tmp, dir) = copied_mod("tutorial");
+    let mut app = EditorApp::new(Persisted::default(), dir.parent().unwrap().to_path_buf());
+    app.apply(Command::OpenMod(dir.clone()));
+    // By hand: a frigate moves, then a scout.
+    for kind in ["frigate", "scout"] {
+        let s = app.open.as_mut().unwrap();
+        let state = s.game.state();
+        let a = s
+            .legal
+            .iter()
+            .find(|a| {
+                a.id == "move"
+                    && a.params["piece"]
+                        .as_u64()
+                        .and_then(|id| state.pieces.get(&hexforge_game::PieceId(id as u32)))
+                        .is_some_and(|p| p.kind == kind)
+            })
+            .cloned()
+            .unwrap_or_else(|| panic!("a {kind} move"));
+        s.perform(&a).unwrap().unwrap();
+    }
+    let played = app.open.as_ref().unwrap().game.state().log.len() - 1;
+    assert_eq!(played, 2);
+    // Scouts cannot move now: the second action is refused under the new rules.
+    let main = dir.join("main.lua");
+    let text = std::fs::read_to_string(&main).unwrap();
+    let frozen = text.replace(
+        "stats = { hull = 1, speed = 3, guns = 1 }",
+        "stats = { hull = 1, speed = 0, guns = 1 }",
+    );
+    assert_ne!(text, frozen);
+    std::fs::write(&main, frozen).unwrap();
+    app.apply(Command::Saved(main));
+    app.apply(Command::SelectBottomTab(
+        hexforge_editor::command::BottomTab::Reload,
+    ));
+    let mut h = harness(app);
+    for _ in 0..200 {
+        h.step();
+        if h.state()
+            .last_reload
+            .as_ref()
+            .is_some_and(|r| !r.replay.is_running())
+        {
+            break;
+        }
+    }
+    h.run();
+    h.get_by_label("Replay the first 1 action under the new rules")
+        .click();
+    h.run();
+    let s = h.state().open.as_ref().unwrap();
+    assert_eq!(
+        s.game.state().log.len(),
+        2,
+        "the start and the frigate's move"
+    );
+    assert!(
+        h.state()
+            .status
+            .starts_with("replayed the first 1 action under"),
+        "{}",
+        h.state().status
+    );
+}

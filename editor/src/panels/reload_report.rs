@@ -130,6 +130,20 @@ pub fn show(ui: &mut egui::Ui, report: Option<&ReplayReport>) -> Vec<Command> {
             {
                 cmds.push(Command::SelectHex(h));
             }
+            // The game went on past an action the new rules refuse: offer to go back to it.
+            if let Some(i) = d.index
+                && change_kind(d) == ChangeKind::Legality
+                && accepted(&d.old)
+                && ui
+                    .button(format!(
+                        "Replay the first {i} {} under the new rules",
+                        plural(i)
+                    ))
+                    .on_hover_text("start the game again and replay it up to the refused action")
+                    .clicked()
+            {
+                cmds.push(Command::ReplayUpTo(i));
+            }
         }
     }
     cmds
