@@ -632,20 +632,28 @@ impl EditorApp {
                         if upto.len() == 1 { "action" } else { "actions" }
                     ),
                 };
-                self.run = None;
-                self.install(dir, fresh, status.clone());
-                self.set_message(status);
-                self.refresh_play();
+                self.take_replayed(dir, fresh, status);
             }
-            Err(problems) => {
-                let first = problems
-                    .first()
-                    .map(ToString::to_string)
-                    .unwrap_or_default();
-                self.problems.extend(problems);
-                self.set_message(format!("the game was not replayed: {first}"));
-            }
+            Err(problems) => self.not_replayed(problems, "the game was not replayed"),
         }
+    }
+
+    /// Makes a game just replayed (from a save or after a reload) the running one.
+    fn take_replayed(&mut self, dir: PathBuf, s: Session, status: String) {
+        self.run = None;
+        self.install(dir, s, status.clone());
+        self.set_message(status);
+        self.refresh_play();
+    }
+
+    /// A replay that could not start: its problems listed, the running game kept.
+    fn not_replayed(&mut self, problems: Vec<Problem>, what: &str) {
+        let first = problems
+            .first()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        self.problems.extend(problems);
+        self.set_message(format!("{what}: {first}"));
     }
 
     /// Loads the save at `path` into the open mod (replaying its actions under the rules now).
@@ -659,19 +667,9 @@ impl EditorApp {
                 for n in &loaded.notes {
                     status += &format!("; {n}");
                 }
-                self.run = None;
-                self.install(dir, loaded.session, status.clone());
-                self.set_message(status);
-                self.refresh_play();
+                self.take_replayed(dir, loaded.session, status);
             }
-            Err(problems) => {
-                let first = problems
-                    .first()
-                    .map(ToString::to_string)
-                    .unwrap_or_default();
-                self.problems.extend(problems);
-                self.set_message(format!("the save was not loaded: {first}"));
-            }
+            Err(problems) => self.not_replayed(problems, "the save was not loaded"),
         }
     }
 
