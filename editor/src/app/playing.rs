@@ -1,0 +1,402 @@
+//! Playing the running game: moves by hand (clicks on the board, the play panel), bot steps and
+//! runs (a slice or a paced move per frame), and what the board and play panel show of it.
+
+use super::*;
+
+impl EditorApp {
+    /// Runs a play step on the session and reports its result.
+    pub(super) fn play_step(
+        &mut self,
+        f: fn(&mut Session) -> Result<Result<(), Illegal>, SessionError>,
+        done: &str,
+    ) {
+        let Some(s) = &mut self.open else { return };
+        match f(s) {
+            Ok(Ok(())) => self.set_message(done.to_owned()),
+            Ok(Err(ill)) => self.set_message(format!("illegal: {}", ill.reason)),
+            Err(e) => self.rules_fault(&e),
+        }
+        self.after_change();
+    }
+
+    pub(super) fn history(&mut self, f: fn(&mut Session) -> bool, done: &str, nothing: &str) {
+        let Some(s) = &mut self.open else { return };
+        let m = if f(s) { done } else { nothing };
+        self.set_message(m.to_owned());
+        self.pending.clear();
+        self.after_change();
+    }
+
+    pub(super) fn perform(&mut self, a: &Action) {
+        let Some(s) = &mut self.open else { return };
+        let words = session::describe(s.decls(), s.game.state(), a, None);
+        match s.perform(a) {
+            Ok(Ok(())) => self.set_message(format!("{} by {}: {words}", a.id, a.side)),
+            Ok(Err(ill)) => self.set_message(format!("illegal: {}", ill.reason)),
+            Err(e) => self.rules_fault(&e),
+        }
+        self.pending.clear();
+        self.after_change();
+    }
+
+    /// One bot move; false when the run should stop.
+    pub(super) fn bot_step(&mut self, run: &mut BotRun) -> bool {
+        let Some(s) = &mut self.open else {
+            return false;
+        };
+        run.steps += 1;
+        match s.bot_step(&self.bots) {
+            Ok(BotStep::Acted(a)) => {
+                let words = session::describe(s.decls(), s.game.state(), &a, None);
+                self.status = format!("bot: {} by {}: {words}", a.id, a.side);
+                true
+            }
+            Ok(BotStep::Refused(_, ill)) => {
+                run.refused += 1;
+                self.status = format!("bot pick refused: {}", ill.reason);
+                true
+            }
+            Ok(BotStep::Over) => false,
+            Ok(BotStep::Stuck(why)) => {
+                self.set_message(format!("bots stopped: {why}"));
+                false
+            }
+            Ok(BotStep::Human(sides)) => {
+                let names: Vec<&str> = sides.iter().map(SideId::as_str).collect();
+                self.set_message(format!(
+                    "your move: {} (played by hand; choose a bot for it to let bots play on)",
+                    names.join(", ")
+                ));
+                false
+            }
+            Err(e) => {
+                self.rules_fault(&e);
+                false
+            }
+        }
+    }
+
+    /// The per-frame work: poll the file watcher (hot reload), and run a slice of a bot game.
+    pub fn tick(&mut self) {
+        let changed: Vec<PathBuf> = self
+            .watcher
+            .as_ref()
+            .map(ModWatcher::poll)
+            .unwrap_or_default();
+        let changed: Vec<PathBuf> = changed
+            .into_iter()
+            .filter(|p| self.in_open_mod(p))
+            .filter(|p| self.self_saved.get(&paths::canonical(p)) != Some(&stamp(p)))
+            .collect();
+        if let Some(first) = changed.first() {
+            let n = changed.len();
+            let what = format!(
+                "{}{}",
+                first.display(),
+                if n > 1 { " and more" } else { "" }
+            );
+            self.hot_reload();
+            self.status = format!("{what} changed: {}", self.status);
+        }
+        if let (Some(s), Some(r)) = (&mut self.open, &mut self.last_reload)
+            && let Some(st) = s.replay_step(Budget::Time(REPLAY_SLICE))
+        {
+            r.replay = st;
+        }
+        if let Some(mut run) = self.run.take() {
+            let t = Instant::now();
+            let mut going = true;
+            let pace = Duration::from_millis(u64::from(self.persisted.pace_ms));
+            if pace.is_zero() {
+                while going && t.elapsed() < BOT_SLICE {
+                    going = run.steps < MAX_BOT_STEPS && self.bot_step(&mut run);
+                }
+            } else if run.last.is_none_or(|last| last.elapsed() >= pace) {
+                // One move, then wait: the board shows it (marked) until the next.
+                going = run.steps < MAX_BOT_STEPS && self.bot_step(&mut run);
+                run.last = Some(t);
+            } else {
+                // Waiting between moves: nothing changed.
+                self.run = Some(run);
+                return;
+            }
+            if going {
+                self.run = Some(run);
+            } else if let Some(s) = &self.open {
+                let st = s.status();
+                let end = st.outcome.map_or_else(
+                    || format!("stopped in round {}", st.round),
+                    |o| format!("game over: {}", outcome_line(&o)),
+                );
+                self.set_message(format!(
+                    "bots played {} steps ({} refused): {end}",
+                    run.steps, run.refused
+                ));
+            }
+            self.after_change();
+        }
+    }
+
+    /// Selects a piece (or none) and reads its legal actions.
+    pub(super) fn select_piece(&mut self, p: Option<PieceId>) {
+        self.selected_piece = p;
+        if p.is_some() {
+            self.inspect.piece = p;
+        }
+        self.pending.clear();
+        self.choices = match (&self.open, p) {
+            (Some(s), Some(p)) => session::piece_choices(s.decls(), s.game.state(), &s.legal, p),
+            _ => PieceChoices::default(),
+        };
+        // A broken label spoils only the wording: the choices keep their plain descriptions.
+        let labels = match &self.open {
+            Some(s) => labels(s.game.rules(), s.game.state(), &self.choices.actions),
+            None => Ok(Vec::new()),
+        };
+        self.choice_labels = labels.unwrap_or_else(|e| {
+            self.status = format!("{e} (the choices are listed without their labels)");
+            Vec::new()
+        });
+    }
+
+    /// A click on the board: with a piece selected, a highlighted hex or a target performs the
+    /// action that ends there (or lists them when there are several); otherwise it selects the
+    /// piece on the hex (one that can act first).
+    pub(super) fn click_hex(&mut self, h: Hex) {
+        self.selected = Some(h);
+        let Some(s) = &self.open else { return };
+        if self.selected_piece.is_some() {
+            let mut idx: Vec<usize> = self.choices.by_hex.get(&h).cloned().unwrap_or_default();
+            for (t, list) in &self.choices.by_target {
+                if self.scene_piece_hexes(*t).contains(&h) {
+                    idx.extend(list);
+                }
+            }
+            idx.sort_unstable();
+            idx.dedup();
+            let acts: Vec<Action> = idx
+                .iter()
+                .filter_map(|&i| self.choices.actions.get(i).cloned())
+                .collect();
+            match acts.len() {
+                0 => {}
+                1 => return self.perform(&acts[0]),
+                _ => {
+                    self.pending = acts;
+                    self.set_message("several actions end there: pick one".into());
+                    return self.refresh_play();
+                }
+            }
+        }
+        let here: Vec<PieceId> = self
+            .scene
+            .pieces
+            .iter()
+            .filter(|p| self.scene_piece_hexes(p.id).contains(&h))
+            .map(|p| p.id)
+            .collect();
+        let can_act = session::pieces_with_actions(s.decls(), s.game.state(), &s.legal);
+        // Not a legal choice of the selected piece, and no piece of the mover's to switch to:
+        // say why (the mod's own reason) and keep the selection.
+        let switch = here
+            .iter()
+            .any(|p| can_act.contains(p) && Some(*p) != self.selected_piece);
+        if self.selected_piece.is_some() && !switch {
+            use crate::why_not::{Verdict, verdict};
+            match verdict(&s.game, s.decls(), &self.choices, h, &here) {
+                Verdict::Illegal(why) => {
+                    self.set_message(format!("not allowed: {why}"));
+                    return self.refresh_play();
+                }
+                Verdict::Legal(acts) if acts.len() == 1 => return self.perform(&acts[0]),
+                Verdict::Legal(acts) => {
+                    self.pending = acts;
+                    self.set_message("several actions end there: pick one".into());
+                    return self.refresh_play();
+                }
+                Verdict::Nothing => {}
+            }
+        }
+        let pick = here
+            .iter()
+            .find(|p| can_act.contains(p))
+            .or(here.first())
+            .copied();
+        self.select_piece(pick);
+        self.refresh_play();
+    }
+
+    /// The hexes a piece of the scene covers.
+    pub(super) fn scene_piece_hexes(&self, id: PieceId) -> Vec<Hex> {
+        self.scene
+            .pieces
+            .iter()
+            .find(|p| p.id == id)
+            .map(|p| {
+                let offs = self
+                    .scene
+                    .footprints
+                    .get(&p.kind)
+                    .map_or(&[][..], Vec::as_slice);
+                p.hexes(offs)
+            })
+            .unwrap_or_default()
+    }
+
+    /// After the game changed: the board, the selection's choices and the play panel.
+    pub(super) fn after_change(&mut self) {
+        let Some(s) = &self.open else { return };
+        self.scene = s.scene();
+        self.scene.last = session::last_action_hexes(s);
+        let keep = self
+            .selected_piece
+            .filter(|p| s.game.state().pieces.contains_key(p));
+        let pending = std::mem::take(&mut self.pending);
+        self.select_piece(keep);
+        // Pending picks stay only while every one is still legal.
+        if let Some(s) = &self.open
+            && pending.iter().all(|a| s.legal.contains(a))
+        {
+            self.pending = pending;
+        }
+        self.refresh_play();
+    }
+
+    /// Rebuilds what the play panel shows.
+    pub(super) fn refresh_play(&mut self) {
+        let Some(s) = &self.open else {
+            self.play = PlayView::default();
+            return;
+        };
+        let (decls, state) = (s.decls(), s.game.state());
+        let label = |id: PieceId| {
+            state.pieces.get(&id).map_or(format!("#{}", id.0), |p| {
+                format!("#{} {} ({})", id.0, p.kind, p.owner.as_str())
+            })
+        };
+        let listed = |a: &Action, actor: Option<PieceId>| -> Listed {
+            let words = session::describe(decls, state, a, actor);
+            let text = if actor.is_some() {
+                words
+            } else {
+                format!("{} ({}) {words}", a.id, a.side)
+                    .trim_end()
+                    .to_owned()
+            };
+            (text, a.clone())
+        };
+        let mut groups: BTreeMap<String, Vec<Listed>> = BTreeMap::new();
+        for (i, a) in self.choices.actions.iter().enumerate() {
+            let item = match self.choice_labels.get(i).and_then(Option::as_ref) {
+                Some(l) => (l.text.clone(), a.clone()),
+                None => listed(a, self.selected_piece),
+            };
+            groups.entry(a.id.clone()).or_default().push(item);
+        }
+        let message = std::mem::take(&mut self.play.message);
+        self.play = PlayView {
+            status: s.status(),
+            scenarios: s.scenarios.clone(),
+            bot_names: s.bot_names.clone(),
+            bots: self.bots.clone(),
+            pieces: session::pieces_with_actions(decls, state, &s.legal)
+                .into_iter()
+                .map(|p| (p, label(p)))
+                .collect(),
+            selected: self.selected_piece.map(|p| (p, label(p))),
+            groups: groups.into_iter().collect(),
+            free: session::free_actions(decls, &s.legal)
+                .iter()
+                .map(|a| listed(a, None))
+                .collect(),
+            pending: self
+                .pending
+                .iter()
+                .map(|a| listed(a, self.selected_piece))
+                .collect(),
+            message,
+            progress: self.run.as_ref().map(|r| {
+                let st = &s.game.state().clock;
+                format!("bots playing: {} steps, round {}", r.steps, st.round)
+            }),
+            pace_ms: self.persisted.pace_ms,
+            save_path: crate::saves::default_path(s).display().to_string(),
+            saves: crate::saves::saves_of(s),
+        };
+    }
+
+    /// Sets the board overlays from the selection and the hovered hex: every hex a legal action
+    /// of the selected piece names, its targets, and under the pointer the path of a move or the
+    /// traced line of attack.
+    pub(super) fn update_overlays(&mut self) {
+        // Demo boards keep their own overlays.
+        if self.open.is_none() {
+            return;
+        }
+        let scene = &mut self.scene;
+        scene.highlight = self.choices.by_hex.keys().copied().collect();
+        scene.path.clear();
+        scene.lines.clear();
+        scene.targets.clear();
+        scene.selected.clear();
+        scene.notes.clear();
+        let (Some(s), Some(sel)) = (&self.open, self.selected_piece) else {
+            return;
+        };
+        let state = s.game.state();
+        let hexes_of = |id: PieceId| -> Vec<Hex> {
+            state
+                .pieces
+                .get(&id)
+                .map(|p| {
+                    let offs = scene.footprints.get(&p.kind).map_or(&[][..], Vec::as_slice);
+                    p.hexes(offs)
+                })
+                .unwrap_or_default()
+        };
+        scene.selected = hexes_of(sel).into_iter().collect();
+        let from = session::piece_hex(state, sel);
+        let mut target_at: BTreeMap<Hex, PieceId> = BTreeMap::new();
+        for t in self.choices.by_target.keys() {
+            for h in hexes_of(*t) {
+                target_at.insert(h, *t);
+            }
+        }
+        scene.targets = target_at.keys().copied().collect();
+        // Each target's and hex's short label (a hit chance), from its first labelled action.
+        let short = |idx: &[usize]| {
+            idx.iter()
+                .filter_map(|&i| self.choice_labels.get(i)?.as_ref())
+                .map(|l| l.short.clone())
+                .find(|s| !s.is_empty())
+        };
+        for (t, idx) in &self.choices.by_target {
+            if let Some(note) = short(idx) {
+                for h in hexes_of(*t) {
+                    scene.notes.insert(h, note.clone());
+                }
+            }
+        }
+        for (h, idx) in &self.choices.by_hex {
+            if let Some(note) = short(idx) {
+                scene.notes.entry(*h).or_insert(note);
+            }
+        }
+        let Some(h) = self.hovered else { return };
+        if let Some(t) = target_at.get(&h) {
+            if let (Some(a), Some(b)) = (from, session::piece_hex(state, *t)) {
+                scene.lines.push((a, b));
+            }
+        } else if let Some(idx) = self.choices.by_hex.get(&h) {
+            let path = idx
+                .iter()
+                .filter_map(|&i| self.choices.actions.get(i))
+                .find_map(|a| session::action_path(s.decls(), a));
+            scene.path = match (path, from) {
+                (Some(p), _) => p,
+                (None, Some(a)) => straight_path(a, h),
+                (None, None) => Vec::new(),
+            };
+        }
+    }
+}
