@@ -10,7 +10,7 @@
 //! their hexes with the counter on the anchor.
 //!
 //! **What it deliberately does not do:** decide anything, or draw graph maps (board_view's
-//! draw_graph). Floating point is for drawing only.
+//! graph_view). Floating point is for drawing only.
 
 use crate::board_view::BoardScene;
 use egui::{Color32, FontId, Pos2, Rect, Shape, Stroke, Vec2, pos2, vec2};

@@ -1,0 +1,208 @@
+//! Graph maps ([`hexforge_game::GraphMap`]) on the board: nodes at their `draw_at` positions,
+//! spread on screen so no two circles or names overlap, routes as lines, each node's boxes inside
+//! it, and one marker per side, box and counter label with a count ("WS 3").
+//!
+//! **What it deliberately does not do:** hex boards (board_view) or hit-testing: clicking a
+//! node does nothing yet.
+
+use crate::board_view::{BoardScene, Camera};
+use egui::{Color32, FontId, Pos2, Rect, Stroke, Vec2, pos2, vec2};
+use hexforge_game::{GraphMap, Position};
+use std::collections::BTreeMap;
+
+/// Node positions pushed apart until every pair is at least `gap` apart (a few dozen rounds of
+/// moving each too-close pair apart along the line between them, half each way; ties broken
+/// by id order so the layout is the same every frame).
+#[must_use]
+pub fn spread(mut at: BTreeMap<&str, Pos2>, gap: f32) -> BTreeMap<&str, Pos2> {
+    let ids: Vec<&str> = at.keys().copied().collect();
+    for _ in 0..60 {
+        let mut moved = false;
+        for i in 0..ids.len() {
+            for j in i + 1..ids.len() {
+                let (a, b) = (at[ids[i]], at[ids[j]]);
+                let d = b - a;
+                let len = d.length();
+                if len >= gap {
+                    continue;
+                }
+                // Coincident nodes part sideways, the later one to the right.
+                let dir = if len < 1e-3 { vec2(1.0, 0.0) } else { d / len };
+                let push = dir * ((gap - len) / 2.0 + 0.5);
+                at.insert(ids[i], a - push);
+                at.insert(ids[j], b + push);
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    at
+}
+
+/// Draws graph map `graph` of `scene` in `rect`, with the camera's zoom and pan.
+pub fn draw_graph(
+    painter: &egui::Painter,
+    rect: Rect,
+    graph: &GraphMap,
+    scene: &BoardScene,
+    camera: &Camera,
+) {
+    // Nodes without a position go on a row at the bottom, in id order.
+    let mut pos: BTreeMap<&str, Pos2> = BTreeMap::new();
+    let mut spare = 0.0;
+    for (id, node) in &graph.nodes {
+        let at = node.draw_at.map_or_else(
+            || {
+                spare += 1.0;
+                pos2(spare * 100.0, -100.0)
+            },
+            |(x, y)| pos2(x as f32, y as f32),
+        );
+        pos.insert(id.as_str(), at);
+    }
+    let (mut lo, mut hi) = (pos2(f32::MAX, f32::MAX), pos2(f32::MIN, f32::MIN));
+    for q in pos.values() {
+        lo = lo.min(*q);
+        hi = hi.max(*q);
+    }
+    if pos.is_empty() {
+        return;
+    }
+    let span = (hi - lo).max(vec2(1.0, 1.0));
+    let fit =
+        ((rect.width() - 160.0).max(50.0) / span.x).min((rect.height() - 160.0).max(50.0) / span.y);
+    let scale = fit * camera.zoom;
+    let mid = lo + (hi - lo) * 0.5;
+    let c = rect.center() + Vec2::from(camera.pan);
+    let to_screen = |q: Pos2| c + (q - mid) * scale;
+    let r = (30.0 * camera.zoom).clamp(10.0, 80.0);
+    let colours = scene.side_colors();
+    // Where each node is drawn: its position, then pushed apart until no two circles (with
+    // room for a name above) overlap, so maps that put a planet next to its system read.
+    let screen: BTreeMap<&str, Pos2> = spread(
+        pos.iter().map(|(id, q)| (*id, to_screen(*q))).collect(),
+        2.0 * r + 22.0,
+    );
+    let to_screen = |id: &str, q: Pos2| screen.get(id).copied().unwrap_or_else(|| to_screen(q));
+
+    for route in &graph.routes {
+        if let (Some(a), Some(b)) = (pos.get(route.a.as_str()), pos.get(route.b.as_str())) {
+            painter.line_segment(
+                [to_screen(&route.a, *a), to_screen(&route.b, *b)],
+                Stroke::new(2.0, Color32::from_gray(140)),
+            );
+        }
+    }
+    for (id, node) in &graph.nodes {
+        let at = to_screen(id, pos[id.as_str()]);
+        // Opaque, so routes end at the rim instead of showing through.
+        let [cr, cg, cb, _] = scene.terrain_fill(&node.kind).to_array();
+        let dim = |c: u8| (f32::from(c) * 0.7) as u8;
+        painter.circle(
+            at,
+            r,
+            Color32::from_rgb(dim(cr), dim(cg), dim(cb)),
+            Stroke::new(2.0, Color32::from_gray(220)),
+        );
+        let name = node
+            .values
+            .get("name")
+            .and_then(|v| v.as_str())
+            .unwrap_or(id);
+        painter.text(
+            at - vec2(0.0, r + 4.0),
+            egui::Align2::CENTER_BOTTOM,
+            name,
+            FontId::proportional(13.0),
+            Color32::WHITE,
+        );
+        // Boxes inside the node, stacked; a piece in a box sits at the box's right end, other
+        // pieces at the node in a row under it.
+        let n = node.boxes.len().max(1) as f32;
+        let bh = (r * 1.4 / n).min(16.0);
+        let mut box_rects: BTreeMap<&str, (Rect, f32)> = BTreeMap::new();
+        for (i, box_id) in node.boxes.keys().enumerate() {
+            let top = at.y - bh * n / 2.0 + bh * i as f32;
+            let b = Rect::from_min_size(pos2(at.x - r * 0.7, top), vec2(r * 1.4, bh - 1.0));
+            painter.rect_filled(b, 2.0, Color32::from_black_alpha(120));
+            painter.text(
+                b.center(),
+                egui::Align2::CENTER_CENTER,
+                box_id,
+                FontId::proportional((bh * 0.7).clamp(6.0, 11.0)),
+                Color32::from_gray(230),
+            );
+            box_rects.insert(box_id.as_str(), (b, 0.0));
+        }
+        // One marker per (place, side, counter label) with a count, so a crowded orbit box
+        // stays one row and still says what is there ("WS 3").
+        let mut stacks: BTreeMap<(Option<&str>, &str, String), usize> = BTreeMap::new();
+        for pc in &scene.pieces {
+            let Position::Node { location, slot } = &pc.pos else {
+                continue;
+            };
+            if location != id {
+                continue;
+            }
+            let slot = slot.as_deref().filter(|s| box_rects.contains_key(s));
+            let label = crate::counter_view::counter_of(scene, pc).label.clone();
+            *stacks.entry((slot, pc.owner.as_str(), label)).or_default() += 1;
+        }
+        let mut loose = 0.0;
+        for ((slot, owner, label), count) in stacks {
+            let text = if count > 1 {
+                format!("{label} {count}")
+            } else {
+                label
+            };
+            let galley = painter.layout_no_wrap(text, FontId::proportional(10.0), Color32::WHITE);
+            let w = galley.size().x + 6.0;
+            let q = match slot.and_then(|s| box_rects.get_mut(s)) {
+                Some((b, used)) => {
+                    let x = b.right() + 2.0 + *used + w / 2.0;
+                    *used += w + 2.0;
+                    pos2(x, b.center().y)
+                }
+                None => {
+                    let x = at.x - r + loose + w / 2.0;
+                    loose += w + 2.0;
+                    pos2(x, at.y + r + 10.0)
+                }
+            };
+            let marker = Rect::from_center_size(q, vec2(w, 12.0));
+            painter.rect(
+                marker,
+                2.0,
+                colours.get(owner).copied().unwrap_or(Color32::GRAY),
+                Stroke::new(1.0, Color32::BLACK),
+                egui::StrokeKind::Inside,
+            );
+            painter.galley(marker.min + vec2(3.0, 0.0), galley, Color32::WHITE);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_parts_overlapping_nodes_and_leaves_far_ones() {
+        let at: BTreeMap<&str, Pos2> = [
+            ("a", pos2(0.0, 0.0)),
+            ("b", pos2(5.0, 0.0)),
+            ("c", pos2(5.0, 0.0)),
+            ("far", pos2(500.0, 500.0)),
+        ]
+        .into_iter()
+        .collect();
+        let out = spread(at.clone(), 60.0);
+        for (x, y) in [("a", "b"), ("a", "c"), ("b", "c")] {
+            assert!(out[x].distance(out[y]) >= 59.0, "{x} {y}: {out:?}");
+        }
+        assert_eq!(out["far"], at["far"]);
+        assert_eq!(out, spread(at, 60.0), "the same every frame");
+    }
+}
