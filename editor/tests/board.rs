@@ -72,6 +72,39 @@ fn an_offset_row_board_is_drawn_pointy_top_unless_forced() {
     );
 }
 
+/// Mod `m` open, random bots on every side.
+fn playing(m: &str) -> Harness<'static, EditorApp> {
+    let mut app = EditorApp::new(Default::default(), bundled_mods());
+    app.apply(Command::OpenMod(bundled_mods().join(m)));
+    app.apply(Command::AllSides("random".into()));
+    let mut h = harness(app);
+    h.run();
+    h
+}
+
+/// Steps the bots (at most `steps` moves, stopping when the game ends) until selecting some
+/// piece that can act satisfies `pick`: that piece, selected.
+fn find_piece(
+    h: &mut Harness<'_, EditorApp>,
+    steps: usize,
+    pick: impl Fn(&mut Harness<'_, EditorApp>, hexforge_game::PieceId) -> bool,
+) -> Option<hexforge_game::PieceId> {
+    for _ in 0..steps {
+        let pieces: Vec<_> = h.state().play.pieces.iter().map(|(p, _)| *p).collect();
+        for p in pieces {
+            h.state_mut().apply(Command::SelectPiece(Some(p)));
+            if pick(h, p) {
+                return Some(p);
+            }
+        }
+        if h.state().play.status.outcome.is_some() {
+            return None;
+        }
+        h.state_mut().apply(Command::BotStep);
+    }
+    None
+}
+
 fn click_hex(h: &mut Harness<'_, EditorApp>, hex: hexforge_core::hex::Hex) {
     let layout = h.state().board_layout.expect("a hex board is shown");
     let (x, y) = layout.hex_to_pixel(hex);
@@ -100,36 +133,16 @@ fn an_illegal_click_says_the_mods_reason_and_keeps_the_selection() {
         "squadron-command",
         "planetoid-colonies",
     ] {
-        let mut app = EditorApp::new(Default::default(), bundled_mods());
-        app.apply(Command::OpenMod(bundled_mods().join(m)));
-        let mut h = harness(app);
-        h.run();
-        // Let random bots play until some piece has a move to a hex.
-        let sides = h.state().open.as_ref().unwrap().status().sides;
-        for side in sides {
-            h.state_mut().apply(Command::SetBot {
-                side: side.as_str().to_owned(),
-                bot: "random".into(),
+        let mut h = playing(m);
+        let found = find_piece(&mut h, 200, |h, p| {
+            let on_board = h.state().open.as_ref().is_some_and(|s| {
+                matches!(
+                    s.game.state().pieces[&p].pos,
+                    hexforge_game::Position::Hex(_)
+                )
             });
-        }
-        let mut found = None;
-        for _ in 0..200 {
-            let pieces: Vec<_> = h.state().play.pieces.iter().map(|(p, _)| *p).collect();
-            found = pieces.into_iter().find(|&p| {
-                h.state_mut().apply(Command::SelectPiece(Some(p)));
-                let on_board = h.state().open.as_ref().is_some_and(|s| {
-                    matches!(
-                        s.game.state().pieces[&p].pos,
-                        hexforge_game::Position::Hex(_)
-                    )
-                });
-                on_board && !h.state().choices.by_hex.is_empty()
-            });
-            if found.is_some() {
-                break;
-            }
-            h.state_mut().apply(Command::BotStep);
-        }
+            on_board && !h.state().choices.by_hex.is_empty()
+        });
         let piece = found.unwrap_or_else(|| panic!("{m}: no piece with a move"));
         h.run();
         let board = h.state().scene.board.shape.clone().unwrap();
@@ -169,33 +182,14 @@ fn an_illegal_click_says_the_mods_reason_and_keeps_the_selection() {
 /// in hyperspace may come out at any clear hex, though bots are offered a grid of exits.
 #[test]
 fn a_legal_click_the_listing_leaves_out_is_played() {
-    let mut app = EditorApp::new(Default::default(), bundled_mods());
-    app.apply(Command::OpenMod(bundled_mods().join("planetoid-colonies")));
-    let mut h = harness(app);
-    h.run();
-    let sides = h.state().open.as_ref().unwrap().status().sides;
-    for side in sides {
-        h.state_mut().apply(Command::SetBot {
-            side: side.as_str().to_owned(),
-            bot: "random".into(),
-        });
-    }
-    let mut found = None;
-    for _ in 0..600 {
-        let pieces: Vec<_> = h.state().play.pieces.iter().map(|(p, _)| *p).collect();
-        found = pieces.into_iter().find(|&p| {
-            h.state_mut().apply(Command::SelectPiece(Some(p)));
-            h.state()
-                .choices
-                .actions
-                .iter()
-                .any(|a| a.id == "hyperspace_out")
-        });
-        if found.is_some() {
-            break;
-        }
-        h.state_mut().apply(Command::BotStep);
-    }
+    let mut h = playing("planetoid-colonies");
+    let found = find_piece(&mut h, 600, |h, _| {
+        h.state()
+            .choices
+            .actions
+            .iter()
+            .any(|a| a.id == "hyperspace_out")
+    });
     let piece = found.expect("a ship in hyperspace within 600 moves");
     h.run();
     let listed = h.state().choices.by_hex.clone();
@@ -253,29 +247,10 @@ fn shots_are_named_by_their_labels_and_their_chances_drawn_by_the_targets() {
         ("planetoid-colonies", "fire"),
         ("squadron-command", "battle"),
     ] {
-        let mut app = EditorApp::new(Default::default(), bundled_mods());
-        app.apply(Command::OpenMod(bundled_mods().join(m)));
-        let mut h = harness(app);
-        h.run();
-        let sides = h.state().open.as_ref().unwrap().status().sides;
-        for side in sides {
-            h.state_mut().apply(Command::SetBot {
-                side: side.as_str().to_owned(),
-                bot: "random".into(),
-            });
-        }
-        let mut found = None;
-        for _ in 0..2000 {
-            let pieces: Vec<_> = h.state().play.pieces.iter().map(|(p, _)| *p).collect();
-            found = pieces.into_iter().find(|&p| {
-                h.state_mut().apply(Command::SelectPiece(Some(p)));
-                h.state().choices.actions.iter().any(|a| a.id == action)
-            });
-            if found.is_some() || h.state().play.status.outcome.is_some() {
-                break;
-            }
-            h.state_mut().apply(Command::BotStep);
-        }
+        let mut h = playing(m);
+        let found = find_piece(&mut h, 2000, |h, _| {
+            h.state().choices.actions.iter().any(|a| a.id == action)
+        });
         found.unwrap_or_else(|| panic!("{m}: no shot in 2000 moves"));
         h.run();
         let labels = &h.state().choice_labels;
