@@ -29,10 +29,23 @@ pub(crate) fn game_field(lua: &Lua, field: &str) -> mlua::Result<Value> {
     }
 }
 
-fn bots_table(lua: &Lua) -> mlua::Result<Option<Table>> {
-    match game_field(lua, "bots")? {
-        Value::Table(t) => Ok(Some(t)),
-        _ => Ok(None),
+/// [`game_field`] when it is a table (`game.bots`, `game.piece_types`, `game.actions`).
+pub(crate) fn game_table(lua: &Lua, field: &str) -> mlua::Result<Option<Table>> {
+    Ok(match game_field(lua, field)? {
+        Value::Table(t) => Some(t),
+        _ => None,
+    })
+}
+
+/// A guarded VM call whose Lua code answers a readable refusal as `Err(String)`: both kinds of
+/// failure as one [`RulesError`].
+pub(crate) fn flatten<T>(
+    answer: Result<Result<T, String>, impl std::fmt::Display>,
+) -> Result<T, RulesError> {
+    match answer {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(msg)) => Err(RulesError::new(msg)),
+        Err(e) => Err(RulesError::new(e.to_string())),
     }
 }
 
@@ -41,7 +54,7 @@ fn bots_table(lua: &Lua) -> mlua::Result<Option<Table>> {
 pub fn bot_names(rules: &LuaRules) -> Vec<String> {
     let found = rules.loaded().sandbox.guarded(|lua| {
         let mut names = Vec::new();
-        if let Some(t) = bots_table(lua)? {
+        if let Some(t) = game_table(lua, "bots")? {
             for pair in t.pairs::<Value, Value>() {
                 let (k, v) = pair?;
                 if let (Value::String(k), Value::Function(_)) = (k, v) {
@@ -69,7 +82,7 @@ pub fn choose(
 ) -> Result<usize, RulesError> {
     let n = legal.len();
     let picked = rules.loaded().sandbox.guarded(|lua| {
-        let f = match bots_table(lua)?
+        let f = match game_table(lua, "bots")?
             .map(|t| t.raw_get::<Value>(bot))
             .transpose()?
         {

@@ -17,10 +17,10 @@
 //! **What it deliberately does not do:** decide anything about the rules. Damage is a pair of
 //! integers the editor turns into a bar; nothing here reads or writes the state.
 
-use crate::bots::{defined_at, game_field};
+use crate::bots::{defined_at, flatten, game_table};
 use crate::rules::{Access, LuaRules};
 use hexforge_game::{GameState, Piece, PieceId, RulesError};
-use mlua::{Function, Lua, Table, Value};
+use mlua::{Function, Table, Value};
 use std::collections::BTreeMap;
 
 /// The longest label drawn (characters); longer ones are an error that names the piece type.
@@ -64,7 +64,7 @@ pub fn counters(
 ) -> Result<BTreeMap<PieceId, Counter>, RulesError> {
     let answer = rules.loaded().sandbox.guarded(|lua| {
         let mut out = BTreeMap::new();
-        let Some(types) = piece_types(lua)? else {
+        let Some(types) = game_table(lua, "piece_types")? else {
             return Ok(Ok(out));
         };
         rules.with_ctx(lua, Access::Read(state), |_, ctx| {
@@ -97,19 +97,7 @@ pub fn counters(
             Ok(Ok(out))
         })
     });
-    match answer {
-        Ok(Ok(map)) => Ok(map),
-        Ok(Err(msg)) => Err(RulesError::new(msg)),
-        Err(e) => Err(RulesError::new(e.to_string())),
-    }
-}
-
-/// `game.piece_types`, the declarations as the VM holds them (variants may have edited them).
-fn piece_types(lua: &Lua) -> mlua::Result<Option<Table>> {
-    Ok(match game_field(lua, "piece_types")? {
-        Value::Table(t) => Some(t),
-        _ => None,
-    })
+    flatten(answer)
 }
 
 /// Calls a counter function with the ctx and the piece's snapshot; an error names the

@@ -13,7 +13,7 @@
 //! a game, and a broken one is reported with `file:line` while the choice keeps its plain
 //! description.
 
-use crate::bots::{action_table, defined_at, game_field};
+use crate::bots::{action_table, defined_at, flatten, game_table};
 use crate::rules::{Access, LuaRules};
 use hexforge_game::{Action, GameState, RulesError};
 use mlua::{Function, Lua, Table, Value};
@@ -42,7 +42,7 @@ pub fn labels(
     actions: &[Action],
 ) -> Result<Vec<Option<Label>>, RulesError> {
     let answer = rules.loaded().sandbox.guarded(|lua| {
-        let Some(decls) = action_decls(lua)? else {
+        let Some(decls) = game_table(lua, "actions")? else {
             return Ok(Ok(vec![None; actions.len()]));
         };
         rules.with_ctx(lua, Access::Read(state), |lua, ctx| {
@@ -69,19 +69,7 @@ pub fn labels(
             Ok(Ok(out))
         })
     });
-    match answer {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(msg)) => Err(RulesError::new(msg)),
-        Err(e) => Err(RulesError::new(e.to_string())),
-    }
-}
-
-/// `game.actions`, the declarations as the VM holds them.
-fn action_decls(lua: &Lua) -> mlua::Result<Option<Table>> {
-    Ok(match game_field(lua, "actions")? {
-        Value::Table(t) => Some(t),
-        _ => None,
-    })
+    flatten(answer)
 }
 
 fn text(v: Value, what: &str, max: usize) -> Result<String, String> {
