@@ -19,8 +19,10 @@
 //! - [`rules`]: the [`Rules`] trait the script crate implements.
 //! - [`game`]: [`Game`], the all-or-nothing `perform`, the log, undo and redo.
 //! - [`record`]: [`GameRecord`], [`replay`], [`state_hash`], atomic versioned save files.
-//! - [`bot`], [`play`]: the seeded random bot, and bot games played to their end (one, or a
-//!   series with its printed summary: `hexforge play`'s loop).
+//! - [`bot`], [`play`]: the seeded random bot, and bot games played to their end.
+//! - [`series`]: series of games with their statistics and printed summary (`hexforge play`'s
+//!   loop), re-exported from [`play`].
+//! - [`stats`]: Wilson intervals, Fisher's exact test and quantiles for the reports.
 //! - [`mcts`]: the search bot (Monte Carlo tree search over any [`Rules`], `--bots mcts`).
 
 pub mod action;
@@ -34,8 +36,10 @@ pub mod piece;
 pub mod play;
 pub mod record;
 pub mod rules;
+pub mod series;
 pub mod size;
 pub mod state;
+pub mod stats;
 pub mod turn;
 
 pub use action::{Action, END_PHASE, Illegal};
