@@ -23,9 +23,12 @@
 //! - [`series`]: series of games with their statistics and printed summary (`hexforge play`'s
 //!   loop), re-exported from [`play`].
 //! - [`stats`]: Wilson intervals, Fisher's exact test and quantiles for the reports.
+//! - [`sweep`], [`balance`]: the balance lab: shards of a sweep's seeds, one JSON line per
+//!   game and merging them back; one rule set's report and two compared.
 //! - [`mcts`]: the search bot (Monte Carlo tree search over any [`Rules`], `--bots mcts`).
 
 pub mod action;
+pub mod balance;
 pub mod board;
 pub mod bot;
 pub mod dice;
@@ -40,6 +43,7 @@ pub mod series;
 pub mod size;
 pub mod state;
 pub mod stats;
+pub mod sweep;
 pub mod turn;
 
 pub use action::{Action, END_PHASE, Illegal};

@@ -21,8 +21,8 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 pub use crate::series::{
-    GameSetup, Series, SeriesError, SeriesOptions, Tally, TallySummary, play_series, print_log,
-    write_series,
+    GameSetup, Series, SeriesError, SeriesOptions, Tally, TallySummary, play_series,
+    play_series_with, print_log, write_series,
 };
 
 /// Limits for a bot game.
@@ -175,6 +175,34 @@ impl std::str::FromStr for BotSpec {
             }
         }
         Ok(spec)
+    }
+}
+
+impl BotSpec {
+    /// The spec as `--bots` takes it, parsing back to the same spec: `greedy`,
+    /// `blue=mcts:ms=200,red=greedy` (the default last, only when it is not `random`).
+    #[must_use]
+    pub fn as_arg(&self) -> String {
+        let mut parts: Vec<String> = self.sides.iter().map(|(s, b)| format!("{s}={b}")).collect();
+        if self.sides.is_empty() || self.default != RANDOM {
+            parts.push(self.default.clone());
+        }
+        parts.join(",")
+    }
+}
+
+/// As its `--bots` text ([`BotSpec::as_arg`]), so a JSONL line can be read back.
+impl Serialize for BotSpec {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.as_arg())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for BotSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        <String as serde::Deserialize>::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
     }
 }
 

@@ -1,12 +1,17 @@
-//! Series of bot games: `hexforge play --games N`'s loop ([`play_series`]), its statistics
-//! ([`Tally`]) and its printed summary ([`write_series`]), shared by the CLI and the editor's
-//! headless fallback so both print the same.
+//! Series of bot games: `hexforge play --games N`'s loop ([`play_series`], or
+//! [`play_series_with`] to see each game as it ends: `--jsonl`), its counts ([`Tally`]) and its
+//! printed report ([`write_series`]), shared by the CLI and the editor's headless fallback so
+//! both print the same.
 //!
-//! One game is [`crate::play`]'s; this module only repeats it over seeds, counts and writes.
-//! It does no file I/O of its own beyond the save file it is asked to write.
+//! One game is [`crate::play`]'s; this module only repeats it over seeds (all of them, or a
+//! [`Shard`]'s), counts and writes. The report itself is [`crate::balance`]'s, computed from
+//! the games' rows, so `hexforge stats merge` prints the same from the shards' lines. It does no
+//! file I/O of its own beyond the save file it is asked to write.
 
+use crate::balance::{RuleSetReport, write_play};
 use crate::play::{BotSpec, Bots, GameReport, PlayError, PlayOptions, play_game_with};
 use crate::record::{SaveFile, save};
+use crate::sweep::{Command, GameRow, Shard, Sweep};
 use crate::{GameState, LogEntry, ModLock, Rules, SaveError, Value};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -53,17 +58,17 @@ pub struct TallySummary {
 
 impl Tally {
     /// Counts a finished game.
-    pub fn add(&mut self, report: &GameReport, elapsed: Duration) {
+    pub fn add(&mut self, row: &GameRow) {
         self.games += 1;
-        if report.winners.is_empty() {
+        if row.winners.is_empty() {
             self.draws += 1;
         }
-        for w in &report.winners {
+        for w in &row.winners {
             *self.wins.entry(w.clone()).or_insert(0) += 1;
         }
-        self.total_actions += report.actions;
-        self.total_rounds += u64::from(report.rounds);
-        self.elapsed += elapsed;
+        self.total_actions += row.actions;
+        self.total_rounds += u64::from(row.rounds);
+        self.elapsed += Duration::from_secs_f64(row.ms.max(0.0) / 1000.0);
     }
 
     /// Makes sure every side appears in the win table, even with no wins.
@@ -128,6 +133,8 @@ pub struct SeriesOptions {
     pub seed: u64,
     /// How many games.
     pub games: u64,
+    /// Play only this shard of the games' seeds ([`Shard::seeds`]).
+    pub shard: Option<Shard>,
     /// The bots, as the summary names them.
     pub bots: BotSpec,
     /// Write each game to this save file (meant for a single game).
@@ -145,6 +152,7 @@ impl Default for SeriesOptions {
         SeriesOptions {
             seed: 1,
             games: 1,
+            shard: None,
             bots: BotSpec::default(),
             save: None,
             log: false,
@@ -154,11 +162,43 @@ impl Default for SeriesOptions {
     }
 }
 
+impl SeriesOptions {
+    /// The sweep these options play: `hexforge play`'s, of `setup`'s mod and scenario (what
+    /// each `--jsonl` line names, and the report's header).
+    #[must_use]
+    pub fn sweep(&self, setup: &GameSetup) -> Sweep {
+        Sweep {
+            command: Command::Play,
+            rule_sets: vec![setup.title.clone()],
+            scenario: setup.scenario.clone(),
+            bots: self.bots.clone(),
+            first_seed: self.seed,
+            games: self.games,
+        }
+    }
+
+    /// The seeds to play: all the requested ones, or the shard's.
+    #[must_use]
+    pub fn seeds(&self) -> std::ops::Range<u64> {
+        match self.shard {
+            Some(shard) => shard.seeds(self.seed, self.games),
+            None => self.seed..self.seed.wrapping_add(self.games),
+        }
+    }
+
+    /// Whether the result is one game's (its result line and hash), not a report.
+    fn single(&self) -> bool {
+        self.games == 1 && self.shard.is_none()
+    }
+}
+
 /// What a series played.
 #[derive(Clone, Debug, Default)]
 pub struct Series {
     /// Statistics over every game.
     pub tally: Tally,
+    /// Every game, in seed order (the report is computed from these).
+    pub rows: Vec<GameRow>,
     /// The last game's report (a single game's result is printed from it).
     pub last: Option<GameReport>,
 }
@@ -186,50 +226,71 @@ pub enum SeriesError {
     Json(#[from] serde_json::Error),
 }
 
-/// Plays `opts.games` bot games with rules from `make_rules` (one value per game; games may
-/// share one through `&R`), seeds `opts.seed..`, saving and writing the single game's log to
-/// `out` as asked. `after_game` runs after each game (a progress bar).
+/// Plays the bot games of `opts` (seeds `opts.seed..`, or its shard's) with rules from
+/// `make_rules` (one value per game; games may share one through `&R`), saving and writing the
+/// single game's log to `out` as asked. `after_game` runs after each game (a progress bar).
 ///
 /// # Errors
 /// The first game that fails or does not finish (naming its seed), or an I/O error.
 pub fn play_series<R: Rules>(
-    mut make_rules: impl FnMut() -> R,
+    make_rules: impl FnMut() -> R,
     setup: &GameSetup,
     opts: &SeriesOptions,
     bots: Bots<'_>,
     out: &mut dyn Write,
     mut after_game: impl FnMut(),
 ) -> Result<Series, SeriesError> {
+    play_series_with(make_rules, setup, opts, bots, out, |_| {
+        after_game();
+        Ok(())
+    })
+}
+
+/// [`play_series`], handing each finished game's row to `on_game` as it ends (a `--jsonl`
+/// line, a progress bar), so a sweep stopped halfway keeps the games it finished.
+///
+/// # Errors
+/// As [`play_series`], or the first error of `on_game`.
+pub fn play_series_with<R: Rules>(
+    mut make_rules: impl FnMut() -> R,
+    setup: &GameSetup,
+    opts: &SeriesOptions,
+    bots: Bots<'_>,
+    out: &mut dyn Write,
+    mut on_game: impl FnMut(&GameRow) -> std::io::Result<()>,
+) -> Result<Series, SeriesError> {
     let options = PlayOptions {
         max_steps: opts.max_steps,
         // Only a single game's report shows its hash.
-        state_hash: opts.games == 1,
+        state_hash: opts.single(),
     };
     let mut series = Series::default();
-    for i in 0..opts.games {
-        let seed = opts.seed.wrapping_add(i);
+    for seed in opts.seeds() {
         let start = Instant::now();
         let rules = make_rules();
         let (game, report) = play_game_with(rules, setup.state(seed), &options, bots)
             .map_err(|error| SeriesError::Game { seed, error })?;
-        series.tally.add(&report, start.elapsed());
+        let row = GameRow::of(&report, game.state(), start.elapsed());
+        series.tally.add(&row);
         series
             .tally
-            .include_sides(game.state().sides.iter().map(|s| s.id.as_str()));
+            .include_sides(row.sides.iter().map(String::as_str));
         if let Some(path) = &opts.save {
             save(path, &SaveFile::of(&game))?;
         }
-        if opts.log && opts.games == 1 {
+        if opts.log && opts.single() {
             print_log(&game.state().log, out)?;
         }
-        after_game();
+        on_game(&row)?;
+        series.rows.push(row);
         series.last = Some(report);
     }
     Ok(series)
 }
 
-/// Writes a series' result as `hexforge play` prints it: one game's result line, or win rates
-/// per side, average length and time per game (or the same as JSON).
+/// Writes a series' result as `hexforge play` prints it: one game's result line, or the rule
+/// set's report ([`RuleSetReport`]: win rates per side with their intervals, the first mover,
+/// lengths, endings, time per game), or the same as JSON.
 ///
 /// # Errors
 /// Writing failed.
@@ -239,9 +300,18 @@ pub fn write_series(
     series: &Series,
     out: &mut dyn Write,
 ) -> Result<(), SeriesError> {
-    match (opts.games, &series.last) {
-        (1, Some(report)) => print_one(setup, opts, report, out),
-        _ => print_many(setup, opts, &series.tally, out),
+    match &series.last {
+        Some(report) if opts.single() => print_one(setup, opts, report, out),
+        _ => {
+            let report = RuleSetReport::of(&setup.title, &series.rows);
+            Ok(write_play(
+                &opts.sweep(setup),
+                opts.shard,
+                &report,
+                opts.json,
+                out,
+            )?)
+        }
     }
 }
 
@@ -307,56 +377,5 @@ fn print_one(
     if let Some(path) = &opts.save {
         writeln!(out, "saved to {}", path.display())?;
     }
-    Ok(())
-}
-
-fn print_many(
-    setup: &GameSetup,
-    opts: &SeriesOptions,
-    tally: &Tally,
-    out: &mut dyn Write,
-) -> Result<(), SeriesError> {
-    let summary = tally.summary();
-    if opts.json {
-        let mut v = serde_json::to_value(&summary)?;
-        v["mod"] = setup.title.clone().into();
-        v["scenario"] = setup.scenario.clone().into();
-        v["first_seed"] = opts.seed.into();
-        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
-        return Ok(());
-    }
-    writeln!(
-        out,
-        "{} games of {} (scenario {}, seeds {}..={}), {}",
-        summary.games,
-        setup.title,
-        setup.scenario,
-        opts.seed,
-        opts.seed.wrapping_add(opts.games - 1),
-        opts.bots
-    )?;
-    let width = summary
-        .wins
-        .keys()
-        .map(String::len)
-        .max()
-        .unwrap_or(0)
-        .max(5);
-    for (side, wins) in &summary.wins {
-        let rate = summary.win_rates.get(side).copied().unwrap_or(0.0) * 100.0;
-        writeln!(out, "  {side:width$} {wins:6} wins {rate:5.1}%")?;
-    }
-    #[allow(clippy::cast_precision_loss)]
-    let draw_rate = summary.draws as f64 * 100.0 / summary.games.max(1) as f64;
-    writeln!(
-        out,
-        "  {:width$} {:6}      {draw_rate:5.1}%",
-        "draws", summary.draws
-    )?;
-    writeln!(
-        out,
-        "average {:.1} actions, {:.1} rounds; {:.2} ms per game",
-        summary.avg_actions, summary.avg_rounds, summary.ms_per_game
-    )?;
     Ok(())
 }
