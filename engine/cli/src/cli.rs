@@ -12,6 +12,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use hexforge_game::play::BotSpec;
+use hexforge_game::sweep::Shard;
 use std::path::PathBuf;
 
 /// Check, test, play, replay and hot-reload Hexforge mods.
@@ -41,9 +42,27 @@ pub enum Command {
     Test(TestArgs),
     /// Play a mod headless with bots and print the result.
     #[command(
-        after_help = "Examples:\n  hexforge play mods/tutorial --bots random\n  hexforge play tutorial --games 200 --seed 1 --json\n  hexforge play tutorial --seed 9 --save game.hexsave"
+        after_help = "Examples:\n  hexforge play mods/tutorial --bots random\n  hexforge play tutorial --games 200 --seed 1 --json\n  hexforge play tutorial --seed 9 --save game.hexsave\n  hexforge play tutorial --games 1000 --shard 2/4 --jsonl part2.jsonl"
     )]
     Play(PlayArgs),
+    /// Play the same seeds under two rule sets (a mod and a variant of it) and report win rates
+    /// with 95% intervals, the first mover's advantage, game lengths, how games ended, and
+    /// whether the two differ significantly.
+    #[command(
+        after_help = "Examples:\n  hexforge compare mods/tutorial my-variant --games 200 --bots greedy\n  hexforge compare orbital-skirmish orbital-skirmish-gravity --scenario duel --games 100 --chart duel.svg\n  hexforge compare tutorial my-variant --games 1000 --shard 3/8 --jsonl part3.jsonl"
+    )]
+    Compare(CompareArgs),
+    /// Statistics over the JSON lines of `play --jsonl` and `compare --jsonl` runs.
+    #[command(
+        after_help = "Example:\n  hexforge stats merge part*.jsonl --chart sweep.svg",
+        subcommand_required = true,
+        arg_required_else_help = true
+    )]
+    Stats {
+        /// What to do with them.
+        #[command(subcommand)]
+        command: StatsCommand,
+    },
     /// Replay a save file and check that it reaches the saved state.
     #[command(after_help = "Example:\n  hexforge replay game.hexsave")]
     Replay(ReplayArgs),
@@ -77,6 +96,78 @@ pub enum Command {
         after_help = "Examples:\n  hexforge new my-game\n  hexforge new flare-variant --extends solar-flare"
     )]
     New(NewArgs),
+}
+
+/// The `stats` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum StatsCommand {
+    /// Combine the JSON lines of a sharded sweep (from `play` or `compare` with `--jsonl`)
+    /// into the report the unsharded run prints: the same numbers, only the time differs.
+    #[command(
+        after_help = "Examples:\n  hexforge stats merge part1.jsonl part2.jsonl part3.jsonl part4.jsonl\n  hexforge stats merge results/*.jsonl --json\n  cat results/*.jsonl | hexforge stats merge - --chart sweep.svg"
+    )]
+    Merge(MergeArgs),
+}
+
+/// Arguments of `stats merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The JSONL files (`-` reads stdin); lines of one sweep, in any order. Example:
+    /// `part1.jsonl part2.jsonl` or `results/*.jsonl`.
+    #[arg(value_name = "FILES", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print a machine-readable JSON report instead of text. Example: `--json`.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw the report as an SVG chart (win rates with error bars, game lengths).
+    /// Example: `--chart sweep.svg`.
+    #[arg(long, value_name = "FILE.svg")]
+    pub chart: Option<PathBuf>,
+}
+
+/// Arguments of `compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Rule set A: a mod folder or id. Example: `mods/tutorial`.
+    #[arg(value_name = "MOD")]
+    pub module: String,
+    /// Rule set B, usually a copy of A with a rule changed (`hexforge new my-variant
+    /// --extends tutorial`); it must have the scenario too. Example: `my-variant`.
+    #[arg(value_name = "OTHER_MOD")]
+    pub other: String,
+    /// The scenario both play (default: A's first scenario). Example: `--scenario picket`.
+    #[arg(long, value_name = "ID")]
+    pub scenario: Option<String>,
+    /// The first game's seed; both rule sets play seeds seed, seed+1, ... Example: `--seed 1`.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Games per rule set. Example: `--games 400`.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// Who plays, in both rule sets (as `hexforge play --bots`; a bot the mods define must
+    /// exist in both). Examples: `--bots greedy`, `--bots blue=mcts:iters=100,red=greedy`.
+    #[arg(long, value_name = "BOTS", default_value = "random")]
+    pub bots: BotSpec,
+    /// Print a machine-readable JSON report instead of text. Example: `--json`.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw the report as an SVG chart: win rates per side with 95% error bars for both
+    /// rule sets side by side, and game lengths as box plots. Example: `--chart variant.svg`.
+    #[arg(long, value_name = "FILE.svg")]
+    pub chart: Option<PathBuf>,
+    /// Play only the K-th of N disjoint seed ranges (K from 1), to spread a sweep over jobs or
+    /// machines; merge their `--jsonl` files with `hexforge stats merge`. Example:
+    /// `--shard 2/8` or `--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Write one JSON line per game to FILE (`-`: stdout, and the report goes to stderr).
+    /// Example: `--jsonl part2.jsonl`.
+    #[arg(long, value_name = "FILE")]
+    pub jsonl: Option<PathBuf>,
+    /// Give up on a game after this many bot moves (it then counts as an error).
+    /// Example: `--max-steps 5000`.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub max_steps: usize,
 }
 
 /// Arguments of `pack`.
@@ -173,10 +264,20 @@ pub struct PlayArgs {
     /// `--bots blue=mcts:ms=200,red=greedy`, `--bots mcts:iters=300:horizon=30`.
     #[arg(long, value_name = "BOTS", default_value = "random")]
     pub bots: BotSpec,
-    /// Play this many games, with seeds seed, seed+1, ..., and print statistics.
+    /// Play this many games, with seeds seed, seed+1, ..., and print statistics (win rates
+    /// with 95% Wilson intervals, the first mover's advantage, lengths, how games ended).
     /// Example: `--games 200`.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
+    /// Play only the K-th of N disjoint seed ranges of the games (K from 1), to spread a sweep
+    /// over jobs or machines; merge their `--jsonl` files with `hexforge stats merge`.
+    /// Example: `--shard 2/8` or `--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT`.
+    #[arg(long, value_name = "K/N", conflicts_with = "save")]
+    pub shard: Option<Shard>,
+    /// Write one JSON line per game to FILE (`-`: stdout, and the report goes to stderr).
+    /// Example: `--jsonl part2.jsonl`.
+    #[arg(long, value_name = "FILE")]
+    pub jsonl: Option<PathBuf>,
     /// Write the (single) game to this save file. Example: `--save game.hexsave`.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,

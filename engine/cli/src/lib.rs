@@ -1,10 +1,12 @@
 //! # hexforge (the command-line tool)
 //!
-//! `hexforge check | test | play | replay | eval | watch | pack | install | list | remove | new`. The binary is thin: the game rules,
-//! saves and the Lua runtime live in the engine crates; this crate parses arguments
-//! ([`cli`]) and prints results ([`cmd`], one file per subcommand). Mods are found with
-//! `hexforge_script::paths` and bot games are played by `hexforge_game::play`, both shared with
-//! the editor. All access to the Lua runtime goes through [`runtime`].
+//! `hexforge check | test | play | compare | stats | replay | eval | watch | pack | install |
+//! list | remove | new`. The binary is thin: the game rules, saves, the Lua runtime and the
+//! balance lab's statistics live in the engine crates; this crate parses arguments ([`cli`])
+//! and prints results ([`cmd`], one file per subcommand; [`jsonl`] writes `--jsonl` lines and
+//! [`chart`] draws `--chart` SVGs). Mods are found with `hexforge_script::paths` and bot games
+//! are played by `hexforge_game::play`, both shared with the editor. All access to the Lua
+//! runtime goes through [`runtime`].
 //!
 //! **Invariants.** No panic on any argument or file a user gives: every failure is a message on
 //! stderr and a non-zero exit (1 for failures, 2 for bad arguments). Bot games are a pure
@@ -17,8 +19,10 @@
 //! assert_eq!(hexforge::run_from(["hexforge", "play"]), ExitCode::from(2));
 //! ```
 
+pub mod chart;
 pub mod cli;
 pub mod cmd;
+pub mod jsonl;
 pub mod runtime;
 
 use clap::Parser;
@@ -79,6 +83,8 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(code)
         }
+        Command::Compare(a) => cmd::compare::run(a, &mut out),
+        Command::Stats { command } => cmd::stats::run(command, &mut out),
         Command::Replay(a) => cmd::replay::run(a, &mut out),
         Command::Eval(a) => cmd::eval::run(a, &mut out),
         Command::Watch(a) => cmd::watch::run(a, &mut out),

@@ -23,8 +23,20 @@ fn stdout(o: &Output) -> String {
 #[test]
 fn every_command_has_help_with_an_example() {
     let tmp = tempfile::tempdir().unwrap();
-    for cmd in ["check", "test", "play", "replay", "eval", "watch"] {
-        let o = hexforge(&[cmd, "--help"], tmp.path());
+    for cmd in [
+        "check",
+        "test",
+        "play",
+        "compare",
+        "stats",
+        "stats merge",
+        "replay",
+        "eval",
+        "watch",
+    ] {
+        let mut args: Vec<&str> = cmd.split(' ').collect();
+        args.push("--help");
+        let o = hexforge(&args, tmp.path());
         assert_eq!(o.status.code(), Some(0), "{cmd}");
         let text = stdout(&o);
         assert!(
@@ -45,6 +57,10 @@ fn bad_arguments_exit_2_with_usage() {
         &["play", "tutorial", "--seed", "minus-one"],
         &["play", "tutorial", "--games", "0"],
         &["play", "tutorial", "--bots", "blue=,red"],
+        &["play", "tutorial", "--games", "8", "--shard", "0/4"],
+        &["play", "tutorial", "--games", "8", "--shard", "5/4"],
+        &["compare", "tutorial"],
+        &["stats", "merge"],
         &[],
     ] {
         let o = hexforge(args, tmp.path());
@@ -160,5 +176,26 @@ fn test_filter_runs_only_the_matching_tests() {
         stdout(&o).contains("no test's `file: name` contains"),
         "{}",
         stdout(&o)
+    );
+}
+
+#[test]
+fn compare_names_both_mods_when_one_lacks_the_scenario() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mods = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods");
+    let (a, b) = (mods.join("tutorial"), mods.join("orbital-skirmish"));
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let o = hexforge(&["compare", a, b, "--games", "2"], tmp.path());
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("cannot compare {a} and {b} on scenario `picket`")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "{a} has it, {b} has no scenario `picket` (it has: duel"
+        )),
+        "{err}"
     );
 }

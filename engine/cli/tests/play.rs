@@ -141,6 +141,8 @@ fn args(seed: u64, games: u64) -> PlayArgs {
         seed,
         bots: BotSpec::default(),
         games,
+        shard: None,
+        jsonl: None,
         save: None,
         log: false,
         json: false,
@@ -272,6 +274,8 @@ fn many_games_print_win_rates_that_add_up() {
     );
     assert!(text.contains("blue") && text.contains("red") && text.contains("draws"));
     assert!(text.contains("ms per game"));
+    // Each side's win rate comes with its 95% Wilson interval.
+    assert!(text.contains("(95% Wilson intervals)"), "{text}");
 
     let mut out = Vec::new();
     let a = PlayArgs {
@@ -296,6 +300,10 @@ fn many_games_print_win_rates_that_add_up() {
         .sum();
     let draws = v["draws"].as_f64().unwrap() / 30.0;
     assert!((rates + draws - 1.0).abs() < 1e-9);
+    let blue_wins = usize::try_from(v["wins"]["blue"].as_u64().unwrap()).unwrap();
+    let ci = hexforge_game::stats::wilson(blue_wins, 30, hexforge_game::stats::Z95);
+    assert_eq!(v["win_intervals"]["blue"]["low"].as_f64(), Some(ci.low));
+    assert_eq!(v["win_intervals"]["blue"]["high"].as_f64(), Some(ci.high));
 }
 
 #[test]
@@ -539,4 +547,32 @@ fn a_named_bot_plays_its_side_and_an_unknown_one_is_an_error() {
         panic!("an unknown bot must fail the game");
     };
     assert!(err.to_string().contains("no bot named \"last\""), "{err}");
+}
+
+#[test]
+fn shards_play_their_seeds_and_write_one_line_per_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut seeds = Vec::new();
+    for k in 1..=3 {
+        let path = tmp.path().join(format!("{k}.jsonl"));
+        let a = PlayArgs {
+            shard: Some(format!("{k}/3").parse().unwrap()),
+            jsonl: Some(path.clone()),
+            ..args(10, 8)
+        };
+        let mut out = Vec::new();
+        play_games(Race::new, &setup(), &a, Bots::default(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains(&format!("shard {k}/3 of 10..=17")), "{text}");
+        for line in std::fs::read_to_string(&path).unwrap().lines() {
+            let v: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(
+                (v["command"].as_str(), v["games"].as_u64()),
+                (Some("play"), Some(8))
+            );
+            seeds.push(v["seed"].as_u64().unwrap());
+        }
+    }
+    // 8 games in 3 shards: 3, 3 and 2, together exactly seeds 10..=17.
+    assert_eq!(seeds, (10..18).collect::<Vec<_>>());
 }

@@ -2,6 +2,7 @@
 //! `anyhow` errors and are printed once by [`crate::run`].
 
 pub mod check;
+pub mod compare;
 pub mod eval;
 pub mod install;
 pub mod list;
@@ -10,5 +11,6 @@ pub mod pack;
 pub mod play;
 pub mod remove;
 pub mod replay;
+pub mod stats;
 pub mod test;
 pub mod watch;

@@ -1,18 +1,22 @@
 //! `hexforge play <mod>`: headless bot games.
 //!
 //! One game prints its result (and can be saved); `--games N` plays seeds `seed..seed+N` and
-//! prints win rates per side, average length and time per game. The loop and the output are
-//! `hexforge_game::play`'s ([`play_series`], [`write_series`]), shared with the editor's
-//! headless fallback; this file adds the mod, the arguments and the progress bar.
-//! [`play_games`] is generic over [`Rules`] so it is tested with Rust rules.
+//! prints the rule set's report (win rates per side with 95% intervals, the first mover,
+//! lengths, how games ended, time per game); `--shard K/N` plays the K-th of N seed ranges
+//! and `--jsonl` writes one line per game for `hexforge stats merge`. The loop and the output
+//! are `hexforge_game::series`' ([`play_series_with`], [`write_series`]), shared with the
+//! editor's headless fallback; this file adds the mod, the arguments, the JSONL lines and the
+//! progress bar. [`play_games`] is generic over [`Rules`] so it is tested with Rust rules.
 
 use crate::cli::PlayArgs;
+use crate::jsonl::Jsonl;
 use crate::runtime;
 use anyhow::{Context, bail};
 use hexforge_game::Rules;
 use hexforge_game::Value;
 pub use hexforge_game::play::GameSetup;
-use hexforge_game::play::{Bots, SeriesError, SeriesOptions, play_series, write_series};
+use hexforge_game::play::{Bots, SeriesError, SeriesOptions, play_series_with, write_series};
+use hexforge_game::sweep::GameLine;
 use hexforge_script::paths;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -74,8 +78,9 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Plays `args.games` bot games with rules from `make_rules` (one value per game) and writes
-/// the result to `out`.
+/// Plays `args.games` bot games (or `args.shard`'s) with rules from `make_rules` (one value per
+/// game) and writes the result to `out`, and each game's line to `args.jsonl` (with `-`, the
+/// lines go to `out` and the result to stderr).
 ///
 /// # Errors
 /// The first game that fails or does not finish (naming its seed), `--save` with several
@@ -93,22 +98,41 @@ pub fn play_games<R: Rules>(
     let opts = SeriesOptions {
         seed: args.seed,
         games: args.games,
+        shard: args.shard,
         bots: args.bots.clone(),
         save: args.save.clone(),
         log: args.log,
         json: args.json,
         max_steps: args.max_steps,
     };
-    let bar = progress_bar(args.games);
-    let series =
-        play_series(make_rules, setup, &opts, bots, out, || bar.inc(1)).map_err(series_error)?;
+    let mut stderr = std::io::stderr();
+    let (out, mut lines): (&mut dyn Write, _) = match &args.jsonl {
+        Some(path) if Jsonl::is_stdout(path) => (&mut stderr, Some(Jsonl::to(out))),
+        Some(path) => (out, Some(Jsonl::create(path)?)),
+        None => (out, None),
+    };
+    let sweep = opts.sweep(setup);
+    let bar = progress_bar(opts.seeds().end - opts.seeds().start);
+    let series = play_series_with(make_rules, setup, &opts, bots, out, |game| {
+        bar.inc(1);
+        match &mut lines {
+            Some(lines) => lines.write(&GameLine {
+                sweep: sweep.clone(),
+                shard: opts.shard,
+                rules: setup.title.clone(),
+                game: game.clone(),
+            }),
+            None => Ok(()),
+        }
+    })
+    .map_err(series_error)?;
     bar.finish_and_clear();
     write_series(setup, &opts, &series, out).map_err(series_error)
 }
 
 /// The error as this crate reports it: the underlying error with the game's seed as context, so
 /// `error: game with seed 3: ...` reads as before and a broken pipe is still recognised.
-fn series_error(e: SeriesError) -> anyhow::Error {
+pub(crate) fn series_error(e: SeriesError) -> anyhow::Error {
     match e {
         SeriesError::Game { seed, error } => {
             anyhow::Error::new(error).context(format!("game with seed {seed}"))
@@ -119,7 +143,7 @@ fn series_error(e: SeriesError) -> anyhow::Error {
     }
 }
 
-fn progress_bar(games: u64) -> ProgressBar {
+pub(crate) fn progress_bar(games: u64) -> ProgressBar {
     // Only worth drawing for several games, and only for a person watching.
     let target = if games > 1 && std::io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()
@@ -173,6 +197,8 @@ mod tests {
             seed: 1,
             bots: BotSpec::default(),
             games: 2,
+            shard: None,
+            jsonl: None,
             save: None,
             log: false,
             json: false,
