@@ -28,6 +28,7 @@
 use crate::board_view::{self, BoardScene, Camera};
 use crate::command::{BottomTab, Command, PanelKind, Tab};
 use crate::demo::{self, DemoKind};
+use crate::graph_view::NodeLayout;
 use crate::panels::code_editor::{CodeEditor, typos};
 use crate::panels::confirm;
 use crate::panels::inspector::{self, InspectorState};
@@ -45,7 +46,7 @@ use hexforge_core::hex::Hex;
 use hexforge_core::hex::layout::{Layout, Orientation};
 use hexforge_core::hex::trace::trace;
 use hexforge_game::{Action, Illegal, PieceId, SideId};
-use hexforge_script::labels::{Label, labels};
+use hexforge_script::labels::labels;
 use hexforge_script::paths;
 use hexforge_script::watch::{Budget, ModWatcher};
 use serde::{Deserialize, Serialize};
@@ -55,7 +56,10 @@ use std::time::{Duration, Instant, SystemTime};
 
 mod bars;
 mod games;
+mod on_board;
 mod playing;
+
+pub use on_board::straight_path;
 
 /// Everything that persists between runs (eframe storage, key [`eframe::APP_KEY`]). Caches and
 /// loaded files are deliberately not here.
@@ -242,8 +246,8 @@ pub struct EditorApp {
     pub selected_piece: Option<PieceId>,
     /// The selected piece's legal actions and what they point at.
     pub choices: PieceChoices,
-    /// The label each of `choices.actions` declares (`game.action { label = ... }`), or none.
-    pub choice_labels: Vec<Option<Label>>,
+    /// The legal actions that name no piece, by the hexes and nodes they name.
+    pub free: PieceChoices,
     /// Several actions end on the clicked hex or target: the play panel asks which.
     pub pending: Vec<Action>,
     /// Who plays each side: `human`, `random` or a mod bot (absent: human).
@@ -264,6 +268,8 @@ pub struct EditorApp {
     pub play: PlayView,
     /// The board's hex layout last frame (where each hex is on screen).
     pub board_layout: Option<Layout>,
+    /// Where each graph node was drawn last frame (graph maps).
+    pub board_nodes: Option<NodeLayout>,
     /// The file watcher (created with the first mod opened; `None` if the OS refused one).
     pub watcher: Option<ModWatcher>,
     /// Files this app reloaded for itself (the code editor's saves), with their stamp then: the
@@ -295,7 +301,7 @@ impl EditorApp {
             open: None,
             selected_piece: None,
             choices: PieceChoices::default(),
-            choice_labels: Vec::new(),
+            free: PieceChoices::default(),
             pending: Vec::new(),
             bots: BTreeMap::new(),
             run: None,
@@ -304,11 +310,12 @@ impl EditorApp {
             logs: LogsPanel::default(),
             tables: TablesPanel::default(),
             play_form: PlayForm {
-                scenario: String::new(),
                 seed: EDITOR_SEED.to_string(),
+                ..PlayForm::default()
             },
             play: PlayView::default(),
             board_layout: None,
+            board_nodes: None,
             watcher: None,
             self_saved: BTreeMap::new(),
         };
@@ -416,6 +423,8 @@ impl EditorApp {
             Command::ReplayUpTo(n) => self.replay_up_to(n),
             Command::LoadGame(path) => self.load_game(&path),
             Command::SelectHex(h) => self.click_hex(h),
+            Command::SelectNode(n) => self.click_node(&n),
+            Command::PickFacing(h, d) => self.click_arrow(h, d),
             Command::SelectTab(t) => self.persisted.tab = t,
             Command::SelectBottomTab(t) => self.persisted.bottom = t,
             Command::RescanMods => self.rescan(),
@@ -687,9 +696,10 @@ impl EditorApp {
                 let out = board_view::show(ui, &self.scene, &mut self.persisted.camera);
                 self.hovered = out.hovered;
                 self.board_layout = out.layout;
-                if let Some(h) = out.clicked {
-                    cmds.push(Command::SelectHex(h));
-                }
+                self.board_nodes = out.nodes;
+                cmds.extend(out.clicked.map(Command::SelectHex));
+                cmds.extend(out.clicked_node.map(Command::SelectNode));
+                cmds.extend(out.arrow.map(|(h, d)| Command::PickFacing(h, d)));
             }
             Tab::Code => {
                 let mod_dir = self.persisted.last_mod.as_deref();
@@ -724,30 +734,6 @@ impl EditorApp {
         self.pending_end.as_ref()?;
         confirm::end_game(ctx).map(Command::ConfirmEnd)
     }
-}
-
-/// The hexes from `a` to `b` along the exact line trace (a tie takes its left hex): the path
-/// drawn for a move without a path param.
-#[must_use]
-pub fn straight_path(a: Hex, b: Hex) -> Vec<Hex> {
-    let mut out: Vec<Hex> = Vec::new();
-    for step in trace(a, b).steps() {
-        let h = match *step {
-            hexforge_core::hex::trace::TraceStep::Cross(h) => h,
-            hexforge_core::hex::trace::TraceStep::Tie { left, .. } => left,
-            hexforge_core::hex::trace::TraceStep::Vertex { .. } => continue,
-        };
-        if out.last() != Some(&h) {
-            out.push(h);
-        }
-    }
-    if out.first() != Some(&a) {
-        out.insert(0, a);
-    }
-    if out.last() != Some(&b) {
-        out.push(b);
-    }
-    out
 }
 
 fn outcome_line(o: &hexforge_game::Outcome) -> String {

@@ -88,6 +88,13 @@ pub struct BoardScene {
     pub last: BTreeSet<Hex>,
     /// Short notes by hex, drawn under the hex (a target's hit chance from its action's label).
     pub notes: BTreeMap<Hex, String>,
+    /// Graph nodes a choice names (a jump's destination), ringed in yellow.
+    pub lit_nodes: BTreeSet<String>,
+    /// The graph node of the selected piece, ringed in white.
+    pub selected_node: Option<String>,
+    /// A facing picker: one arrow per direction a choice at that hex may end facing; a click
+    /// on an arrow is [`BoardOutput::arrow`].
+    pub arrows: Vec<(Hex, Direction)>,
     /// The orientation the board declares (its scenario's `[board] orientation`, else the
     /// shape's own: offset rows are pointy-top rows); `None` for demo boards.
     pub orientation: Option<Orientation>,
@@ -147,14 +154,22 @@ impl Default for Camera {
 }
 
 /// What happened in the view this frame.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct BoardOutput {
     /// The hex layout used this frame (hex boards only): where each hex was drawn on screen.
     pub layout: Option<Layout>,
     /// The board hex under the pointer (hex boards only, and only hexes on the board).
     pub hovered: Option<Hex>,
-    /// The board hex clicked this frame.
+    /// The board hex clicked this frame (not when the click hit a facing arrow).
     pub clicked: Option<Hex>,
+    /// The facing arrow clicked this frame: its hex and direction.
+    pub arrow: Option<(Hex, Direction)>,
+    /// Where each graph node was drawn this frame (graph maps only).
+    pub nodes: Option<crate::graph_view::NodeLayout>,
+    /// The graph node under the pointer (graph maps only).
+    pub hovered_node: Option<String>,
+    /// The graph node clicked this frame.
+    pub clicked_node: Option<String>,
 }
 
 /// Zoom limits (relative to fit).
@@ -312,7 +327,29 @@ pub fn show(ui: &mut egui::Ui, scene: &BoardScene, camera: &mut Camera) -> Board
 
     let mut out = BoardOutput::default();
     if let Some(graph) = scene.graph.as_ref().and_then(|g| scene.board.graphs.get(g)) {
-        crate::graph_view::draw_graph(&painter, rect, graph, scene, camera);
+        let nodes = crate::graph_view::layout_nodes(rect, graph, camera);
+        out.hovered_node = response
+            .hover_pos()
+            .and_then(|pos| nodes.node_at(pos))
+            .map(str::to_owned);
+        crate::graph_view::draw_graph(&painter, &nodes, graph, scene, out.hovered_node.as_deref());
+        if let Some(n) = &out.hovered_node {
+            let name = graph.nodes[n].values.get("name").and_then(|v| v.as_str());
+            painter.text(
+                rect.left_bottom() + vec2(8.0, -8.0),
+                egui::Align2::LEFT_BOTTOM,
+                format!(
+                    "node {n}{}",
+                    name.map_or(String::new(), |m| format!(" ({m})"))
+                ),
+                FontId::monospace(13.0),
+                Color32::WHITE,
+            );
+        }
+        if response.clicked() {
+            out.clicked_node.clone_from(&out.hovered_node);
+        }
+        out.nodes = Some(nodes);
     } else if let Some(board) = &scene.board.shape {
         let seen = Camera {
             orientation: scene.orientation_seen(camera),
@@ -351,8 +388,15 @@ pub fn show(ui: &mut egui::Ui, scene: &BoardScene, camera: &mut Camera) -> Board
         // Pieces last, so a hovered stack fans out and its card lies over everything.
         crate::counter_view::draw_pieces(&painter, &layout, scene, hovered);
         draw_notes(&painter, &layout, scene);
+        let arrow = response
+            .hover_pos()
+            .and_then(|pos| crate::facing_picker::arrow_at(&layout, &scene.arrows, pos));
+        crate::facing_picker::draw(&painter, &layout, &scene.arrows, arrow);
         if response.clicked() {
-            out.clicked = out.hovered;
+            match arrow {
+                Some(a) => out.arrow = Some(a),
+                None => out.clicked = out.hovered,
+            }
         }
     } else {
         painter.text(

@@ -15,8 +15,8 @@
 //! ```
 
 use crate::demo::DemoKind;
-use hexforge_core::hex::Hex;
 use hexforge_core::hex::layout::Orientation;
+use hexforge_core::hex::{Direction, Hex};
 use hexforge_game::{Action, PieceId};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -117,8 +117,14 @@ pub enum Command {
     SaveGame(PathBuf),
     /// Load a saved game into the open mod, replaying its actions under the rules now.
     LoadGame(PathBuf),
-    /// Select a hex on the board (the inspector shows it).
+    /// A click on a board hex: plays or short-lists the choices there, or selects a piece (the
+    /// inspector shows the hex).
     SelectHex(Hex),
+    /// A click on a graph node: plays or short-lists the choices naming it, or selects a piece
+    /// there.
+    SelectNode(String),
+    /// A click on a facing arrow of the short list's hex: plays the choice ending so.
+    PickFacing(Hex, Direction),
     /// Switch the centre tab.
     SelectTab(Tab),
     /// Switch the bottom panel's tab.

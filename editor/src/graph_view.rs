@@ -1,9 +1,11 @@
 //! Graph maps ([`hexforge_game::GraphMap`]) on the board: nodes at their `draw_at` positions,
 //! spread on screen so no two circles or names overlap, routes as lines, each node's boxes inside
-//! it, and one marker per side, box and counter label with a count ("WS 3").
+//! it, and one marker per side, box and counter label with a count ("WS 3"). Nodes a choice
+//! names are ringed in yellow, the selected piece's node in white, the hovered one thinly; a
+//! click is a node ([`NodeLayout::node_at`]).
 //!
-//! **What it deliberately does not do:** hex boards (board_view) or hit-testing: clicking a
-//! node does nothing yet.
+//! **What it deliberately does not do:** hex boards (board_view), or decide what a node click
+//! means (the app does).
 
 use crate::board_view::{BoardScene, Camera};
 use egui::{Color32, FontId, Pos2, Rect, Stroke, Vec2, pos2, vec2};
@@ -41,15 +43,32 @@ pub fn spread(mut at: BTreeMap<&str, Pos2>, gap: f32) -> BTreeMap<&str, Pos2> {
     at
 }
 
-/// Draws graph map `graph` of `scene` in `rect`, with the camera's zoom and pan.
-pub fn draw_graph(
-    painter: &egui::Painter,
-    rect: Rect,
-    graph: &GraphMap,
-    scene: &BoardScene,
-    camera: &Camera,
-) {
-    // Nodes without a position go on a row at the bottom, in id order.
+/// Where each node of a graph map is drawn this frame, and how big.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NodeLayout {
+    /// Node id -> its centre on screen.
+    pub at: BTreeMap<String, Pos2>,
+    /// The radius of every node's circle.
+    pub r: f32,
+}
+
+impl NodeLayout {
+    /// The node whose circle holds `pos`, if any.
+    #[must_use]
+    pub fn node_at(&self, pos: Pos2) -> Option<&str> {
+        self.at
+            .iter()
+            .filter(|(_, c)| c.distance(pos) <= self.r)
+            .min_by(|a, b| a.1.distance(pos).total_cmp(&b.1.distance(pos)))
+            .map(|(id, _)| id.as_str())
+    }
+}
+
+/// Lays out `graph` in `rect` with the camera's zoom and pan: each node at its `draw_at`
+/// position scaled to fit (nodes without one on a row at the bottom, in id order), then
+/// pushed apart until no two circles (with room for a name above) overlap.
+#[must_use]
+pub fn layout_nodes(rect: Rect, graph: &GraphMap, camera: &Camera) -> NodeLayout {
     let mut pos: BTreeMap<&str, Pos2> = BTreeMap::new();
     let mut spare = 0.0;
     for (id, node) in &graph.nodes {
@@ -62,13 +81,17 @@ pub fn draw_graph(
         );
         pos.insert(id.as_str(), at);
     }
+    let r = (30.0 * camera.zoom).clamp(10.0, 80.0);
+    if pos.is_empty() {
+        return NodeLayout {
+            at: BTreeMap::new(),
+            r,
+        };
+    }
     let (mut lo, mut hi) = (pos2(f32::MAX, f32::MAX), pos2(f32::MIN, f32::MIN));
     for q in pos.values() {
         lo = lo.min(*q);
         hi = hi.max(*q);
-    }
-    if pos.is_empty() {
-        return;
     }
     let span = (hi - lo).max(vec2(1.0, 1.0));
     let fit =
@@ -76,27 +99,40 @@ pub fn draw_graph(
     let scale = fit * camera.zoom;
     let mid = lo + (hi - lo) * 0.5;
     let c = rect.center() + Vec2::from(camera.pan);
-    let to_screen = |q: Pos2| c + (q - mid) * scale;
-    let r = (30.0 * camera.zoom).clamp(10.0, 80.0);
-    let colours = scene.side_colors();
-    // Where each node is drawn: its position, then pushed apart until no two circles (with
-    // room for a name above) overlap, so maps that put a planet next to its system read.
-    let screen: BTreeMap<&str, Pos2> = spread(
-        pos.iter().map(|(id, q)| (*id, to_screen(*q))).collect(),
+    let screen = spread(
+        pos.iter()
+            .map(|(id, q)| (*id, c + (*q - mid) * scale))
+            .collect(),
         2.0 * r + 22.0,
     );
-    let to_screen = |id: &str, q: Pos2| screen.get(id).copied().unwrap_or_else(|| to_screen(q));
+    NodeLayout {
+        at: screen
+            .into_iter()
+            .map(|(id, q)| (id.to_owned(), q))
+            .collect(),
+        r,
+    }
+}
 
+/// Draws graph map `graph` of `scene` as `layout` places it, `hovered` node ringed.
+pub fn draw_graph(
+    painter: &egui::Painter,
+    layout: &NodeLayout,
+    graph: &GraphMap,
+    scene: &BoardScene,
+    hovered: Option<&str>,
+) {
+    let r = layout.r;
+    let colours = scene.side_colors();
     for route in &graph.routes {
-        if let (Some(a), Some(b)) = (pos.get(route.a.as_str()), pos.get(route.b.as_str())) {
-            painter.line_segment(
-                [to_screen(&route.a, *a), to_screen(&route.b, *b)],
-                Stroke::new(2.0, Color32::from_gray(140)),
-            );
+        if let (Some(a), Some(b)) = (layout.at.get(&route.a), layout.at.get(&route.b)) {
+            painter.line_segment([*a, *b], Stroke::new(2.0, Color32::from_gray(140)));
         }
     }
     for (id, node) in &graph.nodes {
-        let at = to_screen(id, pos[id.as_str()]);
+        let Some(&at) = layout.at.get(id) else {
+            continue;
+        };
         // Opaque, so routes end at the rim instead of showing through.
         let [cr, cg, cb, _] = scene.terrain_fill(&node.kind).to_array();
         let dim = |c: u8| (f32::from(c) * 0.7) as u8;
@@ -106,6 +142,25 @@ pub fn draw_graph(
             Color32::from_rgb(dim(cr), dim(cg), dim(cb)),
             Stroke::new(2.0, Color32::from_gray(220)),
         );
+        // A choice's node, the selected piece's node, the node under the pointer.
+        let rings = [
+            (
+                scene.lit_nodes.contains(id),
+                3.0,
+                Color32::from_rgb(0xf0, 0xe0, 0x40),
+            ),
+            (
+                scene.selected_node.as_ref() == Some(id),
+                3.0,
+                Color32::WHITE,
+            ),
+            (hovered == Some(id.as_str()), 1.5, Color32::WHITE),
+        ];
+        let mut ring = r + 3.0;
+        for (_, width, colour) in rings.into_iter().filter(|(on, ..)| *on) {
+            painter.circle_stroke(at, ring, Stroke::new(width, colour));
+            ring += width + 1.5;
+        }
         let name = node
             .values
             .get("name")
@@ -187,6 +242,22 @@ pub fn draw_graph(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_click_names_the_node_under_it_and_nothing_between_nodes() {
+        let layout = NodeLayout {
+            at: [
+                ("a".to_owned(), pos2(0.0, 0.0)),
+                ("b".to_owned(), pos2(100.0, 0.0)),
+            ]
+            .into_iter()
+            .collect(),
+            r: 20.0,
+        };
+        assert_eq!(layout.node_at(pos2(5.0, 5.0)), Some("a"));
+        assert_eq!(layout.node_at(pos2(95.0, -10.0)), Some("b"));
+        assert_eq!(layout.node_at(pos2(50.0, 0.0)), None);
+    }
 
     #[test]
     fn spread_parts_overlapping_nodes_and_leaves_far_ones() {

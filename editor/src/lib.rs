@@ -31,6 +31,7 @@ pub mod colors;
 pub mod command;
 pub mod counter_view;
 pub mod demo;
+pub mod facing_picker;
 pub mod graph_view;
 pub mod highlight;
 pub mod panels;

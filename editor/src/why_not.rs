@@ -1,12 +1,13 @@
-//! Why a click on the board is not a legal choice for the selected piece: the reason the mod's
-//! own `check` gives, so a player learns "the planet at (0,0) blocks every shortest path"
-//! instead of nothing; or that it is legal after all, though not listed.
+//! Why a click on the board is not a legal choice for the selected piece (or, with none
+//! selected, for the actions that name no piece): the reason the mod's own `check` gives, so a
+//! player learns "the planet at (0,0) blocks every shortest path" instead of nothing; or that
+//! it is legal after all, though not listed.
 //!
-//! The clicked hex (or a piece on it) is put in place of the hex (or target) of each legal
-//! action of the piece, and those actions are checked: a shot at a piece out of range is the
-//! piece's legal shot with the target changed. A piece with no legal action of a kind is asked
-//! with the action as declared, its piece and hex or target filled in. At most [`MAX_CHECKS`]
-//! checks, so a click costs at most a few milliseconds.
+//! The clicked hex or graph node (or a piece on it) is put in place of the hex, node (or
+//! target) of each legal choice, and those actions are checked: a shot at a piece out of range
+//! is the piece's legal shot with the target changed. A piece with no legal action of a kind is
+//! asked with the action as declared, its piece and place or target filled in. At most
+//! [`MAX_CHECKS`] checks, so a click costs at most a few milliseconds.
 //!
 //! **What it deliberately does not do:** guess params it cannot fill (a weapon, a facing), or
 //! say anything when every candidate is legal.
@@ -21,22 +22,45 @@ use std::collections::BTreeSet;
 /// At most this many candidate actions are checked per click.
 pub const MAX_CHECKS: usize = 24;
 
-/// The candidate actions for a click on hex `at` (with `others` standing there) by the piece of
-/// `choices`: its legal actions with the hex or target swapped, then declared actions filled in.
+/// Where a click landed: a hex of a hex board or a node of a graph map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A board hex.
+    Hex(Hex),
+    /// A graph node, by id.
+    Node(String),
+}
+
+impl Place {
+    /// The param kind that names such a place (`hex` or `node`).
+    fn kind(&self) -> &'static str {
+        match self {
+            Place::Hex(_) => "hex",
+            Place::Node(_) => "node",
+        }
+    }
+
+    /// The place as a param value.
+    fn json(&self) -> Json {
+        match self {
+            Place::Hex(h) => serde_json::json!({ "q": h.q, "r": h.r }),
+            Place::Node(n) => Json::from(n.as_str()),
+        }
+    }
+}
+
+/// The candidate actions for a click on `at` (with `others` standing there) by the piece of
+/// `choices` (or among its actions that name no piece): its legal actions with the place or
+/// target swapped, then, for a piece, declared actions filled in.
 #[must_use]
 pub fn candidates<R: Rules>(
     game: &Game<R>,
     decls: &ModDecls,
     choices: &PieceChoices,
-    at: Hex,
+    at: &Place,
     others: &[PieceId],
 ) -> Vec<Action> {
-    let Some(actor) = choices.piece else {
-        return Vec::new();
-    };
-    let Some(owner) = game.state().pieces.get(&actor).map(|p| p.owner.clone()) else {
-        return Vec::new();
-    };
+    let actor = choices.piece;
     let mut out: Vec<Action> = Vec::new();
     let mut seen = BTreeSet::new();
     let mut push = |a: Action, out: &mut Vec<Action>| {
@@ -48,11 +72,14 @@ pub fn candidates<R: Rules>(
         let Json::Object(m) = &a.params else { continue };
         for (k, v) in m {
             match param_kind(decls, &a.id, k) {
-                Some("hex") if hex_of(v).is_some() => {
-                    push(with(a, k, hex_json(at)), &mut out);
+                Some("hex") if matches!(at, Place::Hex(_)) && hex_of(v).is_some() => {
+                    push(with(a, k, at.json()), &mut out);
                 }
-                Some("piece") if piece_of(v).is_some_and(|p| p != actor) => {
-                    for t in others.iter().filter(|&&t| t != actor) {
+                Some("node") if matches!(at, Place::Node(_)) && v.is_string() => {
+                    push(with(a, k, at.json()), &mut out);
+                }
+                Some("piece") if piece_of(v).is_some_and(|p| Some(p) != actor) => {
+                    for t in others.iter().filter(|&&t| Some(t) != actor) {
                         push(with(a, k, Json::from(t.0)), &mut out);
                     }
                 }
@@ -61,6 +88,12 @@ pub fn candidates<R: Rules>(
         }
     }
     // Kinds of action the piece has no legal instance of: as declared, piece and place filled.
+    let Some((actor, owner)) =
+        actor.and_then(|p| Some((p, game.state().pieces.get(&p)?.owner.clone())))
+    else {
+        out.truncate(MAX_CHECKS);
+        return out;
+    };
     let listed: BTreeSet<&str> = choices.actions.iter().map(|a| a.id.as_str()).collect();
     for (id, decl) in &decls.actions {
         if listed.contains(id.as_str()) {
@@ -72,10 +105,10 @@ pub fn candidates<R: Rules>(
             .filter(|(_, kind)| kind.as_str() == "piece")
             .map(|(k, _)| k)
             .collect();
-        let hexes: Vec<&String> = decl
+        let places: Vec<&String> = decl
             .params
             .iter()
-            .filter(|(_, kind)| kind.as_str() == "hex")
+            .filter(|(_, kind)| kind.as_str() == at.kind())
             .map(|(k, _)| k)
             .collect();
         // Only actions whose params are all a piece and a place: nothing else to guess.
@@ -87,10 +120,10 @@ pub fn candidates<R: Rules>(
             id: id.clone(),
             params: Json::Object(params),
         };
-        if let ([who], [place]) = (pieces.as_slice(), hexes.as_slice()) {
+        if let ([who], [place]) = (pieces.as_slice(), places.as_slice()) {
             let mut m = Map::new();
             m.insert((*who).clone(), Json::from(actor.0));
-            m.insert((*place).clone(), hex_json(at));
+            m.insert((*place).clone(), at.json());
             push(action(m), &mut out);
         } else if let [first, second] = pieces.as_slice() {
             for t in others.iter().filter(|&&t| t != actor) {
@@ -123,7 +156,7 @@ pub fn verdict<R: Rules>(
     game: &Game<R>,
     decls: &ModDecls,
     choices: &PieceChoices,
-    at: Hex,
+    at: &Place,
     others: &[PieceId],
 ) -> Verdict {
     let mut reasons: Vec<(String, String)> = Vec::new();
@@ -162,8 +195,4 @@ fn with(a: &Action, k: &str, v: Json) -> Action {
         m.insert(k.to_owned(), v);
     }
     b
-}
-
-fn hex_json(h: Hex) -> Json {
-    serde_json::json!({ "q": h.q, "r": h.r })
 }

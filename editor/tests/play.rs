@@ -3,14 +3,20 @@
 //! listed, the game goes on), fix it and save (reloaded); let bots play to the end; trace a line
 //! of attack; and the persisted state round-trips through eframe's storage.
 
+mod common;
+
+use common::{
+    all_sides_random, bundled_mods, click_hex, copied_mod, find_choice, harness, open_bundled,
+    screen_of,
+};
 use eframe::Storage as _;
-use egui::{Event, Modifiers, PointerButton, Pos2, vec2};
+use egui::{Modifiers, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use hexforge_core::hex::Hex;
 use hexforge_editor::app::{EditorApp, Persisted, RulesStatus};
 use hexforge_editor::command::{BottomTab, Command};
-use hexforge_editor::session::{PieceChoices, ReplayStatus};
+use hexforge_editor::session::ReplayStatus;
 use hexforge_game::{PieceId, Position};
 use hexforge_script::LuaRules;
 use hexforge_script::loader::{LoadOptions, load_mods};
@@ -18,62 +24,9 @@ use hexforge_script::watch::{Progress, ReplayReport, replay_report};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
-    Harness::builder()
-        .with_size(vec2(1280.0, 800.0))
-        .with_max_steps(64)
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app)
-}
-
-fn bundled_mods() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods")
-}
-
 /// A copy of `mods/tutorial` in a fresh mods folder (so a test may edit its files).
 fn copied_tutorial() -> (tempfile::TempDir, PathBuf) {
     copied_mod("tutorial")
-}
-
-/// A copy of a bundled mod in a fresh mods folder (so a test may edit its files).
-fn copied_mod(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let root = tempfile::tempdir().unwrap();
-    let from = bundled_mods().join(name);
-    let to = root.path().join(name);
-    for e in walkdir::WalkDir::new(&from)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        let rel = e.path().strip_prefix(&from).unwrap();
-        let dest = to.join(rel);
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
-    (root, to)
-}
-
-/// Screen position of a hex's centre, from the layout the board view used last frame.
-fn screen_of(h: &Harness<'_, EditorApp>, hex: Hex) -> Pos2 {
-    let layout = h.state().board_layout.expect("a hex board is shown");
-    let (x, y) = layout.hex_to_pixel(hex);
-    Pos2::new(x, y)
-}
-
-fn click_hex(h: &mut Harness<'_, EditorApp>, hex: Hex) {
-    let pos = screen_of(h, hex);
-    h.hover_at(pos);
-    h.run();
-    for pressed in [true, false] {
-        h.event(Event::PointerButton {
-            pos,
-            button: PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::default(),
-        });
-    }
-    h.run();
 }
 
 fn piece_at(app: &EditorApp, id: PieceId) -> Hex {
@@ -95,52 +48,6 @@ fn open_tutorial(h: &mut Harness<'_, EditorApp>) {
         "{:?}",
         h.state().problems
     );
-}
-
-/// Lets the random bot play every side of the open game.
-fn all_sides_random(h: &mut Harness<'_, EditorApp>) {
-    let sides = h.state().open.as_ref().unwrap().status().sides;
-    for side in sides {
-        h.state_mut().apply(Command::SetBot {
-            side: side.as_str().to_owned(),
-            bot: "random".into(),
-        });
-    }
-}
-
-/// Steps the bots (at most `steps` moves) until selecting some piece gives choices in which
-/// `pick` finds something: that piece and what `pick` found (`None` if the game ends first).
-fn find_choice<T>(
-    h: &mut Harness<'_, EditorApp>,
-    steps: usize,
-    pick: impl Fn(&PieceChoices) -> Option<T>,
-) -> Option<(PieceId, T)> {
-    for _ in 0..steps {
-        let pieces: Vec<PieceId> = h.state().play.pieces.iter().map(|(p, _)| *p).collect();
-        for p in pieces {
-            h.state_mut().apply(Command::SelectPiece(Some(p)));
-            if let Some(x) = pick(&h.state().choices) {
-                return Some((p, x));
-            }
-        }
-        if h.state().play.status.outcome.is_some() {
-            return None;
-        }
-        h.state_mut().apply(Command::BotStep);
-    }
-    None
-}
-
-/// A harness with the bundled mod `name` open and every side played by the random bot.
-fn open_bundled(name: &str) -> Harness<'static, EditorApp> {
-    let mut h = harness(EditorApp::new(Persisted::default(), bundled_mods()));
-    h.run();
-    h.state_mut()
-        .apply(Command::OpenMod(bundled_mods().join(name)));
-    h.run();
-    assert!(h.state().open.is_some(), "{:?}", h.state().problems);
-    all_sides_random(&mut h);
-    h
 }
 
 #[test]
@@ -214,7 +121,7 @@ fn a_syntax_error_on_save_is_a_problem_the_game_goes_on_and_the_fix_reloads() {
     let (root, dir) = copied_tutorial();
     let mut h = harness(EditorApp::new(
         Persisted::default(),
-        root.path().to_path_buf(),
+        root.path().join("mods"),
     ));
     open_tutorial(&mut h);
     // Play one move first: it must survive both saves.
@@ -282,7 +189,7 @@ fn a_rule_change_saved_elsewhere_is_picked_up_by_the_watcher_and_replayed() {
     let (root, dir) = copied_tutorial();
     let mut h = harness(EditorApp::new(
         Persisted::default(),
-        root.path().to_path_buf(),
+        root.path().join("mods"),
     ));
     open_tutorial(&mut h);
     if h.state().watcher.is_none() {
@@ -556,7 +463,7 @@ fn a_lua_error_while_playing_is_a_problem_and_the_game_goes_on() {
     std::fs::write(&main, broken).unwrap();
     let mut h = harness(EditorApp::new(
         Persisted::default(),
-        root.path().to_path_buf(),
+        root.path().join("mods"),
     ));
     open_tutorial(&mut h);
     let frigate = PieceId(1);
@@ -655,7 +562,7 @@ fn long_game_then_a_rule_change() -> (Harness<'static, EditorApp>, tempfile::Tem
     let (root, dir) = copied_mod("orbital-skirmish");
     let mut h = harness(EditorApp::new(
         Persisted::default(),
-        root.path().to_path_buf(),
+        root.path().join("mods"),
     ));
     h.run();
     h.state_mut().apply(Command::OpenMod(dir.clone()));

@@ -3,44 +3,15 @@
 //! before the rules changed loads up to the first action the new rules refuse, saying which.
 //! And the first screen of a first run is a real game, not a demo board.
 
-use egui::vec2;
+mod common;
+
+use common::{bundled_mods, copied_mod, harness};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use hexforge_editor::app::{EditorApp, Persisted};
 use hexforge_editor::command::Command;
 use hexforge_editor::saves;
 use hexforge_game::record::load;
-use std::path::{Path, PathBuf};
-
-fn bundled_mods() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods")
-}
-
-fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
-    Harness::builder()
-        .with_size(vec2(1280.0, 800.0))
-        .with_max_steps(64)
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app)
-}
-
-/// A copy of a bundled mod in `<tmp>/mods/<name>` (its saves go to `<tmp>/saves`).
-fn copied_mod(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let root = tempfile::tempdir().unwrap();
-    let from = bundled_mods().join(name);
-    let to = root.path().join("mods").join(name);
-    for e in walkdir::WalkDir::new(&from)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        let dest = to.join(e.path().strip_prefix(&from).unwrap());
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
-    (root, to)
-}
 
 fn play_a_little(h: &mut Harness<'_, EditorApp>, steps: usize) {
     let sides = h.state().open.as_ref().unwrap().status().sides;

@@ -85,7 +85,7 @@ end
 game.action {
   id = "impulse",
   phases = { "space" },
-  params = { piece = "piece", to = "string" },
+  params = { piece = "piece", to = "node" },
   choices = function(ctx, side)
     ctx = R.memo(ctx)
     local g, out = R.graph(ctx), {}
@@ -136,9 +136,10 @@ end
 game.action {
   id = "jump",
   phases = { "space" },
-  params = { ships = "any", to = "string" },
+  params = { ships = "any", to = "node" },
   choices = function(ctx, side) return jump_choices(R.memo(ctx), side, R.check_jump) end,
   check = function(ctx, a) return verdict(R.check_jump(R.memo(ctx), a.side, a.ships, a.to)) end,
+  label = function(ctx, a) return R.jump_label(R.memo(ctx), a.side, a.ships, a.to, false) end,
   apply = function(ctx, a)
     local plan = R.jump_plan(ctx, a.side, a.ships, a.to, false)
     R.resolve_jump(ctx, plan, a.ships)
@@ -151,7 +152,7 @@ game.action {
 game.action {
   id = "land",
   phases = { "planet" },
-  params = { piece = "piece", to = "string" },
+  params = { piece = "piece", to = "box" },
   choices = function(ctx, side)
     ctx = R.memo(ctx)
     local g, out = R.graph(ctx), {}
@@ -211,7 +212,7 @@ game.action {
 game.action {
   id = "march",
   phases = { "planet" },
-  params = { piece = "piece", to = "string" },
+  params = { piece = "piece", to = "box" },
   choices = function(ctx, side)
     ctx = R.memo(ctx)
     local g, out = R.graph(ctx), {}
@@ -258,7 +259,7 @@ game.action {
 game.action {
   id = "attack",
   phases = { "combat" },
-  params = { location = "string", slot = "string" },
+  params = { location = "node", slot = "box" },
   choices = function(ctx, side)
     ctx = R.memo(ctx)
     local seen, out = {}, {}
@@ -275,15 +276,17 @@ game.action {
     return out
   end,
   check = function(ctx, a) return verdict(R.check_attack(R.memo(ctx), a.side, a.location, a.slot)) end,
+  label = function(ctx, a) return R.attack_label(R.memo(ctx), a.side, a.location, a.slot) end,
   apply = function(ctx, a) R.apply_attack(ctx, a.side, a.location, a.slot) end,
 }
 
 game.action {
   id = "break_off",
   phases = { "combat" },
-  params = { ships = "any", to = "string" },
+  params = { ships = "any", to = "node" },
   choices = function(ctx, side) return jump_choices(R.memo(ctx), side, R.check_break_off) end,
   check = function(ctx, a) return verdict(R.check_break_off(R.memo(ctx), a.side, a.ships, a.to)) end,
+  label = function(ctx, a) return R.jump_label(R.memo(ctx), a.side, a.ships, a.to, true) end,
   apply = function(ctx, a)
     local plan = R.jump_plan(ctx, a.side, a.ships, a.to, true)
     R.resolve_jump(ctx, plan, a.ships)

@@ -341,6 +341,22 @@ function R.jump_plan(ctx, side, ships, to, emergency)
   return plan
 end
 
+-- A jump in words before it is rolled: "jump 2 ships to rime: distance 4, rating 2: safe 58%,
+-- disaster 3%"; on the map "safe 58%". Nil when the jump is not legal.
+function R.jump_label(ctx, side, ships, to, emergency)
+  local plan = R.jump_plan(ctx, side, ships, to, emergency)
+  if not plan then return nil end
+  local odds = {}
+  for _, o in ipairs(G.odds(plan.diff, emergency)) do odds[o.result] = o.in36 end
+  local pct = function(id) return ((odds[id] or 0) * 100 + 18) // 36 end
+  local what = #ships == 1 and ("ship " .. ships[1]) or (#ships .. " ships")
+  return {
+    text = ("%s %s to %s: distance %d, rating %d: safe %d%%, disaster %d%%"):format(
+      emergency and "break off:" or "jump", what, to, plan.distance, plan.rating, pct("safe"), pct("disaster")),
+    short = ("safe %d%%"):format(pct("safe")),
+  }
+end
+
 function R.check_jump(ctx, side, ships, to)
   local plan, why = R.jump_plan(ctx, side, ships, to, false)
   if not plan then return why end
@@ -655,15 +671,33 @@ local function casualty_order(list)
   return list
 end
 
-function R.apply_attack(ctx, _side, loc, slot)
-  local class = fighting_class(slot)
-  local units = R.at(ctx, loc, slot, nil, class)
+-- The fighting units in a box by owner, and each owner's combat dice (its units' combat sum).
+local function fighters(ctx, loc, slot)
   local dice, sides = {}, {}
-  for _, p in ipairs(units) do
+  for _, p in ipairs(R.at(ctx, loc, slot, nil, fighting_class(slot))) do
     dice[p.owner] = (dice[p.owner] or 0) + (stat(ctx, p, "combat") or 0)
     if not sides[p.owner] then sides[p.owner] = {} end
     table.insert(sides[p.owner], p)
   end
+  return sides, dice
+end
+
+-- An attack in words before its dice are rolled, and its map note:
+-- "battle at rime/ice: 5 dice against 3, hits on 5+", "5 v 3 dice".
+function R.attack_label(ctx, side, loc, slot)
+  local _, dice = fighters(ctx, loc, slot)
+  local mine, theirs = 0, 0
+  for o, n in pairs(dice) do
+    if o == side then mine = mine + n else theirs = theirs + n end
+  end
+  return {
+    text = ("battle at %s/%s: %d dice against %d, hits on %d+"):format(loc, slot, mine, theirs, data.combat_hit),
+    short = ("%d v %d dice"):format(mine, theirs),
+  }
+end
+
+function R.apply_attack(ctx, _side, loc, slot)
+  local sides, dice = fighters(ctx, loc, slot)
   local owners = {}
   for o in pairs(sides) do owners[#owners + 1] = o end
   table.sort(owners)

@@ -15,6 +15,7 @@ local X = {}
 function X.action(decl)
   if decl.choices then decl.choices = R.readonly(decl.choices) end
   if decl.check then decl.check = R.readonly(decl.check) end
+  if decl.label then decl.label = R.readonly(decl.label) end
   local apply = decl.apply
   if apply then
     decl.apply = function(ctx, a)

@@ -111,6 +111,24 @@ action {
     end
     return true
   end,
+  -- "beam 2 -> ship #4, section 3, strength 2, 1 nebula hex: 1 die"; on the map "1 die".
+  label = function(ctx, a)
+    local p, t = R.spots(ctx, P(a, "ship"), P(a, "target"))
+    if not (p and t and R.hex_of(p) and R.hex_of(t)) then return nil end
+    local _, neb = R.line_of_attack(R.terrain_map(ctx), R.occupancy(ctx), R.hex_of(p), R.hex_of(t), "beam")
+    local n = P(a, "strength") or 0 ---@type integer
+    local dice = math.max(0, n - neb)
+    local where = ""
+    if R.type_of(t) == "ship" then
+      where = (", section %d"):format(G.section_of_side(R.facing_of(t), P(a, "hexside")))
+    end
+    local short = dice == 1 and "1 die" or (dice .. " dice")
+    return {
+      text = ("beam %d -> %s #%d%s, strength %d%s: %s"):format(P(a, "weapon"), R.type_of(t), t.id, where, n,
+        neb > 0 and (", " .. neb .. " nebula hex" .. (neb == 1 and "" or "es")) or "", short),
+      short = short,
+    }
+  end,
   apply = function(ctx, a)
     -- Light reads: aiming needs where the two pieces are, not the ship records.
     local p, t = R.spots(ctx, P(a, "ship"), P(a, "target"))

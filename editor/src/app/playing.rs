@@ -148,99 +148,19 @@ impl EditorApp {
             (Some(s), Some(p)) => session::piece_choices(s.decls(), s.game.state(), &s.legal, p),
             _ => PieceChoices::default(),
         };
-        // A broken label spoils only the wording: the choices keep their plain descriptions.
-        let labels = match &self.open {
-            Some(s) => labels(s.game.rules(), s.game.state(), &self.choices.actions),
-            None => Ok(Vec::new()),
+        self.free = match &self.open {
+            Some(s) => session::free_choices(s.decls(), s.game.state(), &s.legal),
+            None => PieceChoices::default(),
         };
-        self.choice_labels = labels.unwrap_or_else(|e| {
-            self.status = format!("{e} (the choices are listed without their labels)");
-            Vec::new()
-        });
-    }
-
-    /// A click on the board: with a piece selected, a highlighted hex or a target performs the
-    /// action that ends there (or lists them when there are several); otherwise it selects the
-    /// piece on the hex (one that can act first).
-    pub(super) fn click_hex(&mut self, h: Hex) {
-        self.selected = Some(h);
+        // A broken label spoils only the wording: the choices keep their plain descriptions.
         let Some(s) = &self.open else { return };
-        if self.selected_piece.is_some() {
-            let mut idx: Vec<usize> = self.choices.by_hex.get(&h).cloned().unwrap_or_default();
-            for (t, list) in &self.choices.by_target {
-                if self.scene_piece_hexes(*t).contains(&h) {
-                    idx.extend(list);
-                }
-            }
-            idx.sort_unstable();
-            idx.dedup();
-            let acts: Vec<Action> = idx
-                .iter()
-                .filter_map(|&i| self.choices.actions.get(i).cloned())
-                .collect();
-            match acts.len() {
-                0 => {}
-                1 => return self.perform(&acts[0]),
-                _ => {
-                    self.pending = acts;
-                    self.set_message("several actions end there: pick one".into());
-                    return self.refresh_play();
-                }
-            }
+        for list in [&mut self.choices, &mut self.free] {
+            list.labels =
+                labels(s.game.rules(), s.game.state(), &list.actions).unwrap_or_else(|e| {
+                    self.status = format!("{e} (the choices are listed without their labels)");
+                    Vec::new()
+                });
         }
-        let here: Vec<PieceId> = self
-            .scene
-            .pieces
-            .iter()
-            .filter(|p| self.scene_piece_hexes(p.id).contains(&h))
-            .map(|p| p.id)
-            .collect();
-        let can_act = session::pieces_with_actions(s.decls(), s.game.state(), &s.legal);
-        // Not a legal choice of the selected piece, and no piece of the mover's to switch to:
-        // say why (the mod's own reason) and keep the selection.
-        let switch = here
-            .iter()
-            .any(|p| can_act.contains(p) && Some(*p) != self.selected_piece);
-        if self.selected_piece.is_some() && !switch {
-            use crate::why_not::{Verdict, verdict};
-            match verdict(&s.game, s.decls(), &self.choices, h, &here) {
-                Verdict::Illegal(why) => {
-                    self.set_message(format!("not allowed: {why}"));
-                    return self.refresh_play();
-                }
-                Verdict::Legal(acts) if acts.len() == 1 => return self.perform(&acts[0]),
-                Verdict::Legal(acts) => {
-                    self.pending = acts;
-                    self.set_message("several actions end there: pick one".into());
-                    return self.refresh_play();
-                }
-                Verdict::Nothing => {}
-            }
-        }
-        let pick = here
-            .iter()
-            .find(|p| can_act.contains(p))
-            .or(here.first())
-            .copied();
-        self.select_piece(pick);
-        self.refresh_play();
-    }
-
-    /// The hexes a piece of the scene covers.
-    pub(super) fn scene_piece_hexes(&self, id: PieceId) -> Vec<Hex> {
-        self.scene
-            .pieces
-            .iter()
-            .find(|p| p.id == id)
-            .map(|p| {
-                let offs = self
-                    .scene
-                    .footprints
-                    .get(&p.kind)
-                    .map_or(&[][..], Vec::as_slice);
-                p.hexes(offs)
-            })
-            .unwrap_or_default()
     }
 
     /// After the game changed: the board, the selection's choices and the play panel.
@@ -285,13 +205,24 @@ impl EditorApp {
             };
             (text, a.clone())
         };
-        let mut groups: BTreeMap<String, Vec<Listed>> = BTreeMap::new();
-        for (i, a) in self.choices.actions.iter().enumerate() {
-            let item = match self.choice_labels.get(i).and_then(Option::as_ref) {
+        // An action's declared label if it has one, else its params in words.
+        let words = |a: &Action| -> Listed {
+            let label = [&self.choices, &self.free].into_iter().find_map(|c| {
+                let i = c.actions.iter().position(|x| x == a)?;
+                c.labels.get(i)?.as_ref()
+            });
+            match label {
                 Some(l) => (l.text.clone(), a.clone()),
-                None => listed(a, self.selected_piece),
-            };
-            groups.entry(a.id.clone()).or_default().push(item);
+                None => listed(
+                    a,
+                    self.selected_piece
+                        .filter(|_| self.choices.actions.contains(a)),
+                ),
+            }
+        };
+        let mut groups: BTreeMap<String, Vec<Listed>> = BTreeMap::new();
+        for a in &self.choices.actions {
+            groups.entry(a.id.clone()).or_default().push(words(a));
         }
         let message = std::mem::take(&mut self.play.message);
         self.play = PlayView {
@@ -305,15 +236,8 @@ impl EditorApp {
                 .collect(),
             selected: self.selected_piece.map(|p| (p, label(p))),
             groups: groups.into_iter().collect(),
-            free: session::free_actions(decls, &s.legal)
-                .iter()
-                .map(|a| listed(a, None))
-                .collect(),
-            pending: self
-                .pending
-                .iter()
-                .map(|a| listed(a, self.selected_piece))
-                .collect(),
+            free: self.free.actions.iter().map(words).collect(),
+            pending: self.pending.iter().map(words).collect(),
             message,
             progress: self.run.as_ref().map(|r| {
                 let st = &s.game.state().clock;
@@ -323,80 +247,5 @@ impl EditorApp {
             save_path: crate::saves::default_path(s).display().to_string(),
             saves: crate::saves::saves_of(s),
         };
-    }
-
-    /// Sets the board overlays from the selection and the hovered hex: every hex a legal action
-    /// of the selected piece names, its targets, and under the pointer the path of a move or the
-    /// traced line of attack.
-    pub(super) fn update_overlays(&mut self) {
-        // Demo boards keep their own overlays.
-        if self.open.is_none() {
-            return;
-        }
-        let scene = &mut self.scene;
-        scene.highlight = self.choices.by_hex.keys().copied().collect();
-        scene.path.clear();
-        scene.lines.clear();
-        scene.targets.clear();
-        scene.selected.clear();
-        scene.notes.clear();
-        let (Some(s), Some(sel)) = (&self.open, self.selected_piece) else {
-            return;
-        };
-        let state = s.game.state();
-        let hexes_of = |id: PieceId| -> Vec<Hex> {
-            state
-                .pieces
-                .get(&id)
-                .map(|p| {
-                    let offs = scene.footprints.get(&p.kind).map_or(&[][..], Vec::as_slice);
-                    p.hexes(offs)
-                })
-                .unwrap_or_default()
-        };
-        scene.selected = hexes_of(sel).into_iter().collect();
-        let from = session::piece_hex(state, sel);
-        let mut target_at: BTreeMap<Hex, PieceId> = BTreeMap::new();
-        for t in self.choices.by_target.keys() {
-            for h in hexes_of(*t) {
-                target_at.insert(h, *t);
-            }
-        }
-        scene.targets = target_at.keys().copied().collect();
-        // Each target's and hex's short label (a hit chance), from its first labelled action.
-        let short = |idx: &[usize]| {
-            idx.iter()
-                .filter_map(|&i| self.choice_labels.get(i)?.as_ref())
-                .map(|l| l.short.clone())
-                .find(|s| !s.is_empty())
-        };
-        for (t, idx) in &self.choices.by_target {
-            if let Some(note) = short(idx) {
-                for h in hexes_of(*t) {
-                    scene.notes.insert(h, note.clone());
-                }
-            }
-        }
-        for (h, idx) in &self.choices.by_hex {
-            if let Some(note) = short(idx) {
-                scene.notes.entry(*h).or_insert(note);
-            }
-        }
-        let Some(h) = self.hovered else { return };
-        if let Some(t) = target_at.get(&h) {
-            if let (Some(a), Some(b)) = (from, session::piece_hex(state, *t)) {
-                scene.lines.push((a, b));
-            }
-        } else if let Some(idx) = self.choices.by_hex.get(&h) {
-            let path = idx
-                .iter()
-                .filter_map(|&i| self.choices.actions.get(i))
-                .find_map(|a| session::action_path(s.decls(), a));
-            scene.path = match (path, from) {
-                (Some(p), _) => p,
-                (None, Some(a)) => straight_path(a, h),
-                (None, None) => Vec::new(),
-            };
-        }
     }
 }

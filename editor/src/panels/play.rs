@@ -1,7 +1,8 @@
 //! The play panel: where the game is (round, phase, who acts, the outcome), the turn buttons
 //! (end phase, end turn, undo, redo), a new game (scenario and seed), who plays each side (a
 //! person or a bot) with "step" and "play to end", and the legal actions of the selected piece,
-//! grouped by action id, each a button that performs it.
+//! grouped by action id, each a button that performs it (a long group is a narrowing picker:
+//! [`super::choice_list`]).
 //!
 //! **What it deliberately does not do:** read the rules or change the game. It draws a
 //! [`PlayView`] the app prepared (actions already described in words) and returns
@@ -11,10 +12,11 @@
 //! ```
 //! use hexforge_editor::panels::play::{PlayForm, PlayView};
 //! let view = PlayView::default();
-//! let form = PlayForm { scenario: "picket".into(), seed: "1".into() };
+//! let form = PlayForm { scenario: "picket".into(), seed: "1".into(), ..PlayForm::default() };
 //! assert!(view.groups.is_empty() && form.seed_value() == Some(1));
 //! ```
 
+use super::choice_list::{self, Narrowing};
 use crate::command::Command;
 use crate::session::{GameStatus, HUMAN, RANDOM};
 use hexforge_game::{Action, PieceId};
@@ -66,6 +68,8 @@ pub struct PlayForm {
     pub scenario: String,
     /// The seed as typed.
     pub seed: String,
+    /// What was picked to narrow each long list of choices.
+    pub narrow: Narrowing,
 }
 
 impl PlayForm {
@@ -75,10 +79,6 @@ impl PlayForm {
         self.seed.trim().parse().ok()
     }
 }
-
-/// How many actions of one group are listed before "... and N more" (a long list is a scroll,
-/// not a freeze: the board shows every choice anyway).
-const MAX_LISTED: usize = 200;
 
 fn status_lines(ui: &mut egui::Ui, s: &GameStatus) {
     ui.horizontal_wrapped(|ui| {
@@ -103,18 +103,6 @@ fn status_lines(ui: &mut egui::Ui, s: &GameStatus) {
             let w: Vec<&str> = s.waiting.iter().map(|w| w.as_str()).collect();
             ui.label(format!("to act: {}", w.join(", ")));
         }
-    }
-}
-
-fn action_buttons(ui: &mut egui::Ui, list: &[Listed], cmds: &mut Vec<Command>) {
-    for (text, a) in list.iter().take(MAX_LISTED) {
-        let text = if text.is_empty() { a.id.as_str() } else { text };
-        if ui.button(text).clicked() {
-            cmds.push(Command::Perform(a.clone()));
-        }
-    }
-    if list.len() > MAX_LISTED {
-        ui.weak(format!("... and {} more", list.len() - MAX_LISTED));
     }
 }
 
@@ -286,7 +274,7 @@ pub fn show(ui: &mut egui::Ui, view: &PlayView, form: &mut PlayForm) -> Vec<Comm
         .show(ui, |ui| {
             if !view.pending.is_empty() {
                 ui.strong("Choose one:");
-                action_buttons(ui, &view.pending, &mut cmds);
+                choice_list::show(ui, "pending", &view.pending, &mut form.narrow, &mut cmds);
                 if ui.button("Never mind").clicked() {
                     cmds.push(Command::Pick(Vec::new()));
                 }
@@ -307,7 +295,9 @@ pub fn show(ui: &mut egui::Ui, view: &PlayView, form: &mut PlayForm) -> Vec<Comm
                         egui::CollapsingHeader::new(format!("{id} ({})", list.len()))
                             .id_salt(("group", id))
                             .default_open(true)
-                            .show(ui, |ui| action_buttons(ui, list, &mut cmds));
+                            .show(ui, |ui| {
+                                choice_list::show(ui, id, list, &mut form.narrow, &mut cmds);
+                            });
                     }
                 }
                 None => {
@@ -336,14 +326,17 @@ pub fn show(ui: &mut egui::Ui, view: &PlayView, form: &mut PlayForm) -> Vec<Comm
                     }
                 }
                 for (id, list) in &groups {
+                    let key = format!("free {id}");
                     if list.len() == 1 {
-                        action_buttons(ui, list, &mut cmds);
+                        choice_list::show(ui, &key, list, &mut form.narrow, &mut cmds);
                         continue;
                     }
                     egui::CollapsingHeader::new(format!("{id} ({})", list.len()))
                         .id_salt(("free", id))
-                        .default_open(list.len() <= 8)
-                        .show(ui, |ui| action_buttons(ui, list, &mut cmds));
+                        .default_open(true)
+                        .show(ui, |ui| {
+                            choice_list::show(ui, &key, list, &mut form.narrow, &mut cmds);
+                        });
                 }
             }
         });
