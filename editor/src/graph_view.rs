@@ -161,6 +161,10 @@ pub fn draw_graph(
             painter.circle_stroke(at, ring, Stroke::new(width, colour));
             ring += width + 1.5;
         }
+    }
+    // Names, boxes and markers over every circle and ring, so no node hides its neighbour's.
+    for (id, node) in &graph.nodes {
+        let Some(&at) = layout.at.get(id) else { continue };
         let name = node
             .values
             .get("name")

@@ -62,9 +62,9 @@ fn an_offset_row_board_is_drawn_pointy_top_unless_forced() {
     );
 }
 
-/// In each hex-board game: select a piece that may move, click a hex of the board that none of
-/// its actions names (and no piece stands on): the status line gives the mod's own reason, and
-/// the piece stays selected.
+/// In each hex-board game: select a piece that may move (or be placed), click a hex of the
+/// board that none of its actions names (and no piece stands on): the status line gives the
+/// mod's own reason, and the piece stays selected.
 #[test]
 fn an_illegal_click_says_the_mods_reason_and_keeps_the_selection() {
     for m in [
@@ -72,17 +72,11 @@ fn an_illegal_click_says_the_mods_reason_and_keeps_the_selection() {
         "orbital-skirmish",
         "squadron-command",
         "planetoid-colonies",
+        "solar-flare",
     ] {
         let mut h = playing(m);
-        let found = find_piece(&mut h, 200, |h, p| {
-            let on_board = h.state().open.as_ref().is_some_and(|s| {
-                matches!(
-                    s.game.state().pieces[&p].pos,
-                    hexforge_game::Position::Hex(_)
-                )
-            });
-            on_board && !h.state().choices.by_hex.is_empty()
-        });
+        // A piece with a hex to go to (on the board, or waiting to be placed on it).
+        let found = find_piece(&mut h, 200, |h, _| !h.state().choices.by_hex.is_empty());
         let piece = found.unwrap_or_else(|| panic!("{m}: no piece with a move"));
         h.run();
         let board = h.state().scene.board.shape.clone().unwrap();

@@ -326,6 +326,10 @@ local function resolve_move(ctx, p, a, env)
   end
   if not r then return nil, why end
   if a.to ~= nil and not mv.eq(a.to, r.to) then
+    local far = type(a.to) == "table" and hex.distance(p.hex, a.to) or 0
+    if far > speed then
+      return nil, ("%s is %d hexes away: out of reach at speed %d"):format(mv.show(a.to), far, speed)
+    end
     return nil, ("the plan ends in %s, not %s"):format(mv.show(r.to), mv.show(a.to))
   end
   if a.facing ~= nil and mv.dir(a.facing) ~= r.facing and not r.exited and not r.crashed then
