@@ -185,6 +185,10 @@ pub struct BotRun {
     pub refused: usize,
     /// When the last move was made (paced runs).
     pub last: Option<Instant>,
+    /// One move only ("Step" with a search bot thinking over several frames).
+    pub single: bool,
+    /// What a search bot is thinking, while it does ("mcts for blue: 1,200 simulations").
+    pub thinking: Option<String>,
 }
 
 /// The pace of "Play to end" on a first run: a move every 200 ms, watchable.
@@ -472,8 +476,14 @@ impl EditorApp {
                 self.refresh_play();
             }
             Command::BotStep => {
-                let mut run = BotRun::default();
-                self.bot_step(&mut run);
+                let mut run = BotRun {
+                    single: true,
+                    ..BotRun::default()
+                };
+                // A search bot goes on thinking over the next frames.
+                if self.bot_step(&mut run) && run.thinking.is_some() {
+                    self.run = Some(run);
+                }
                 self.after_change();
             }
             Command::SetPace(ms) => self.persisted.pace_ms = ms,

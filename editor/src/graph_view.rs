@@ -164,7 +164,9 @@ pub fn draw_graph(
     }
     // Names, boxes and markers over every circle and ring, so no node hides its neighbour's.
     for (id, node) in &graph.nodes {
-        let Some(&at) = layout.at.get(id) else { continue };
+        let Some(&at) = layout.at.get(id) else {
+            continue;
+        };
         let name = node
             .values
             .get("name")

@@ -29,7 +29,8 @@ use crate::panels::problems::Problem;
 use hexforge_core::board::HexKind;
 use hexforge_core::hex::layout::Orientation;
 use hexforge_core::hex::{Direction, Hex};
-use hexforge_game::play::{self, Bots, GameSetup, SeriesError, SeriesOptions};
+use hexforge_game::mcts::SearchJob;
+use hexforge_game::play::{self, Bots, GameSetup, Searchers, SeriesError, SeriesOptions};
 use hexforge_game::{
     Action, Game, GameState, Illegal, Outcome, PerformError, PieceId, Position, Rules, RulesError,
     SideId,
@@ -46,7 +47,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 mod actions;
+mod bots;
 mod scene;
+
 pub use actions::*;
 pub use scene::*;
 
@@ -122,6 +125,15 @@ pub enum BotStep {
     Stuck(String),
     /// Only sides played by hand may act now (the player's move).
     Human(Vec<SideId>),
+    /// A search bot is still thinking (call again to go on).
+    Thinking {
+        /// For this side.
+        side: SideId,
+        /// Simulations so far.
+        iterations: u64,
+        /// Since it started.
+        elapsed: std::time::Duration,
+    },
 }
 
 /// Why a session call failed: a fault in the rules (a Lua error) or a broken turn structure.
@@ -235,6 +247,11 @@ pub struct Session {
     /// The legal actions of every waiting side now (refreshed after every change).
     pub legal: Vec<Action>,
     random: RandomBot,
+    /// The search bots of the sides that play `mcts`.
+    searchers: Searchers,
+    /// A search bot's decision under way, with the log length it started at (a change to the
+    /// game drops it).
+    thinking: Option<(Box<SearchJob>, usize)>,
     /// The replay of the last hot reload while it runs (it owns the old rules).
     replay: Option<ReplayJob>,
 }
@@ -461,6 +478,8 @@ impl Session {
             bot_names,
             legal: Vec::new(),
             random: RandomBot::for_game(seed),
+            searchers: Searchers::new(seed),
+            thinking: None,
             replay: None,
         };
         s.refresh_legal().map_err(|e| vec![s.problem(&e)])?;
@@ -583,73 +602,6 @@ impl Session {
         let done = self.game.redo();
         let _ = self.refresh_legal();
         done
-    }
-
-    /// One bot move, as the CLI's bot games do: among the waiting sides that a bot plays, one
-    /// drawn at random (seeded; if it has nothing to do, the next one), then its bot's pick among
-    /// its legal actions. `bots` maps side ids to a bot name (`random` or a mod bot); a side not
-    /// in it, or set to `human`, is played by hand: when only such sides may act the answer is
-    /// [`BotStep::Human`] and nothing changes.
-    ///
-    /// # Errors
-    /// A fault in the rules or in a mod bot; the game is unchanged.
-    pub fn bot_step(&mut self, bots: &BTreeMap<String, String>) -> Result<BotStep, SessionError> {
-        if self.game.state().outcome.is_some() {
-            return Ok(BotStep::Over);
-        }
-        let all_waiting = self.game.waiting();
-        let bot_of = |side: &SideId| {
-            bots.get(side.as_str())
-                .filter(|b| b.as_str() != HUMAN)
-                .cloned()
-        };
-        let waiting: Vec<SideId> = all_waiting
-            .iter()
-            .filter(|s| bot_of(s).is_some())
-            .cloned()
-            .collect();
-        if waiting.is_empty() && !all_waiting.is_empty() {
-            return Ok(BotStep::Human(all_waiting));
-        }
-        let Some(first) = self.random.pick(waiting.len()) else {
-            return Ok(BotStep::Stuck(
-                "nobody can act and the game is not over".into(),
-            ));
-        };
-        let mut found = None;
-        for k in 0..waiting.len() {
-            let side = &waiting[(first + k) % waiting.len()];
-            let actions = self.game.legal_actions(side)?;
-            if !actions.is_empty() {
-                found = Some((side.clone(), actions));
-                break;
-            }
-        }
-        let Some((side, actions)) = found else {
-            return Ok(BotStep::Stuck(format!(
-                "{} must act but has no legal action, not even end_phase",
-                waiting[first]
-            )));
-        };
-        let bot = bot_of(&side).unwrap_or_else(|| RANDOM.to_owned());
-        let i = if bot == RANDOM {
-            self.random.pick(actions.len()).unwrap_or(0)
-        } else {
-            hexforge_script::bots::choose(
-                self.game.rules(),
-                self.game.state(),
-                &bot,
-                &side,
-                &actions,
-            )?
-        };
-        let Some(action) = actions.get(i).cloned() else {
-            return Ok(BotStep::Stuck(format!("bot {bot} picked nothing")));
-        };
-        Ok(match self.perform(&action)? {
-            Ok(()) => BotStep::Acted(action),
-            Err(ill) => BotStep::Refused(action, ill),
-        })
     }
 
     /// Hot reload: builds the rules again from the files in a fresh VM; on success swaps them in

@@ -39,22 +39,38 @@ impl EditorApp {
         self.after_change();
     }
 
-    /// One bot move; false when the run should stop.
+    /// One bot move (or a slice of a search bot's thinking); false when the run should stop.
     pub(super) fn bot_step(&mut self, run: &mut BotRun) -> bool {
         let Some(s) = &mut self.open else {
             return false;
         };
-        run.steps += 1;
-        match s.bot_step(&self.bots) {
+        let step = s.bot_step_until(&self.bots, Some(Instant::now() + BOT_SLICE));
+        if !matches!(step, Ok(BotStep::Thinking { .. })) {
+            run.steps += 1;
+            run.thinking = None;
+        }
+        match step {
+            Ok(BotStep::Thinking {
+                side,
+                iterations,
+                elapsed,
+            }) => {
+                let bot = self.bots.get(side.as_str()).map_or("", String::as_str);
+                run.thinking = Some(format!(
+                    "{bot} thinking for {side}: {iterations} simulations, {:.1} s",
+                    elapsed.as_secs_f64()
+                ));
+                true
+            }
             Ok(BotStep::Acted(a)) => {
                 let words = session::describe(s.decls(), s.game.state(), &a, None);
                 self.status = format!("bot: {} by {}: {words}", a.id, a.side);
-                true
+                !run.single
             }
             Ok(BotStep::Refused(_, ill)) => {
                 run.refused += 1;
                 self.status = format!("bot pick refused: {}", ill.reason);
-                true
+                !run.single
             }
             Ok(BotStep::Over) => false,
             Ok(BotStep::Stuck(why)) => {
@@ -106,6 +122,7 @@ impl EditorApp {
         if let Some(mut run) = self.run.take() {
             let t = Instant::now();
             let mut going = true;
+            let steps = run.steps;
             let pace = Duration::from_millis(u64::from(self.persisted.pace_ms));
             if pace.is_zero() {
                 while going && t.elapsed() < BOT_SLICE {
@@ -114,15 +131,25 @@ impl EditorApp {
             } else if run.last.is_none_or(|last| last.elapsed() >= pace) {
                 // One move, then wait: the board shows it (marked) until the next.
                 going = run.steps < MAX_BOT_STEPS && self.bot_step(&mut run);
-                run.last = Some(t);
+                if run.thinking.is_none() {
+                    run.last = Some(t);
+                }
             } else {
                 // Waiting between moves: nothing changed.
                 self.run = Some(run);
                 return;
             }
+            if going && run.steps == steps {
+                // Thinking, nothing played yet: only the progress line changes.
+                self.run = Some(run);
+                return self.refresh_play();
+            }
+            let single = run.single;
             if going {
                 self.run = Some(run);
-            } else if let Some(s) = &self.open {
+            } else if let Some(s) = &self.open
+                && !single
+            {
                 let st = s.status();
                 let end = st.outcome.map_or_else(
                     || format!("stopped in round {}", st.round),
@@ -241,7 +268,9 @@ impl EditorApp {
             message,
             progress: self.run.as_ref().map(|r| {
                 let st = &s.game.state().clock;
-                format!("bots playing: {} steps, round {}", r.steps, st.round)
+                r.thinking.clone().unwrap_or_else(|| {
+                    format!("bots playing: {} steps, round {}", r.steps, st.round)
+                })
             }),
             pace_ms: self.persisted.pace_ms,
             save_path: crate::saves::default_path(s).display().to_string(),

@@ -58,6 +58,12 @@ pub struct PlayView {
     pub saves: Vec<std::path::PathBuf>,
 }
 
+/// The search bot as the bot menu offers it: 200 simulations a move, the same move for the
+/// same game; and a stronger, slower one, a second a move.
+pub const SEARCH: &str = "mcts";
+/// See [`SEARCH`].
+pub const SEARCH_SLOW: &str = "mcts:ms=1000";
+
 /// The paces "Play to end" offers, in milliseconds a move (0: as fast as possible).
 pub const PACES: [u32; 5] = [0, 100, 200, 500, 1000];
 
@@ -200,7 +206,9 @@ pub fn show(ui: &mut egui::Ui, view: &PlayView, form: &mut PlayForm) -> Vec<Comm
     });
 
     ui.collapsing("Bots", |ui| {
-        let mut choices = vec![HUMAN.to_owned(), RANDOM.to_owned()];
+        let mut choices: Vec<String> = [HUMAN, RANDOM, SEARCH, SEARCH_SLOW]
+            .map(str::to_owned)
+            .into();
         choices.extend(view.bot_names.iter().cloned());
         for side in &view.status.sides {
             let now = view
@@ -209,8 +217,7 @@ pub fn show(ui: &mut egui::Ui, view: &PlayView, form: &mut PlayForm) -> Vec<Comm
                 .map_or(HUMAN, String::as_str)
                 .to_owned();
             ui.horizontal(|ui| {
-                ui.label(side.as_str());
-                egui::ComboBox::from_id_salt(("bot", side.as_str()))
+                egui::ComboBox::new(("bot", side.as_str()), side.as_str())
                     .selected_text(now.as_str())
                     .show_ui(ui, |ui| {
                         for c in &choices {

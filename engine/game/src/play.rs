@@ -345,10 +345,7 @@ pub fn play_game_with<R: Rules>(
     // states in a long game).
     game.set_undo_limit(0);
     let mut bot = RandomBot::for_game(seed);
-    let mut searchers = Searchers {
-        seed,
-        bots: BTreeMap::new(),
-    };
+    let mut searchers = Searchers::new(seed);
     let mut refused = 0;
     let mut finished = game.state().outcome.is_some();
     for step in 0..options.max_steps {
@@ -426,15 +423,25 @@ enum Choice {
 }
 
 /// The search bots of one game, one per side that plays `mcts`, each seeded from the game
-/// seed and its side ([`MctsBot::for_game`]).
-struct Searchers {
+/// seed and its side ([`MctsBot::for_game`]): `hexforge play`'s and the editor's.
+#[derive(Debug)]
+pub struct Searchers {
     seed: u64,
     bots: BTreeMap<SideId, MctsBot>,
 }
 
 impl Searchers {
+    /// No bot yet, for the game started with `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Self {
+        Searchers {
+            seed,
+            bots: BTreeMap::new(),
+        }
+    }
+
     /// `side`'s search bot with `options` (made at its first move).
-    fn get(&mut self, side: &SideId, options: MctsOptions) -> &mut MctsBot {
+    pub fn get(&mut self, side: &SideId, options: MctsOptions) -> &mut MctsBot {
         self.bots
             .entry(side.clone())
             .or_insert_with(|| MctsBot::for_game(options, self.seed, side))

@@ -137,10 +137,35 @@ impl MctsBot {
         state: &GameState,
         side: &SideId,
     ) -> Result<Search, RulesError> {
-        let nothing = |choice| Search {
-            choice,
-            stats: SearchStats::default(),
-            tried: Vec::new(),
+        let mut job = match self.start(rules, state, side)? {
+            Started::Done(search) => return Ok(search),
+            Started::Job(job) => job,
+        };
+        loop {
+            if let Some(search) = self.work(rules, &mut job, None)? {
+                return Ok(search);
+            }
+        }
+    }
+
+    /// Starts a search of `state` for `side`, to be run in slices with [`MctsBot::work`] (a
+    /// window that must keep drawing thinks a slice a frame); a decision with nothing to weigh
+    /// (no action, or one) is answered at once.
+    ///
+    /// # Errors
+    /// A fault in the rules listing the side's actions.
+    pub fn start<R: Rules + ?Sized>(
+        &self,
+        rules: &R,
+        state: &GameState,
+        side: &SideId,
+    ) -> Result<Started, RulesError> {
+        let nothing = |choice| {
+            Started::Done(Search {
+                choice,
+                stats: SearchStats::default(),
+                tried: Vec::new(),
+            })
         };
         if state.outcome.is_some() || !state.clock.may_act(side) {
             return Ok(nothing(None));
@@ -149,37 +174,108 @@ impl MctsBot {
         if legal.len() < 2 {
             return Ok(nothing(legal.into_iter().next()));
         }
-        let started = Instant::now();
+        Ok(Started::Job(Box::new(SearchJob {
+            root: state.clone_without_log(),
+            side: side.clone(),
+            legal,
+            tree: Tree::new(self.options.exploration, self.options.widen),
+            stats: SearchStats::default(),
+            heuristic: true,
+            started: Instant::now(),
+        })))
+    }
+
+    /// Runs `job` until its budget is spent (the search's answer) or, given `until`, that
+    /// moment passes (`None`: call again). The same simulations in the same order whatever
+    /// the slices, so an iteration budget gives the same choice sliced or not.
+    ///
+    /// # Errors
+    /// As [`MctsBot::choose`].
+    pub fn work<R: Rules + ?Sized>(
+        &mut self,
+        rules: &R,
+        job: &mut SearchJob,
+        until: Option<Instant>,
+    ) -> Result<Option<Search>, RulesError> {
         let budget = self.options.budget;
-        let root = state.clone_without_log();
-        let mut tree = Tree::new(self.options.exploration, self.options.widen);
         // Off only in the test that proves the re-seeding matters: the simulations then roll
         // the real game's next rolls.
-        let reseed = self.reseed;
         let mut sims = Sims {
             rules,
             stream: &mut self.stream,
             horizon: self.options.horizon,
-            heuristic: true,
-            stats: SearchStats::default(),
-            reseed,
+            heuristic: job.heuristic,
+            stats: std::mem::take(&mut job.stats),
+            reseed: self.reseed,
             end_bias: self.options.end_bias,
         };
-        loop {
-            tree.iterate(&mut sims, &root, side, &legal)?;
+        let spent = loop {
+            let step = job
+                .tree
+                .iterate(&mut sims, &job.root, &job.side, &job.legal);
+            if let Err(e) = step {
+                job.stats = sims.stats;
+                return Err(e);
+            }
             let done = sims.stats.iterations;
             if budget.iterations.is_some_and(|n| done >= u64::from(n))
                 || budget
                     .millis
-                    .is_some_and(|ms| started.elapsed() >= Duration::from_millis(ms))
+                    .is_some_and(|ms| job.started.elapsed() >= Duration::from_millis(ms))
             {
-                break;
+                break true;
             }
-        }
-        Ok(Search {
-            choice: tree.best().cloned(),
-            stats: sims.stats,
-            tried: tree.root_children(),
-        })
+            if until.is_some_and(|t| Instant::now() >= t) {
+                break false;
+            }
+        };
+        job.heuristic = sims.heuristic;
+        job.stats = sims.stats;
+        Ok(spent.then(|| Search {
+            choice: job.tree.best().cloned(),
+            stats: job.stats.clone(),
+            tried: job.tree.root_children(),
+        }))
+    }
+}
+
+/// What [`MctsBot::start`] gives: the answer at once, or a search to run.
+#[derive(Debug)]
+pub enum Started {
+    /// Nothing to weigh: the side's only action, or none.
+    Done(Search),
+    /// A search under way.
+    Job(Box<SearchJob>),
+}
+
+/// A search under way: its root, its tree so far and what it cost.
+#[derive(Debug)]
+pub struct SearchJob {
+    root: GameState,
+    side: SideId,
+    legal: Vec<Action>,
+    tree: Tree,
+    stats: SearchStats,
+    heuristic: bool,
+    started: Instant,
+}
+
+impl SearchJob {
+    /// The side searched for.
+    #[must_use]
+    pub fn side(&self) -> &SideId {
+        &self.side
+    }
+
+    /// Simulations run so far.
+    #[must_use]
+    pub fn iterations(&self) -> u64 {
+        self.stats.iterations
+    }
+
+    /// Time since the search started.
+    #[must_use]
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
     }
 }

@@ -245,6 +245,33 @@ fn the_same_seed_and_iterations_give_the_same_search() {
 }
 
 #[test]
+fn a_search_run_in_slices_is_the_search_run_at_once() {
+    let rules = Toy::nim(9);
+    let g = game(rules, 3);
+    let whole = bot("iters=150", 5)
+        .search(g.rules(), g.state(), &blue())
+        .unwrap();
+    let mut b = bot("iters=150", 5);
+    let Started::Job(mut job) = b.start(g.rules(), g.state(), &blue()).unwrap() else {
+        panic!("nim from 9 has choices to weigh")
+    };
+    // Slices that end at once: one simulation each.
+    let mut slices = 0;
+    let sliced = loop {
+        slices += 1;
+        if let Some(s) = b.work(g.rules(), &mut job, Some(Instant::now())).unwrap() {
+            break s;
+        }
+        assert_eq!(job.iterations(), slices);
+    };
+    assert_eq!(slices, 150);
+    assert_eq!(
+        (sliced.choice, sliced.stats, sliced.tried),
+        (whole.choice, whole.stats, whole.tried)
+    );
+}
+
+#[test]
 fn it_finds_the_winning_take_in_nim() {
     // Leaving a multiple of 4 wins: from 5 take 1, from 6 take 2, from 7 take 3.
     for (stones, take) in [(5, 1), (6, 2), (7, 3)] {
