@@ -29,6 +29,7 @@ use crate::board_view::{self, BoardScene, Camera};
 use crate::command::{BottomTab, Command, PanelKind, Tab};
 use crate::demo::{self, DemoKind};
 use crate::graph_view::NodeLayout;
+use crate::panels::balance::BalanceTab;
 use crate::panels::code_editor::{CodeEditor, typos};
 use crate::panels::confirm;
 use crate::panels::inspector::{self, InspectorState};
@@ -50,7 +51,7 @@ use hexforge_script::labels::labels;
 use hexforge_script::paths;
 use hexforge_script::watch::{Budget, ModWatcher};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -268,6 +269,8 @@ pub struct EditorApp {
     pub logs: LogsPanel,
     /// The tables panel's roll expressions and cached odds.
     pub tables: TablesPanel,
+    /// The balance tab's form and comparison.
+    pub balance: BalanceTab,
     /// What the play panel shows (rebuilt after every change, not every frame).
     pub play: PlayView,
     /// The board's hex layout last frame (where each hex is on screen).
@@ -313,6 +316,7 @@ impl EditorApp {
             inspect: InspectorState::default(),
             logs: LogsPanel::default(),
             tables: TablesPanel::default(),
+            balance: BalanceTab::default(),
             play_form: PlayForm {
                 seed: EDITOR_SEED.to_string(),
                 ..PlayForm::default()
@@ -517,6 +521,10 @@ impl EditorApp {
                     self.apply(c);
                 }
             }
+            Command::Compare(spec) => {
+                self.balance.job = Some(crate::balance::CompareJob::start(spec));
+            }
+            Command::CancelCompare => self.balance.job.iter().for_each(|j| j.cancel()),
             Command::CancelBots => {
                 if let Some(r) = self.run.take() {
                     self.set_message(format!("bots stopped after {} actions", r.steps));
@@ -640,7 +648,11 @@ impl EditorApp {
     /// the commands the panels returned.
     pub fn show(&mut self, ui: &mut egui::Ui) {
         self.tick();
-        if self.run.is_some() || self.replaying() {
+        let comparing = self.balance.job.as_mut().is_some_and(|j| {
+            j.poll();
+            j.running()
+        });
+        if self.run.is_some() || self.replaying() || comparing {
             ui.ctx().request_repaint();
         }
         if self.watcher.is_some() {
@@ -743,53 +755,5 @@ impl EditorApp {
     fn confirm_end(&self, ctx: &egui::Context) -> Option<Command> {
         self.pending_end.as_ref()?;
         confirm::end_game(ctx).map(Command::ConfirmEnd)
-    }
-}
-
-fn outcome_line(o: &hexforge_game::Outcome) -> String {
-    let w: Vec<&str> = o.winners.iter().map(|w| w.as_str()).collect();
-    match w.as_slice() {
-        [] => format!("draw: {}", o.reason),
-        _ => format!("{} wins: {}", w.join(", "), o.reason),
-    }
-}
-
-/// One line about a reload: orphaned pieces and the replay's first difference.
-#[must_use]
-pub fn reload_summary(r: &Reloaded) -> String {
-    let replay = match &r.replay {
-        ReplayStatus::Running(p) => {
-            format!("replaying under the new rules: {}/{}", p.done, p.total)
-        }
-        ReplayStatus::Cancelled { after, .. } => format!("replay cancelled after {after} actions"),
-        ReplayStatus::Done(rep) => match &rep.first_difference {
-            None => format!("replay: all {} actions the same", rep.compared),
-            Some(d) => match (&d.index, &d.action) {
-                (Some(i), Some(a)) => format!(
-                    "replay: action {} ({} by {}) differs: was {}, now {}",
-                    i + 1,
-                    a.id,
-                    a.side,
-                    d.old,
-                    d.new
-                ),
-                _ => format!("replay: the setup differs: was {}, now {}", d.old, d.new),
-            },
-        },
-    };
-    if r.report.orphaned_pieces.is_empty() {
-        replay
-    } else {
-        let kinds: BTreeSet<&str> = r
-            .report
-            .orphaned_pieces
-            .iter()
-            .map(|(_, k)| k.as_str())
-            .collect();
-        format!(
-            "{replay}; {} piece(s) of undeclared types ({})",
-            r.report.orphaned_pieces.len(),
-            kinds.into_iter().collect::<Vec<_>>().join(", ")
-        )
     }
 }

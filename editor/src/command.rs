@@ -43,15 +43,18 @@ pub enum BottomTab {
     Tables,
     /// The last hot reload's "replay under the new rules" report.
     Reload,
+    /// The balance lab: the open mod against another rule set.
+    Balance,
 }
 
 impl BottomTab {
     /// Every tab with its label, in display order.
-    pub const ALL: [(BottomTab, &'static str); 4] = [
+    pub const ALL: [(BottomTab, &'static str); 5] = [
         (BottomTab::Problems, "Problems"),
         (BottomTab::Log, "Log"),
         (BottomTab::Tables, "Tables"),
         (BottomTab::Reload, "Reload report"),
+        (BottomTab::Balance, "Balance"),
     ];
 }
 
@@ -139,6 +142,10 @@ pub enum Command {
     Perform(Action),
     /// Show these actions to pick one (several choices end on one hex or target), or none.
     Pick(Vec<Action>),
+    /// Start a comparison of two rule sets (the balance tab).
+    Compare(crate::balance::CompareSpec),
+    /// Stop the comparison after the game it is playing.
+    CancelCompare,
     /// End the current phase for every side that may act.
     EndPhase,
     /// End phases until the round changes.

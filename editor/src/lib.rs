@@ -26,6 +26,7 @@
 //! ```
 
 pub mod app;
+pub mod balance;
 pub mod board_view;
 pub mod colors;
 pub mod command;

@@ -329,6 +329,37 @@ fn load_rules(dir: &Path, extra_roots: Vec<PathBuf>) -> Result<LoadedRules, Vec<
     })
 }
 
+/// A mod's rules loaded for bot games (the headless `play`, the balance lab).
+pub struct PlayRules {
+    /// The rules.
+    pub rules: LuaRules,
+    /// The mod id.
+    pub id: String,
+    /// Its scenario ids, sorted.
+    pub scenarios: Vec<String>,
+}
+
+/// Loads the mod in `dir` for bot games, as [`load_lua`] does; the error is what `hexforge
+/// play` would print after `error: ` (every problem, one a line).
+///
+/// # Errors
+/// The folder cannot be read, or the mod has problems.
+pub fn load_rules_for_play(dir: &Path, extra_roots: Vec<PathBuf>) -> Result<PlayRules, String> {
+    let loaded = load_lua(dir, extra_roots).map_err(|failure| match failure {
+        LoadFailure::Folder(e) => format!("{}: {e}", dir.display()),
+        LoadFailure::Mod { errors, .. } => errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    })?;
+    Ok(PlayRules {
+        scenarios: scenario_ids(&loaded.mod_dirs),
+        rules: loaded.rules,
+        id: loaded.id,
+    })
+}
+
 /// Plays a series of bot games of the mod in `dir` headless, as `hexforge play <dir>` does (the
 /// same loading, its first scenario, the same bots and seeds, the same loop and output from
 /// `hexforge_game::play`), writing to `out`; `after_game` runs after each game (a progress
@@ -345,20 +376,12 @@ pub fn play_series(
     out: &mut dyn std::io::Write,
     after_game: impl FnMut(),
 ) -> Result<(), String> {
-    let lines = |errs: Vec<ModError>| {
-        errs.iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let loaded = load_lua(dir, extra_roots).map_err(|failure| match failure {
-        LoadFailure::Folder(e) => format!("{}: {e}", dir.display()),
-        LoadFailure::Mod { errors, .. } => lines(errors),
-    })?;
+    let loaded = load_rules_for_play(dir, extra_roots)?;
     let rules = &loaded.rules;
-    let scenario = scenario_ids(&loaded.mod_dirs)
-        .into_iter()
-        .next()
+    let scenario = loaded
+        .scenarios
+        .first()
+        .cloned()
         .ok_or_else(|| format!("{}: the mod has no scenario", dir.display()))?;
     opts.bots
         .check(&hexforge_script::bots::bot_names(rules))
@@ -386,7 +409,7 @@ pub fn play_series(
 }
 
 /// An error and its causes, `: `-separated (as the CLI prints them).
-fn error_chain(e: &dyn std::error::Error) -> String {
+pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut cause = e.source();
     while let Some(c) = cause {

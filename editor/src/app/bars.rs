@@ -40,8 +40,33 @@ impl EditorApp {
                 Some(ReplayStatus::Done(rep)) => cmds.extend(reload_report::show(ui, Some(rep))),
                 None => cmds.extend(reload_report::show(ui, None)),
             },
+            (BottomTab::Balance, Some(s)) => {
+                let mine = paths::canonical(&s.dir);
+                let base = self.mods.iter().find(|m| paths::canonical(&m.dir) == mine);
+                let base = base.and_then(|m| m.manifest.extends.clone());
+                // Its base first, then every other mod found.
+                let mut others: Vec<(String, PathBuf)> = self
+                    .mods
+                    .iter()
+                    .filter(|m| paths::canonical(&m.dir) != mine)
+                    .map(|m| (m.manifest.id.clone(), m.dir.clone()))
+                    .collect();
+                others.sort_by_key(|(id, _)| Some(id) != base.as_ref());
+                let view = crate::panels::balance::BalanceView {
+                    open: &s.dir,
+                    scenarios: &s.scenarios,
+                    others: &others,
+                    roots: self.mod_roots(),
+                    job: self.balance.job.as_ref(),
+                };
+                cmds.extend(crate::panels::balance::show(
+                    ui,
+                    &view,
+                    &mut self.balance.form,
+                ));
+            }
             (_, None) => {
-                ui.weak("Open a mod to see its game log and tables.");
+                ui.weak("Open a mod to see its game log, tables and balance.");
             }
         }
         cmds
@@ -138,7 +163,7 @@ impl EditorApp {
             ui.label(&self.status);
             if let Some(r) = &self.last_reload {
                 ui.separator();
-                ui.weak(reload_summary(r));
+                ui.weak(crate::panels::reload_report::reload_summary(r));
                 if r.replay.is_running() && ui.button("Cancel replay").clicked() {
                     cmds.push(Command::CancelReplay);
                 }

@@ -278,3 +278,11 @@ impl EditorApp {
         };
     }
 }
+
+fn outcome_line(o: &hexforge_game::Outcome) -> String {
+    let w: Vec<&str> = o.winners.iter().map(|w| w.as_str()).collect();
+    match w.as_slice() {
+        [] => format!("draw: {}", o.reason),
+        _ => format!("{} wins: {}", w.join(", "), o.reason),
+    }
+}

@@ -32,6 +32,8 @@ pub struct ManifestInfo {
     pub version: String,
     /// The first manifest problem, as `file:line:col: message` (none: the manifest is valid).
     pub problem: Option<String>,
+    /// The base mod a variant `extends`, by id.
+    pub extends: Option<String>,
 }
 
 /// A mod found on disk.
@@ -80,6 +82,7 @@ pub fn read_manifest(dir: &Path) -> ManifestInfo {
             name: m.name,
             version: m.version.to_string(),
             problem: None,
+            extends: m.extends,
         },
         Err(errors) => ManifestInfo {
             id: folder,

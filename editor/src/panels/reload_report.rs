@@ -19,8 +19,9 @@
 
 use crate::command::Command;
 use crate::panels::logs::{action_hex, describe_action};
-use crate::session::ReplayStatus;
+use crate::session::{Reloaded, ReplayStatus};
 use hexforge_script::watch::{Difference, ReplayReport};
+use std::collections::BTreeSet;
 
 /// What kind of change the first difference is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,6 +186,46 @@ pub fn show_status(ui: &mut egui::Ui, status: &ReplayStatus) -> Vec<Command> {
         ReplayStatus::Done(_) => {}
     }
     cmds
+}
+
+/// One line about a reload: orphaned pieces and the replay's first difference.
+#[must_use]
+pub fn reload_summary(r: &Reloaded) -> String {
+    let replay = match &r.replay {
+        ReplayStatus::Running(p) => {
+            format!("replaying under the new rules: {}/{}", p.done, p.total)
+        }
+        ReplayStatus::Cancelled { after, .. } => format!("replay cancelled after {after} actions"),
+        ReplayStatus::Done(rep) => match &rep.first_difference {
+            None => format!("replay: all {} actions the same", rep.compared),
+            Some(d) => match (&d.index, &d.action) {
+                (Some(i), Some(a)) => format!(
+                    "replay: action {} ({} by {}) differs: was {}, now {}",
+                    i + 1,
+                    a.id,
+                    a.side,
+                    d.old,
+                    d.new
+                ),
+                _ => format!("replay: the setup differs: was {}, now {}", d.old, d.new),
+            },
+        },
+    };
+    if r.report.orphaned_pieces.is_empty() {
+        replay
+    } else {
+        let kinds: BTreeSet<&str> = r
+            .report
+            .orphaned_pieces
+            .iter()
+            .map(|(_, k)| k.as_str())
+            .collect();
+        format!(
+            "{replay}; {} piece(s) of undeclared types ({})",
+            r.report.orphaned_pieces.len(),
+            kinds.into_iter().collect::<Vec<_>>().join(", ")
+        )
+    }
 }
 
 #[cfg(test)]
