@@ -44,11 +44,19 @@ impl EditorApp {
                 let mine = paths::canonical(&s.dir);
                 let base = self.mods.iter().find(|m| paths::canonical(&m.dir) == mine);
                 let base = base.and_then(|m| m.manifest.extends.clone());
-                // Its base first, then every other mod found.
+                // Its base first, then every other mod found that has one of its scenarios.
+                let stem = |p: &PathBuf| p.file_stem().map(|x| x.to_string_lossy().into_owned());
+                let shares = |m: &&crate::panels::mod_browser::ModEntry| {
+                    m.scenarios
+                        .iter()
+                        .filter_map(stem)
+                        .any(|id| s.scenarios.contains(&id))
+                };
                 let mut others: Vec<(String, PathBuf)> = self
                     .mods
                     .iter()
                     .filter(|m| paths::canonical(&m.dir) != mine)
+                    .filter(shares)
                     .map(|m| (m.manifest.id.clone(), m.dir.clone()))
                     .collect();
                 others.sort_by_key(|(id, _)| Some(id) != base.as_ref());

@@ -73,7 +73,10 @@ const COLOURS: [Color32; 2] = [
 pub fn show(ui: &mut egui::Ui, view: &BalanceView<'_>, form: &mut BalanceForm) -> Vec<Command> {
     let mut cmds = Vec::new();
     let Some((_, default_other)) = view.others.first() else {
-        ui.weak("No other mod to compare with: copy this mod, change a rule, and compare them.");
+        ui.weak(
+            "No other mod has this mod's scenarios: make a variant (hexforge new my-variant \
+             --extends <this mod>), change a rule, and compare them here.",
+        );
         return cmds;
     };
     let other = form.other.clone().unwrap_or_else(|| default_other.clone());
