@@ -71,3 +71,20 @@ fn a_rule_set_without_the_scenario_is_named_with_what_it_has() {
     );
     h.get_by_label_contains("has no scenario");
 }
+
+#[test]
+fn a_mod_that_shares_no_scenario_is_not_offered() {
+    // No other bundled mod plays hyperjump-galaxy's star map.
+    let mut h = open_bundled("hyperjump-galaxy");
+    h.state_mut()
+        .apply(Command::SelectBottomTab(BottomTab::Balance));
+    h.run();
+    h.get_by_label_contains("No other mod has this mod's scenarios");
+    assert!(h.query_by_label("Compare").is_none());
+    // A base mod is offered its variants.
+    let mut h = open_bundled("orbital-skirmish");
+    h.state_mut()
+        .apply(Command::SelectBottomTab(BottomTab::Balance));
+    h.run();
+    h.get_by_label("Compare");
+}

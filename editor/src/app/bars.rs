@@ -44,13 +44,16 @@ impl EditorApp {
                 let mine = paths::canonical(&s.dir);
                 let base = self.mods.iter().find(|m| paths::canonical(&m.dir) == mine);
                 let base = base.and_then(|m| m.manifest.extends.clone());
-                // Its base first, then every other mod found that has one of its scenarios.
+                // Its base first, then its variants and every other mod with one of its
+                // scenarios (a variant may have no scenario file of its own).
                 let stem = |p: &PathBuf| p.file_stem().map(|x| x.to_string_lossy().into_owned());
                 let shares = |m: &&crate::panels::mod_browser::ModEntry| {
-                    m.scenarios
-                        .iter()
-                        .filter_map(stem)
-                        .any(|id| s.scenarios.contains(&id))
+                    Some(&m.manifest.id) == base.as_ref()
+                        || m.manifest.extends.as_deref() == Some(s.mod_id.as_str())
+                        || m.scenarios
+                            .iter()
+                            .filter_map(stem)
+                            .any(|id| s.scenarios.contains(&id))
                 };
                 let mut others: Vec<(String, PathBuf)> = self
                     .mods
