@@ -90,6 +90,8 @@ pub struct BoardScene {
     pub notes: BTreeMap<Hex, String>,
     /// Graph nodes a choice names (a jump's destination), ringed in yellow.
     pub lit_nodes: BTreeSet<String>,
+    /// Short notes by graph node, drawn under the node (a jump's odds, a battle's dice).
+    pub node_notes: BTreeMap<String, String>,
     /// The graph node of the selected piece, ringed in white.
     pub selected_node: Option<String>,
     /// A facing picker: one arrow per direction a choice at that hex may end facing; a click

@@ -167,6 +167,17 @@ pub fn draw_graph(
         let Some(&at) = layout.at.get(id) else {
             continue;
         };
+        if let Some(note) = scene.node_notes.get(id) {
+            let galley = painter.layout_no_wrap(
+                note.clone(),
+                FontId::proportional(12.0),
+                Color32::from_rgb(0xff, 0xe0, 0x60),
+            );
+            let tag =
+                Rect::from_center_size(at + vec2(0.0, r + 26.0), galley.size() + vec2(6.0, 2.0));
+            painter.rect_filled(tag, 3.0, Color32::from_black_alpha(210));
+            painter.galley(tag.min + vec2(3.0, 1.0), galley, Color32::WHITE);
+        }
         let name = node
             .values
             .get("name")

@@ -188,7 +188,7 @@ fn a_move_that_may_end_facing_several_ways_is_finished_with_an_arrow() {
 
 /// Hyperjump-galaxy's star map: a ship's impulse destinations are ringed and a click on one
 /// flies it there; a click on a node it cannot reach says why; a battle is fought by clicking
-/// its node; the game is saved and loaded back.
+/// its node, its dice written under it first; the game is saved and loaded back.
 #[test]
 fn the_star_map_is_played_by_clicking_its_nodes() {
     let mut h = open_bundled("hyperjump-galaxy");
@@ -256,6 +256,8 @@ fn the_star_map_is_played_by_clicking_its_nodes() {
                 .unwrap()
                 .to_owned();
             assert!(h.state().scene.lit_nodes.contains(&at));
+            // Its dice are written under the node before the roll.
+            assert_eq!(h.state().scene.node_notes.get(&at), Some(&label.short));
             let before = log_len(&h);
             let pos = node_pos(&h, &at);
             click_at(&mut h, pos);

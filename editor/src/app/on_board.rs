@@ -183,6 +183,11 @@ impl EditorApp {
         scene.targets.clear();
         scene.selected.clear();
         scene.notes.clear();
+        scene.node_notes = shown
+            .by_node
+            .iter()
+            .filter_map(|(n, idx)| Some((n.clone(), short_label(shown, idx)?)))
+            .collect();
         scene.arrows.clear();
         scene.selected_node = None;
         let Some(s) = &self.open else { return };
@@ -226,12 +231,7 @@ impl EditorApp {
         }
         scene.targets = target_at.keys().copied().collect();
         // Each target's and hex's short label (a hit chance), from its first labelled action.
-        let short = |idx: &[usize]| {
-            idx.iter()
-                .filter_map(|&i| self.choices.labels.get(i)?.as_ref())
-                .map(|l| l.short.clone())
-                .find(|s| !s.is_empty())
-        };
+        let short = |idx: &[usize]| short_label(&self.choices, idx);
         for (t, idx) in &self.choices.by_target {
             if let Some(note) = short(idx) {
                 for h in hexes_of(*t) {
@@ -261,6 +261,14 @@ impl EditorApp {
             };
         }
     }
+}
+
+/// The short label (a hit chance, "safe 58%") of the first of `idx` that has one.
+fn short_label(c: &PieceChoices, idx: &[usize]) -> Option<String> {
+    idx.iter()
+        .filter_map(|&i| c.labels.get(i)?.as_ref())
+        .map(|l| l.short.clone())
+        .find(|s| !s.is_empty())
 }
 
 fn sorted(mut idx: Vec<usize>) -> Vec<usize> {
