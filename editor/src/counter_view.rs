@@ -301,7 +301,7 @@ pub fn card_lines(scene: &BoardScene, stack: &[&Piece]) -> Vec<String> {
 }
 
 /// The card listing a stack, by the pointer.
-fn draw_card(painter: &egui::Painter, at: Pos2, scene: &BoardScene, stack: &[&Piece]) {
+pub(crate) fn draw_card(painter: &egui::Painter, at: Pos2, scene: &BoardScene, stack: &[&Piece]) {
     let text = card_lines(scene, stack).join("\n");
     let galley = painter.layout_no_wrap(text, FontId::proportional(13.0), Color32::WHITE);
     let mut card = Rect::from_min_size(at, galley.size() + vec2(12.0, 8.0));

@@ -1,6 +1,7 @@
 //! Graph maps ([`hexforge_game::GraphMap`]) on the board: nodes at their `draw_at` positions,
 //! spread on screen so no two circles or names overlap, routes as lines, each node's boxes inside
-//! it, and one marker per side, box and counter label with a count ("WS 3"). Nodes a choice
+//! it, and one marker per side, box and counter label with a count ("WS 3"), up to the next
+//! node (then "+N"; the node under the pointer lists every piece in a card). Nodes a choice
 //! names are ringed in yellow, the selected piece's node in white, the hovered one thinly; a
 //! click is a node ([`NodeLayout::node_at`]).
 //!
@@ -194,7 +195,8 @@ pub fn draw_graph(
         // pieces at the node in a row under it.
         let n = node.boxes.len().max(1) as f32;
         let bh = (r * 1.4 / n).min(16.0);
-        let mut box_rects: BTreeMap<&str, (Rect, f32)> = BTreeMap::new();
+        // Each box's rect, the width its markers use and how many pieces did not fit.
+        let mut box_rects: BTreeMap<&str, (Rect, f32, usize)> = BTreeMap::new();
         for (i, box_id) in node.boxes.keys().enumerate() {
             let top = at.y - bh * n / 2.0 + bh * i as f32;
             let b = Rect::from_min_size(pos2(at.x - r * 0.7, top), vec2(r * 1.4, bh - 1.0));
@@ -206,7 +208,7 @@ pub fn draw_graph(
                 FontId::proportional((bh * 0.7).clamp(6.0, 11.0)),
                 Color32::from_gray(230),
             );
-            box_rects.insert(box_id.as_str(), (b, 0.0));
+            box_rects.insert(box_id.as_str(), (b, 0.0, 0));
         }
         // One marker per (place, side, counter label) with a count, so a crowded orbit box
         // stays one row and still says what is there ("WS 3").
@@ -222,7 +224,15 @@ pub fn draw_graph(
             let label = crate::counter_view::counter_of(scene, pc).label.clone();
             *stacks.entry((slot, pc.owner.as_str(), label)).or_default() += 1;
         }
-        let mut loose = 0.0;
+        // Markers stop short of the next node to the right; the rest of a row is one "+N"
+        // marker (the card under the pointer lists every piece).
+        let room = layout
+            .at
+            .iter()
+            .filter(|(other, q)| *other != id && (q.y - at.y).abs() < r * 1.6 && q.x > at.x)
+            .map(|(_, q)| q.x - at.x - r - 0.7 * r - 6.0)
+            .fold(painter.clip_rect().right() - at.x - 0.7 * r - 30.0, f32::min);
+        let mut loose = (0.0, 0);
         for ((slot, owner, label), count) in stacks {
             let text = if count > 1 {
                 format!("{label} {count}")
@@ -231,19 +241,16 @@ pub fn draw_graph(
             };
             let galley = painter.layout_no_wrap(text, FontId::proportional(10.0), Color32::WHITE);
             let w = galley.size().x + 6.0;
-            let q = match slot.and_then(|s| box_rects.get_mut(s)) {
-                Some((b, used)) => {
-                    let x = b.right() + 2.0 + *used + w / 2.0;
-                    *used += w + 2.0;
-                    pos2(x, b.center().y)
-                }
-                None => {
-                    let x = at.x - r + loose + w / 2.0;
-                    loose += w + 2.0;
-                    pos2(x, at.y + r + 10.0)
-                }
+            let (used, hidden, left, y) = match slot.and_then(|s| box_rects.get_mut(s)) {
+                Some((b, used, hidden)) => (used, hidden, b.right() + 2.0, b.center().y),
+                None => (&mut loose.0, &mut loose.1, at.x - r, at.y + r + 10.0),
             };
-            let marker = Rect::from_center_size(q, vec2(w, 12.0));
+            if *hidden > 0 || *used + w > room {
+                *hidden += count;
+                continue;
+            }
+            let marker = Rect::from_center_size(pos2(left + *used + w / 2.0, y), vec2(w, 12.0));
+            *used += w + 2.0;
             painter.rect(
                 marker,
                 2.0,
@@ -252,6 +259,37 @@ pub fn draw_graph(
                 egui::StrokeKind::Inside,
             );
             painter.galley(marker.min + vec2(3.0, 0.0), galley, Color32::WHITE);
+        }
+        let rows = box_rects
+            .values()
+            .map(|(b, used, hidden)| (b.right() + 2.0 + used, b.center().y, *hidden))
+            .chain([(at.x - r + loose.0, at.y + r + 10.0, loose.1)]);
+        for (x, y, hidden) in rows.filter(|(.., n)| *n > 0) {
+            let galley = painter.layout_no_wrap(
+                format!("+{hidden}"),
+                FontId::proportional(10.0),
+                Color32::WHITE,
+            );
+            let marker = Rect::from_min_size(pos2(x, y - 6.0), vec2(galley.size().x + 6.0, 12.0));
+            painter.rect_filled(marker, 2.0, Color32::from_gray(70));
+            painter.galley(marker.min + vec2(3.0, 0.0), galley, Color32::WHITE);
+        }
+    }
+    // The pieces at the node under the pointer, box by box, in a card.
+    if let Some(id) = hovered
+        && let Some(&at) = layout.at.get(id)
+    {
+        let mut here: Vec<&hexforge_game::Piece> = scene
+            .pieces
+            .iter()
+            .filter(|p| matches!(&p.pos, Position::Node { location, .. } if location == id))
+            .collect();
+        here.sort_by_key(|p| match &p.pos {
+            Position::Node { slot, .. } => (slot.clone(), p.id),
+            _ => (None, p.id),
+        });
+        if !here.is_empty() {
+            crate::counter_view::draw_card(painter, at + vec2(layout.r, layout.r), scene, &here);
         }
     }
 }
