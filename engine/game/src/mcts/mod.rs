@@ -28,6 +28,7 @@
 //! ```
 
 mod options;
+mod prior;
 mod sim;
 mod tree;
 
@@ -35,11 +36,12 @@ mod tree;
 mod tests;
 
 pub use options::{
-    Budget, DEFAULT_END_BIAS, DEFAULT_EXPLORATION, DEFAULT_HORIZON, DEFAULT_ITERATIONS,
-    DEFAULT_WIDEN, MctsOptions,
+    Budget, DEFAULT_END_BIAS, DEFAULT_EXPLORATION, DEFAULT_GREEDY, DEFAULT_HORIZON,
+    DEFAULT_ITERATIONS, DEFAULT_PRIOR, DEFAULT_WIDEN, MctsOptions,
 };
 
 use crate::{Action, Game, GameState, Rules, RulesError, SideId};
+use prior::Prior;
 use sim::{Sims, Stream};
 use std::time::{Duration, Instant};
 use tree::Tree;
@@ -178,7 +180,12 @@ impl MctsBot {
             root: state.clone_without_log(),
             side: side.clone(),
             legal,
-            tree: Tree::new(self.options.exploration, self.options.widen),
+            tree: Tree::new(
+                self.options.exploration,
+                self.options.widen,
+                self.options.prior,
+            ),
+            prior: Prior::default(),
             stats: SearchStats::default(),
             heuristic: true,
             started: Instant::now(),
@@ -208,20 +215,35 @@ impl MctsBot {
             stats: std::mem::take(&mut job.stats),
             reseed: self.reseed,
             end_bias: self.options.end_bias,
+            greedy: self.options.greedy,
         };
+        let with_prior = self.options.prior > 0.0;
         let spent = loop {
-            let step = job
-                .tree
-                .iterate(&mut sims, &job.root, &job.side, &job.legal);
+            // The prior first, a choice a step (not counted as simulations, not cut by the
+            // budget: the tree needs it whole), then the simulations.
+            let prior_step = with_prior && !job.prior.done(job.legal.len());
+            let step = if prior_step {
+                job.prior
+                    .step(&mut sims, &job.root, &job.side, &job.legal)
+                    .map(|()| {
+                        if job.prior.done(job.legal.len()) {
+                            job.tree.set_root_prior(job.prior.normalised());
+                        }
+                    })
+            } else {
+                job.tree
+                    .iterate(&mut sims, &job.root, &job.side, &job.legal)
+            };
             if let Err(e) = step {
                 job.stats = sims.stats;
                 return Err(e);
             }
             let done = sims.stats.iterations;
-            if budget.iterations.is_some_and(|n| done >= u64::from(n))
-                || budget
-                    .millis
-                    .is_some_and(|ms| job.started.elapsed() >= Duration::from_millis(ms))
+            if !prior_step
+                && (budget.iterations.is_some_and(|n| done >= u64::from(n))
+                    || budget
+                        .millis
+                        .is_some_and(|ms| job.started.elapsed() >= Duration::from_millis(ms)))
             {
                 break true;
             }
@@ -255,6 +277,8 @@ pub struct SearchJob {
     side: SideId,
     legal: Vec<Action>,
     tree: Tree,
+    /// The root prior, filled before the first simulation (see [`prior`]).
+    prior: Prior,
     stats: SearchStats,
     heuristic: bool,
     started: Instant,

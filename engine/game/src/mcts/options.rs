@@ -1,5 +1,5 @@
 //! The search bot's options and their text form, as `--bots` and `g:bot` take them:
-//! `iters=300`, `ms=500`, `horizon=40`, `c=1.0`, `widen=2`, `ends=0.3`, joined by `:` after the
+//! `iters=300`, `ms=500`, `horizon=40`, `c=1.0`, `widen=2`, `ends=0.3`, `prior=1`, `greedy=0`, joined by `:` after the
 //! bot's name (`mcts:ms=200:horizon=30`).
 //!
 //! ```
@@ -35,6 +35,10 @@ pub const DEFAULT_EXPLORATION: f64 = 0.7;
 pub const DEFAULT_WIDEN: f64 = 2.0;
 /// The default chance that a playout move ends the phase when the rules allow it.
 pub const DEFAULT_END_BIAS: f64 = 0.3;
+/// The default chance that a playout move is greedy (see [`MctsOptions::greedy`]).
+pub const DEFAULT_GREEDY: f64 = 0.0;
+/// The default weight of the root prior's progressive bias (see [`MctsOptions::prior`]).
+pub const DEFAULT_PRIOR: f64 = 1.0;
 
 /// The search bot's settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,6 +55,15 @@ pub struct MctsOptions {
     /// The chance that a playout move is `end_phase` when the rules allow it (0 to 1; the rest
     /// of the time a move is uniform among all the legal actions, `end_phase` included).
     pub end_bias: f64,
+    /// The weight of the root prior: each of the decision's choices is tried once, one action
+    /// deep, and scored by the heuristic; the tree tries the best first and adds
+    /// `prior · p / (1 + visits)` to a root child's UCB1 score (`p` from 0, the worst, to 1,
+    /// the best). 0 turns the prior off (no one-ply tries at all).
+    pub prior: f64,
+    /// The chance that a playout move is the best, for the side making it, of three random
+    /// moves each tried on a copy and scored by the heuristic, instead of one random move (0
+    /// to 1; it costs up to three actions and three evaluations a move).
+    pub greedy: f64,
 }
 
 impl Default for MctsOptions {
@@ -64,12 +77,14 @@ impl Default for MctsOptions {
             exploration: DEFAULT_EXPLORATION,
             widen: DEFAULT_WIDEN,
             end_bias: DEFAULT_END_BIAS,
+            prior: DEFAULT_PRIOR,
+            greedy: DEFAULT_GREEDY,
         }
     }
 }
 
 /// The option names, for messages.
-const NAMES: &str = "iters, ms, horizon, c, widen, ends";
+const NAMES: &str = "iters, ms, horizon, c, widen, ends, prior, greedy";
 
 impl MctsOptions {
     /// The options from `key=value` pairs (`("iters", "300")`), the defaults for the others.
@@ -131,6 +146,15 @@ impl MctsOptions {
                     ));
                 }
             }
+            "prior" => self.prior = real("the weight of the root prior")?,
+            "greedy" => {
+                self.greedy = real("the chance of a greedy playout move")?;
+                if self.greedy > 1.0 {
+                    return Err(format!(
+                        "mcts: `{key}={value}` must be a chance from 0 to 1"
+                    ));
+                }
+            }
             other => {
                 return Err(format!(
                     "mcts: unknown option `{other}` (it takes {NAMES}; e.g. mcts:ms=500 or \
@@ -185,6 +209,12 @@ impl fmt::Display for MctsOptions {
         if self.end_bias.to_bits() != d.end_bias.to_bits() {
             parts.push(format!("ends={}", self.end_bias));
         }
+        if self.prior.to_bits() != d.prior.to_bits() {
+            parts.push(format!("prior={}", self.prior));
+        }
+        if self.greedy.to_bits() != d.greedy.to_bits() {
+            parts.push(format!("greedy={}", self.greedy));
+        }
         write!(f, "{}", parts.join(":"))
     }
 }
@@ -230,7 +260,7 @@ mod tests {
         for text in [
             "iters=300",
             "ms=50",
-            "iters=7:ms=9:horizon=3:c=0.25:widen=1.5:ends=0.5",
+            "iters=7:ms=9:horizon=3:c=0.25:widen=1.5:ends=0.5:prior=2:greedy=0.5",
             "",
         ] {
             let o: MctsOptions = text.parse().unwrap();
@@ -254,6 +284,8 @@ mod tests {
             ("horizon=1.5", "whole number of actions"),
             ("c=-1", "`c=-1` must be a number"),
             ("widen=nan", "`widen=nan` must be a number"),
+            ("prior=-1", "`prior=-1` must be a number"),
+            ("greedy=2", "`greedy=2` must be a chance from 0 to 1"),
             (
                 "depth=3",
                 "unknown option `depth` (it takes iters, ms, horizon, c, widen",

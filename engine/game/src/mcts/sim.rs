@@ -104,7 +104,13 @@ pub(crate) struct Sims<'a, R: ?Sized> {
     pub(crate) reseed: bool,
     /// The chance that a playout move is `end_phase` when it is legal (see `random_move`).
     pub(crate) end_bias: f64,
+    /// The chance that a playout move is the best of [`GREEDY_SAMPLES`] random ones (see
+    /// [`Sims::playout_move`]).
+    pub(crate) greedy: f64,
 }
+
+/// How many random moves a greedy playout move weighs.
+pub(crate) const GREEDY_SAMPLES: usize = 3;
 
 impl<R: Rules + ?Sized> Sims<'_, R> {
     /// The state a simulation starts from: a copy of `root` whose dice are a fresh roller
@@ -161,32 +167,86 @@ impl<R: Rules + ?Sized> Sims<'_, R> {
                     return Ok(even(state));
                 }
             }
-            let Some(action) = random_move(self.rules, state, self.stream, self.end_bias)? else {
+            if !self.playout_move(state)? {
                 // Nobody can act: the real game would stop here too.
                 return Ok(even(state));
-            };
-            self.step(state, &action)?;
+            }
             steps = steps.saturating_add(1);
         }
+    }
+
+    /// One playout move; `Ok(false)` when nobody can act. With chance `greedy` (and a
+    /// heuristic) it is the best for its side of [`GREEDY_SAMPLES`] random moves, each played
+    /// on a copy and scored by the heuristic (as a greedy player would look one action ahead);
+    /// otherwise one random move ([`random_move`]).
+    ///
+    /// # Errors
+    /// A fault in the rules, or a heuristic value outside 0..=1.
+    pub(crate) fn playout_move(&mut self, state: &mut GameState) -> Result<bool, RulesError> {
+        let greedy = self.greedy > 0.0 && self.heuristic && self.stream.chance() < self.greedy;
+        let samples = if greedy { GREEDY_SAMPLES } else { 1 };
+        let mut best: Option<(f64, GameState)> = None;
+        for _ in 0..samples {
+            let Some(action) = random_move(self.rules, state, self.stream, self.end_bias)? else {
+                return Ok(false);
+            };
+            if !greedy {
+                self.step(state, &action)?;
+                return Ok(true);
+            }
+            let mut copy = state.clone();
+            self.step(&mut copy, &action)?;
+            let value = if copy.outcome.is_some() {
+                let me = copy.sides.iter().position(|s| s.id == action.side);
+                me.and_then(|i| score_outcome(&copy).get(i).copied())
+            } else {
+                self.evaluate_for(&copy, &action.side)?
+            };
+            let Some(value) = value else {
+                // No heuristic after all: this random move it is.
+                self.heuristic = false;
+                *state = copy;
+                return Ok(true);
+            };
+            if best.as_ref().is_none_or(|(b, _)| value > *b) {
+                best = Some((value, copy));
+            }
+        }
+        if let Some((_, chosen)) = best {
+            *state = chosen;
+        }
+        Ok(true)
     }
 
     /// Every side's value from the rules' heuristic, or `None` when the rules have none.
     fn evaluate(&mut self, state: &GameState) -> Result<Option<Vec<f64>>, RulesError> {
         let mut values = Vec::with_capacity(state.sides.len());
         for side in state.sides.iter() {
-            self.stats.evaluations += 1;
-            match self.rules.evaluate(state, &side.id)? {
-                Some(v) if (0.0..=1.0).contains(&v) => values.push(v),
-                Some(v) => {
-                    return Err(RulesError::new(format!(
-                        "evaluate: the value for {} must be a number from 0 to 1, got {v}",
-                        side.id
-                    )));
-                }
+            match self.evaluate_for(state, &side.id)? {
+                Some(v) => values.push(v),
                 None => return Ok(None),
             }
         }
         Ok(Some(values))
+    }
+
+    /// `side`'s value from the rules' heuristic, or `None` when the rules have none.
+    ///
+    /// # Errors
+    /// A fault in the rules, or a value outside 0..=1.
+    pub(crate) fn evaluate_for(
+        &mut self,
+        state: &GameState,
+        side: &SideId,
+    ) -> Result<Option<f64>, RulesError> {
+        self.stats.evaluations += 1;
+        match self.rules.evaluate(state, side)? {
+            Some(v) if (0.0..=1.0).contains(&v) => Ok(Some(v)),
+            Some(v) => Err(RulesError::new(format!(
+                "evaluate: the value for {side} must be a number from 0 to 1, got {v}"
+            ))),
+            None => Ok(None),
+        }
     }
 }
 

@@ -17,6 +17,9 @@ enum Kind {
     Nim,
     /// `inc` adds a point, `stay` does nothing; the most points after 500 rounds wins.
     Race,
+    /// The race with 200 choices of one kind (`pick` 0..200, one group): only `pick 137`
+    /// scores.
+    WideRace,
 }
 
 /// Every game: blue and red take turns of one phase; a side makes one move a turn, then may
@@ -39,7 +42,8 @@ impl Toy {
             &["blue", "red"],
             vec![PhaseSpec::turn("play", Actor::Active)],
         );
-        turns.turn_limit = Some(if kind == Kind::Race { 500 } else { 30 });
+        let race = matches!(kind, Kind::Race | Kind::WideRace);
+        turns.turn_limit = Some(if race { 500 } else { 30 });
         Toy {
             kind,
             turns,
@@ -98,6 +102,7 @@ impl Rules for Toy {
                 .map(|n| a("take", json!({ "n": n })))
                 .collect(),
             Kind::Race => vec![a("stay", Value::Null), a("inc", Value::Null)],
+            Kind::WideRace => (0..200).map(|n| a("pick", json!({ "n": n }))).collect(),
         })
     }
     fn check(&self, state: &GameState, action: &Action) -> Result<Result<(), Illegal>, RulesError> {
@@ -126,7 +131,7 @@ impl Rules for Toy {
                 Toy::set(state, "stones", left);
                 left <= 0
             }
-            "inc" => {
+            "inc" | "pick" if action.id == "inc" || action.params["n"] == json!(137) => {
                 let key = format!("points_{}", action.side);
                 Toy::set(state, &key, Toy::global(state, &key) + 1);
                 false
@@ -144,7 +149,7 @@ impl Rules for Toy {
     fn hook(&self, state: &mut GameState, event: &HookEvent) -> Result<(), RulesError> {
         match event {
             HookEvent::TurnStart { .. } => Toy::set(state, "moved", 0),
-            HookEvent::TurnLimit if self.kind == Kind::Race => {
+            HookEvent::TurnLimit if matches!(self.kind, Kind::Race | Kind::WideRace) => {
                 let (b, r) = (
                     Toy::global(state, "points_blue"),
                     Toy::global(state, "points_red"),
@@ -246,29 +251,32 @@ fn the_same_seed_and_iterations_give_the_same_search() {
 
 #[test]
 fn a_search_run_in_slices_is_the_search_run_at_once() {
-    let rules = Toy::nim(9);
-    let g = game(rules, 3);
-    let whole = bot("iters=150", 5)
-        .search(g.rules(), g.state(), &blue())
-        .unwrap();
-    let mut b = bot("iters=150", 5);
-    let Started::Job(mut job) = b.start(g.rules(), g.state(), &blue()).unwrap() else {
-        panic!("nim from 9 has choices to weigh")
-    };
-    // Slices that end at once: one simulation each.
-    let mut slices = 0;
-    let sliced = loop {
-        slices += 1;
-        if let Some(s) = b.work(g.rules(), &mut job, Some(Instant::now())).unwrap() {
-            break s;
-        }
-        assert_eq!(job.iterations(), slices);
-    };
-    assert_eq!(slices, 150);
-    assert_eq!(
-        (sliced.choice, sliced.stats, sliced.tried),
-        (whole.choice, whole.stats, whole.tried)
-    );
+    // Nim has no heuristic: its prior stops at the first try (one step); the race tries both
+    // of its choices (two steps) before the first simulation.
+    for (rules, prior_steps) in [(Toy::nim(9), 1), (Toy::scored_race(), 2)] {
+        let g = game(rules, 3);
+        let whole = bot("iters=150", 5)
+            .search(g.rules(), g.state(), &blue())
+            .unwrap();
+        let mut b = bot("iters=150", 5);
+        let Started::Job(mut job) = b.start(g.rules(), g.state(), &blue()).unwrap() else {
+            panic!("the first decision has choices to weigh")
+        };
+        // Slices that end at once: one step each, a prior's try or a simulation.
+        let mut slices: u64 = 0;
+        let sliced = loop {
+            slices += 1;
+            if let Some(s) = b.work(g.rules(), &mut job, Some(Instant::now())).unwrap() {
+                break s;
+            }
+            assert_eq!(job.iterations(), slices.saturating_sub(prior_steps));
+        };
+        assert_eq!(slices, 150 + prior_steps);
+        assert_eq!(
+            (sliced.choice, sliced.stats, sliced.tried),
+            (whole.choice, whole.stats, whole.tried)
+        );
+    }
 }
 
 #[test]
@@ -296,11 +304,40 @@ fn a_heuristic_cuts_every_simulation_at_the_horizon() {
         .unwrap();
     assert_eq!(s.stats.iterations, 100);
     assert_eq!(s.stats.finished, 0);
-    assert!(s.stats.actions <= 100 * 6, "{:?}", s.stats);
-    // Two sides scored at the end of each simulation.
-    assert_eq!(s.stats.evaluations, 200);
-    assert_eq!(g.rules().evaluated.get(), 200);
+    // At most six actions a simulation, and one for each of the prior's two tries.
+    assert!(s.stats.actions <= 100 * 6 + 2, "{:?}", s.stats);
+    // Two sides scored at the end of each simulation, and each of the two choices once for
+    // the root's prior.
+    assert_eq!(s.stats.evaluations, 200 + 2);
+    assert_eq!(g.rules().evaluated.get(), 200 + 2);
     assert_eq!(s.choice.unwrap().id, "inc");
+}
+
+#[test]
+fn the_root_prior_finds_the_one_good_choice_among_hundreds_alike() {
+    // 200 choices in one group, one of which scores: 20 simulations try a handful of them
+    // without the prior, and the one that scores first with it.
+    let wide = Toy {
+        kind: Kind::WideRace,
+        ..Toy::scored_race()
+    };
+    let g = game(wide, 1);
+    let picks = |options: &str| -> usize {
+        (1..=8)
+            .filter(|&seed| {
+                let s = bot(options, seed)
+                    .search(g.rules(), g.state(), &blue())
+                    .unwrap();
+                s.choice.unwrap().params["n"] == json!(137)
+            })
+            .count()
+    };
+    assert_eq!(picks("iters=20"), 8);
+    assert!(
+        picks("iters=20:prior=0") <= 2,
+        "{}",
+        picks("iters=20:prior=0")
+    );
 }
 
 #[test]
@@ -398,4 +435,34 @@ fn playouts_end_the_phase_as_often_as_ends_says_when_the_rules_allow_it() {
         let a = sim::random_move(g.rules(), g.state(), &mut stream, 1.0).unwrap();
         assert!(a.is_some_and(|a| !a.is_end_phase()));
     }
+}
+
+#[test]
+fn a_greedy_playout_move_is_the_best_of_three_for_its_side() {
+    let g = game(Toy::scored_race(), 1);
+    // How many of 400 playout moves from the start are `inc` (the move that scores), with
+    // every playout move greedy or none.
+    let incs = |greedy: f64| {
+        let mut stream = sim::Stream::new(5);
+        let mut sims = sim::Sims {
+            rules: g.rules(),
+            stream: &mut stream,
+            horizon: 10,
+            heuristic: true,
+            stats: SearchStats::default(),
+            reseed: true,
+            end_bias: 0.0,
+            greedy,
+        };
+        (0..400)
+            .filter(|_| {
+                let mut state = g.state().clone();
+                assert!(sims.playout_move(&mut state).unwrap());
+                Toy::global(&state, "points_blue") == 1
+            })
+            .count()
+    };
+    // Uniformly, one in two; the best of three random moves misses `inc` one time in eight.
+    assert!((160..=240).contains(&incs(0.0)), "{}", incs(0.0));
+    assert!((320..=380).contains(&incs(1.0)), "{}", incs(1.0));
 }

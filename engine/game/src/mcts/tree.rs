@@ -5,6 +5,9 @@
 //! by group (action id and piece) so that one ship's hundred moves do not drown the three
 //! shots another could fire.
 //!
+//! At the root, a prior ([`super::prior`]) orders the widening (the untried choice with the
+//! best prior first, ties by group) and biases UCB1 while a child has few visits.
+//!
 //! This module does not know who plays: every node stores the side that took its action, and a
 //! simulation's score is a value per side.
 
@@ -27,6 +30,8 @@ struct Node {
     total: f64,
     /// Children, in the order they were added.
     children: Vec<usize>,
+    /// The prior of a root child (0..=1, see [`super::prior`]); 0 elsewhere.
+    prior: f64,
 }
 
 impl Node {
@@ -38,6 +43,7 @@ impl Node {
             avail: 0,
             total: 0.0,
             children: Vec::new(),
+            prior: 0.0,
         }
     }
 
@@ -56,15 +62,27 @@ pub(crate) struct Tree {
     nodes: Vec<Node>,
     exploration: f64,
     widen: f64,
+    /// The weight of the progressive bias.
+    bias: f64,
+    /// The prior of each of the root's choices, in the order of its legal actions (empty: no
+    /// prior).
+    root_prior: Vec<f64>,
 }
 
 impl Tree {
-    pub(crate) fn new(exploration: f64, widen: f64) -> Self {
+    pub(crate) fn new(exploration: f64, widen: f64, bias: f64) -> Self {
         Tree {
             nodes: vec![Node::new(None, None)],
             exploration,
             widen,
+            bias,
+            root_prior: Vec::new(),
         }
+    }
+
+    /// Sets the prior of the root's choices (one per legal action at the root, in order).
+    pub(crate) fn set_root_prior(&mut self, prior: Vec<f64>) {
+        self.root_prior = prior;
     }
 
     /// How many children a node visited `visits` times may have: progressive widening.
@@ -153,11 +171,17 @@ impl Tree {
         }
         let untried: Vec<usize> = (0..legal.len()).filter(|&i| !tried[i]).collect();
         if !untried.is_empty() && live.len() < self.allowed(self.nodes[node].visits) {
-            let i = pick_grouped(legal, &untried, stream);
+            let prior = if node == 0 && self.root_prior.len() == legal.len() {
+                self.root_prior.as_slice()
+            } else {
+                &[]
+            };
+            let i = pick_grouped(legal, &best_prior(&untried, prior), stream);
             let mover = state.sides.iter().position(|s| &s.id == side);
             let id = self.nodes.len();
             let mut child = Node::new(Some(legal[i].clone()), mover);
             child.avail = 1;
+            child.prior = prior.get(i).copied().unwrap_or(0.0);
             self.nodes.push(child);
             self.nodes[node].children.push(id);
             return (id, true);
@@ -165,7 +189,8 @@ impl Tree {
         (self.ucb(&live), false)
     }
 
-    /// The child with the highest UCB1 score (the first on a tie); `live` is not empty.
+    /// The child with the highest UCB1 score plus progressive bias (the first on a tie); `live`
+    /// is not empty.
     fn ucb(&self, live: &[usize]) -> usize {
         let mut best = live[0];
         let mut best_score = f64::NEG_INFINITY;
@@ -173,7 +198,9 @@ impl Tree {
             let n = &self.nodes[c];
             let visits = f64::from(n.visits.max(1));
             let avail = f64::from(n.avail.max(1));
-            let score = n.mean() + self.exploration * (avail.ln() / visits).sqrt();
+            let score = n.mean()
+                + self.exploration * (avail.ln() / visits).sqrt()
+                + self.bias * n.prior / (1.0 + f64::from(n.visits));
             if score > best_score {
                 best = c;
                 best_score = score;
@@ -217,6 +244,23 @@ fn group_of(a: &Action) -> (&str, Option<&serde_json::Value>) {
     (a.id.as_str(), a.params.get("piece"))
 }
 
+/// Those of `untried` (indices into a choice list) whose prior is the best, or all of them
+/// without a prior.
+fn best_prior(untried: &[usize], prior: &[f64]) -> Vec<usize> {
+    if prior.is_empty() {
+        return untried.to_vec();
+    }
+    let best = untried
+        .iter()
+        .map(|&i| prior[i])
+        .fold(f64::NEG_INFINITY, f64::max);
+    untried
+        .iter()
+        .copied()
+        .filter(|&i| prior[i] >= best)
+        .collect()
+}
+
 /// One of `untried` (indices into `legal`): a group drawn uniformly, then one of its actions.
 fn pick_grouped(legal: &[Action], untried: &[usize], stream: &mut Stream) -> usize {
     let mut groups: Vec<(_, Vec<usize>)> = Vec::new();
@@ -254,11 +298,11 @@ mod tests {
 
     #[test]
     fn widening_lets_children_in_as_the_square_root_of_the_visits() {
-        let t = Tree::new(0.7, 2.0);
+        let t = Tree::new(0.7, 2.0, 0.0);
         assert_eq!(t.allowed(0), 1);
         assert_eq!(t.allowed(1), 3);
         assert_eq!(t.allowed(4), 5);
         assert_eq!(t.allowed(100), 21);
-        assert_eq!(Tree::new(0.7, 0.0).allowed(10_000), 1);
+        assert_eq!(Tree::new(0.7, 0.0, 0.0).allowed(10_000), 1);
     }
 }
