@@ -597,7 +597,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("Significant at the 5% level: blue wins (p = "),
+            text.contains("Significant at the 5% level: blue wins (p < 0.0001)"),
             "{text}"
         );
         let mut text = Vec::new();
