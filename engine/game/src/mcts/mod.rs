@@ -6,7 +6,10 @@
 //! children legal in that simulation, progressive widening, new children drawn by action id
 //! and piece: [`tree`]), plays on at random to a horizon of actions and scores the result with
 //! the rules' heuristic ([`Rules::evaluate`], a mod's `game.evaluate`) or, without one, plays to
-//! the end of the game ([`sim`]). The most visited choice is played.
+//! the end of the game ([`sim`]). The most visited choice is played. Two options sharpen it
+//! with the heuristic, both off by default because they measured no gain in the bundled mods
+//! (docs/BOTS.md): a root prior (`prior=X`, `prior.rs`: every choice tried one action deep
+//! orders the widening and biases UCB1) and greedy playouts (`greedy=X`, `sim.rs`).
 //!
 //! What keeps it honest:
 //! - it never sees future dice: no simulation rolls the real game's next rolls, so two games

@@ -1,5 +1,5 @@
 //! The search bot's options and their text form, as `--bots` and `g:bot` take them:
-//! `iters=300`, `ms=500`, `horizon=40`, `c=1.0`, `widen=2`, `ends=0.3`, `prior=1`, `greedy=0`, joined by `:` after the
+//! `iters=300`, `ms=500`, `horizon=40`, `c=1.0`, `widen=2`, `ends=0.3`, `prior=0`, `greedy=0`, joined by `:` after the
 //! bot's name (`mcts:ms=200:horizon=30`).
 //!
 //! ```
@@ -37,8 +37,9 @@ pub const DEFAULT_WIDEN: f64 = 2.0;
 pub const DEFAULT_END_BIAS: f64 = 0.3;
 /// The default chance that a playout move is greedy (see [`MctsOptions::greedy`]).
 pub const DEFAULT_GREEDY: f64 = 0.0;
-/// The default weight of the root prior's progressive bias (see [`MctsOptions::prior`]).
-pub const DEFAULT_PRIOR: f64 = 1.0;
+/// The default weight of the root prior's progressive bias (see [`MctsOptions::prior`]): off,
+/// since it measured no gain in the bundled mods and cost solar-flare wins (docs/BOTS.md).
+pub const DEFAULT_PRIOR: f64 = 0.0;
 
 /// The search bot's settings.
 #[derive(Clone, Debug, PartialEq)]

@@ -255,10 +255,10 @@ fn a_search_run_in_slices_is_the_search_run_at_once() {
     // of its choices (two steps) before the first simulation.
     for (rules, prior_steps) in [(Toy::nim(9), 1), (Toy::scored_race(), 2)] {
         let g = game(rules, 3);
-        let whole = bot("iters=150", 5)
+        let whole = bot("iters=150:prior=1", 5)
             .search(g.rules(), g.state(), &blue())
             .unwrap();
-        let mut b = bot("iters=150", 5);
+        let mut b = bot("iters=150:prior=1", 5);
         let Started::Job(mut job) = b.start(g.rules(), g.state(), &blue()).unwrap() else {
             panic!("the first decision has choices to weigh")
         };
@@ -304,12 +304,16 @@ fn a_heuristic_cuts_every_simulation_at_the_horizon() {
         .unwrap();
     assert_eq!(s.stats.iterations, 100);
     assert_eq!(s.stats.finished, 0);
-    // At most six actions a simulation, and one for each of the prior's two tries.
+    assert!(s.stats.actions <= 100 * 6, "{:?}", s.stats);
+    // Two sides scored at the end of each simulation.
+    assert_eq!(s.stats.evaluations, 200);
+    assert_eq!(g.rules().evaluated.get(), 200);
+    // With the root prior, each of the two choices is tried and scored once more.
+    let s = bot("iters=100:horizon=6:prior=1", 2)
+        .search(g.rules(), g.state(), &blue())
+        .unwrap();
     assert!(s.stats.actions <= 100 * 6 + 2, "{:?}", s.stats);
-    // Two sides scored at the end of each simulation, and each of the two choices once for
-    // the root's prior.
     assert_eq!(s.stats.evaluations, 200 + 2);
-    assert_eq!(g.rules().evaluated.get(), 200 + 2);
     assert_eq!(s.choice.unwrap().id, "inc");
 }
 
@@ -332,12 +336,8 @@ fn the_root_prior_finds_the_one_good_choice_among_hundreds_alike() {
             })
             .count()
     };
-    assert_eq!(picks("iters=20"), 8);
-    assert!(
-        picks("iters=20:prior=0") <= 2,
-        "{}",
-        picks("iters=20:prior=0")
-    );
+    assert_eq!(picks("iters=20:prior=1"), 8);
+    assert!(picks("iters=20") <= 2, "{}", picks("iters=20"));
 }
 
 #[test]
