@@ -258,7 +258,9 @@ pub struct PlayArgs {
     /// budget per decision `mcts:iters=N` simulations, default 200, the same game for the same
     /// seed, or `mcts:ms=N` milliseconds; also `horizon=N` actions per simulation, default 10,
     /// `c=X` exploration, `widen=X` widening, `ends=X` the chance a playout move ends the phase,
-    /// default 0.3; options joined by `:`), a bot the mod defines
+    /// default 0.3, `prior=X` the weight of a one-action-deep try of every choice first, default
+    /// 0 (off), `greedy=X` the chance a playout move is the best of three by the heuristic,
+    /// default 0; options joined by `:`; docs/BOTS.md), a bot the mod defines
     /// (`game.bots.greedy`), or per side.
     /// Examples: `--bots greedy`, `--bots blue=greedy,red=random`,
     /// `--bots blue=mcts:ms=200,red=greedy`, `--bots mcts:iters=300:horizon=30`.
