@@ -335,19 +335,6 @@ pub fn show(ui: &mut egui::Ui, scene: &BoardScene, camera: &mut Camera) -> Board
             .and_then(|pos| nodes.node_at(pos))
             .map(str::to_owned);
         crate::graph_view::draw_graph(&painter, &nodes, graph, scene, out.hovered_node.as_deref());
-        if let Some(n) = &out.hovered_node {
-            let name = graph.nodes[n].values.get("name").and_then(|v| v.as_str());
-            painter.text(
-                rect.left_bottom() + vec2(8.0, -8.0),
-                egui::Align2::LEFT_BOTTOM,
-                format!(
-                    "node {n}{}",
-                    name.map_or(String::new(), |m| format!(" ({m})"))
-                ),
-                FontId::monospace(13.0),
-                Color32::WHITE,
-            );
-        }
         if response.clicked() {
             out.clicked_node.clone_from(&out.hovered_node);
         }

@@ -231,7 +231,10 @@ pub fn draw_graph(
             .iter()
             .filter(|(other, q)| *other != id && (q.y - at.y).abs() < r * 1.6 && q.x > at.x)
             .map(|(_, q)| q.x - at.x - r - 0.7 * r - 6.0)
-            .fold(painter.clip_rect().right() - at.x - 0.7 * r - 30.0, f32::min);
+            .fold(
+                painter.clip_rect().right() - at.x - 0.7 * r - 30.0,
+                f32::min,
+            );
         let mut loose = (0.0, 0);
         for ((slot, owner, label), count) in stacks {
             let text = if count > 1 {
@@ -275,10 +278,22 @@ pub fn draw_graph(
             painter.galley(marker.min + vec2(3.0, 0.0), galley, Color32::WHITE);
         }
     }
-    // The pieces at the node under the pointer, box by box, in a card.
+    // The node under the pointer: its id and name in the corner, its pieces, box by box, in a
+    // card.
     if let Some(id) = hovered
         && let Some(&at) = layout.at.get(id)
     {
+        let name = graph.nodes[id].values.get("name").and_then(|v| v.as_str());
+        painter.text(
+            painter.clip_rect().left_bottom() + vec2(8.0, -8.0),
+            egui::Align2::LEFT_BOTTOM,
+            format!(
+                "node {id}{}",
+                name.map_or(String::new(), |m| format!(" ({m})"))
+            ),
+            FontId::monospace(13.0),
+            Color32::WHITE,
+        );
         let mut here: Vec<&hexforge_game::Piece> = scene
             .pieces
             .iter()
