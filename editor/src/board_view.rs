@@ -1,6 +1,6 @@
 //! The board view: draws a [`BoardScene`] (any core board kind, or a graph map) with terrain,
 //! pieces, highlight sets, a path and line-of-attack overlays; pans with a drag, zooms with the
-//! scroll wheel, and reports the hovered and clicked hex.
+//! scroll wheel, and reports the hovered and clicked hex, node or arrow.
 //!
 //! Every board kind of [`hexforge_core::board::Board`] is drawn through
 //! [`hexforge_core::hex::layout::Layout`], flat-top or pointy-top:
@@ -11,7 +11,8 @@
 //!   drawn clipped to the tiles that cover them.
 //!
 //! Graph maps ([`hexforge_game::GraphMap`]) are drawn by [`crate::graph_view`]; pieces on hex
-//! boards by [`crate::counter_view`].
+//! boards by [`crate::counter_view`], lines of attack by [`crate::trace_view`], facing arrows by
+//! [`crate::facing_picker`].
 //!
 //! Overlays: highlighted hexes (where a move may end), target outlines, the selected piece, a
 //! path, and lines of attack traced hex by hex (crossed hexes shaded, vertex ties marked on the
@@ -38,7 +39,6 @@ use crate::colors::terrain_color;
 use egui::{Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2, pos2, vec2};
 use hexforge_core::board::{Board, HexKind, Shape as BoardShape, sectors};
 use hexforge_core::hex::layout::{Layout, Orientation};
-use hexforge_core::hex::trace::{TraceStep, trace};
 use hexforge_core::hex::{Direction, Hex};
 use hexforge_game::{BoardState, Piece, PieceId};
 use hexforge_script::counters::Counter;
@@ -207,11 +207,11 @@ pub fn fit_layout(board: &Board, rect: Rect, camera: &Camera) -> Layout {
     }
 }
 
-fn p(xy: (f32, f32)) -> Pos2 {
+pub(crate) fn p(xy: (f32, f32)) -> Pos2 {
     pos2(xy.0, xy.1)
 }
 
-fn hex_points(layout: &Layout, h: Hex) -> Vec<Pos2> {
+pub(crate) fn hex_points(layout: &Layout, h: Hex) -> Vec<Pos2> {
     layout.corners(h).into_iter().map(p).collect()
 }
 
@@ -521,7 +521,7 @@ fn draw_hex_board(painter: &egui::Painter, layout: &Layout, board: &Board, scene
             blocking.extend(piece.hexes(offsets));
         }
         for &(a, b) in &scene.lines {
-            draw_trace(painter, layout, a, b, &blocking);
+            crate::trace_view::draw_trace(painter, layout, a, b, &blocking);
         }
     }
 
@@ -622,84 +622,8 @@ fn draw_legend(painter: &egui::Painter, board: &Board, scene: &BoardScene) {
     }
 }
 
-fn shrink(points: &[Pos2], centre: Pos2, f: f32) -> Vec<Pos2> {
+pub(crate) fn shrink(points: &[Pos2], centre: Pos2, f: f32) -> Vec<Pos2> {
     points.iter().map(|&q| centre + (q - centre) * f).collect()
-}
-
-fn draw_trace(painter: &egui::Painter, layout: &Layout, a: Hex, b: Hex, blocking: &BTreeSet<Hex>) {
-    let t = trace(a, b);
-    // A blocker on the line (not its ends): a black cross over the hex.
-    let block_mark = |h: Hex| {
-        if h != a && h != b && blocking.contains(&h) {
-            let c = p(layout.hex_to_pixel(h));
-            let r = layout.size * 0.45;
-            let s = Stroke::new((layout.size * 0.12).clamp(1.5, 4.0), Color32::BLACK);
-            painter.line_segment([c + vec2(-r, -r), c + vec2(r, r)], s);
-            painter.line_segment([c + vec2(-r, r), c + vec2(r, -r)], s);
-        }
-    };
-    let (pa, pb) = (p(layout.hex_to_pixel(a)), p(layout.hex_to_pixel(b)));
-    let cross = Color32::from_rgba_unmultiplied(0xff, 0x50, 0x50, 60);
-    let tie = Color32::from_rgb(0xff, 0xa0, 0x20);
-    for step in t.steps() {
-        match *step {
-            TraceStep::Cross(h) => {
-                painter.add(Shape::convex_polygon(
-                    hex_points(layout, h),
-                    cross,
-                    Stroke::NONE,
-                ));
-                block_mark(h);
-            }
-            TraceStep::Vertex { touched } => {
-                // Mark the corner the line passes through: the touched hex's corner nearest the
-                // line.
-                let corner = hex_points(layout, touched)
-                    .into_iter()
-                    .min_by(|x, y| seg_dist(*x, pa, pb).total_cmp(&seg_dist(*y, pa, pb)));
-                painter.add(Shape::closed_line(
-                    shrink(
-                        &hex_points(layout, touched),
-                        p(layout.hex_to_pixel(touched)),
-                        0.85,
-                    ),
-                    Stroke::new(1.0, Color32::from_rgb(0xff, 0x80, 0x80)),
-                ));
-                if let Some(c) = corner {
-                    painter.circle_stroke(c, 5.0, Stroke::new(2.0, Color32::WHITE));
-                }
-            }
-            TraceStep::Tie { left, right } => {
-                for h in [left, right] {
-                    painter.add(Shape::convex_polygon(
-                        hex_points(layout, h),
-                        tie.gamma_multiply(0.25),
-                        Stroke::NONE,
-                    ));
-                }
-                if let Some(d) = left.direction_to(right) {
-                    let c = hex_points(layout, left);
-                    let i = usize::from(d.index());
-                    painter.line_segment([c[(i + 5) % 6], c[i]], Stroke::new(4.0, tie));
-                }
-                block_mark(left);
-                block_mark(right);
-            }
-        }
-    }
-    painter.line_segment(
-        [pa, pb],
-        Stroke::new(2.0, Color32::from_rgb(0xff, 0x60, 0x60)),
-    );
-    painter.circle_filled(pa, 4.0, Color32::from_rgb(0xff, 0x60, 0x60));
-    painter.circle_filled(pb, 4.0, Color32::from_rgb(0xff, 0x60, 0x60));
-}
-
-/// Distance from `q` to the segment `a`-`b`.
-fn seg_dist(q: Pos2, a: Pos2, b: Pos2) -> f32 {
-    let ab = b - a;
-    let t = ((q - a).dot(ab) / ab.length_sq().max(1e-6)).clamp(0.0, 1.0);
-    (a + ab * t).distance(q)
 }
 
 #[cfg(test)]

@@ -39,4 +39,5 @@ pub mod panels;
 pub mod saves;
 pub mod session;
 pub mod shortcuts;
+pub mod trace_view;
 pub mod why_not;
