@@ -339,7 +339,7 @@ pub struct PlayRules {
     pub scenarios: Vec<String>,
 }
 
-/// Loads the mod in `dir` for bot games, as [`load_lua`] does; the error is what `hexforge
+/// Loads the mod in `dir` for bot games, as a session loads it; the error is what `hexforge
 /// play` would print after `error: ` (every problem, one a line).
 ///
 /// # Errors
