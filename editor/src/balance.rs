@@ -13,10 +13,9 @@
 
 use crate::session::load_rules_for_play;
 use hexforge_game::balance::{Comparison, RuleSetReport, write_compare};
-use hexforge_game::play::{BotSpec, Bots, GameSetup, SeriesOptions, play_series_with};
+use hexforge_game::play::{BotSpec, Bots, SeriesOptions, play_series_with};
 use hexforge_game::sweep::{Command, GameRow, Sweep};
 use hexforge_game::{Action, GameState, SideId};
-use serde_json::Value as Json;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -172,17 +171,9 @@ fn run(
                 loaded.scenarios.join(", ")
             ));
         }
-        spec.bots
-            .check(&hexforge_script::bots::bot_names(rules))
-            .map_err(|e| format!("{}: {e}", dir.display()))?;
-        let setup = GameSetup {
-            title: loaded.id.clone(),
-            mods: rules.mod_locks(),
-            scenario: spec.scenario.clone(),
-            options: Json::Null,
-        };
+        let setup = loaded.setup(dir, &spec.scenario, &spec.bots)?;
         let named = |state: &GameState, bot: &str, side: &SideId, legal: &[Action]| {
-            hexforge_script::bots::choose(rules, state, bot, side, legal)
+            loaded.choose(state, bot, side, legal)
         };
         let bots = Bots {
             spec: Some(&spec.bots),

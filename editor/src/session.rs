@@ -30,7 +30,7 @@ use hexforge_core::board::HexKind;
 use hexforge_core::hex::layout::Orientation;
 use hexforge_core::hex::{Direction, Hex};
 use hexforge_game::mcts::SearchJob;
-use hexforge_game::play::{self, Bots, GameSetup, Searchers, SeriesError, SeriesOptions};
+use hexforge_game::play::{self, BotSpec, Bots, GameSetup, Searchers, SeriesError, SeriesOptions};
 use hexforge_game::{
     Action, Game, GameState, Illegal, Outcome, PerformError, PieceId, Position, Rules, RulesError,
     SideId,
@@ -339,6 +339,38 @@ pub struct PlayRules {
     pub scenarios: Vec<String>,
 }
 
+impl PlayRules {
+    /// The setup of bot games of `scenario` with `bots`, once the bots are known to exist
+    /// (`random`, `mcts`, or the mod's); `dir` names the mod in the error.
+    ///
+    /// # Errors
+    /// A bot the mod does not have.
+    pub fn setup(&self, dir: &Path, scenario: &str, bots: &BotSpec) -> Result<GameSetup, String> {
+        bots.check(&hexforge_script::bots::bot_names(&self.rules))
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(GameSetup {
+            title: self.id.clone(),
+            mods: self.rules.mod_locks(),
+            scenario: scenario.to_owned(),
+            options: Json::Null,
+        })
+    }
+
+    /// The mod's own bot `bot`'s pick (the index of one of `legal`).
+    ///
+    /// # Errors
+    /// A fault in the bot.
+    pub fn choose(
+        &self,
+        state: &GameState,
+        bot: &str,
+        side: &SideId,
+        legal: &[Action],
+    ) -> Result<usize, RulesError> {
+        hexforge_script::bots::choose(&self.rules, state, bot, side, legal)
+    }
+}
+
 /// Loads the mod in `dir` for bot games, as a session loads it; the error is what `hexforge
 /// play` would print after `error: ` (every problem, one a line).
 ///
@@ -383,17 +415,9 @@ pub fn play_series(
         .first()
         .cloned()
         .ok_or_else(|| format!("{}: the mod has no scenario", dir.display()))?;
-    opts.bots
-        .check(&hexforge_script::bots::bot_names(rules))
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
-    let setup = GameSetup {
-        title: loaded.id.clone(),
-        mods: rules.mod_locks(),
-        scenario,
-        options: Json::Null,
-    };
+    let setup = loaded.setup(dir, &scenario, &opts.bots)?;
     let named = |state: &GameState, bot: &str, side: &SideId, legal: &[Action]| {
-        hexforge_script::bots::choose(rules, state, bot, side, legal)
+        loaded.choose(state, bot, side, legal)
     };
     let bots = Bots {
         spec: Some(&opts.bots),
