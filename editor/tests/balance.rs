@@ -73,14 +73,17 @@ fn a_rule_set_without_the_scenario_is_named_with_what_it_has() {
 }
 
 #[test]
-fn a_mod_that_shares_no_scenario_is_not_offered() {
-    // No other bundled mod plays hyperjump-galaxy's star map.
-    let mut h = open_bundled("hyperjump-galaxy");
-    h.state_mut()
-        .apply(Command::SelectBottomTab(BottomTab::Balance));
-    h.run();
-    h.get_by_label_contains("No other mod has this mod's scenarios");
-    assert!(h.query_by_label("Compare").is_none());
+fn only_rule_sets_of_the_same_game_are_offered() {
+    // No other bundled mod is a rule set of hyperjump-galaxy or solar-flare (solar-flare shares
+    // scenario names with other games, not scenarios).
+    for m in ["hyperjump-galaxy", "solar-flare"] {
+        let mut h = open_bundled(m);
+        h.state_mut()
+            .apply(Command::SelectBottomTab(BottomTab::Balance));
+        h.run();
+        h.get_by_label_contains("No other rule set of this game");
+        assert!(h.query_by_label("Compare").is_none(), "{m}");
+    }
     // A base mod is offered its variants.
     let mut h = open_bundled("orbital-skirmish");
     h.state_mut()

@@ -42,18 +42,18 @@ impl EditorApp {
             },
             (BottomTab::Balance, Some(s)) => {
                 let mine = paths::canonical(&s.dir);
-                let base = self.mods.iter().find(|m| paths::canonical(&m.dir) == mine);
-                let base = base.and_then(|m| m.manifest.extends.clone());
-                // Its base first, then its variants and every other mod with one of its
-                // scenarios (a variant may have no scenario file of its own).
-                let stem = |p: &PathBuf| p.file_stem().map(|x| x.to_string_lossy().into_owned());
+                let me = self.mods.iter().find(|m| paths::canonical(&m.dir) == mine);
+                let id = me.map_or(s.mod_id.clone(), |m| m.manifest.id.clone());
+                let base = me.and_then(|m| m.manifest.extends.clone());
+                // Rule sets of the same game: its base first, then copies of it, its variants
+                // and its base's other variants (a scenario of the same name in another game
+                // is another scenario).
                 let shares = |m: &&crate::panels::mod_browser::ModEntry| {
-                    Some(&m.manifest.id) == base.as_ref()
-                        || m.manifest.extends.as_deref() == Some(s.mod_id.as_str())
-                        || m.scenarios
-                            .iter()
-                            .filter_map(stem)
-                            .any(|id| s.scenarios.contains(&id))
+                    let (mid, ext) = (&m.manifest.id, m.manifest.extends.as_ref());
+                    *mid == id
+                        || Some(mid) == base.as_ref()
+                        || ext == Some(&id)
+                        || (base.is_some() && ext == base.as_ref())
                 };
                 let mut others: Vec<(String, PathBuf)> = self
                     .mods

@@ -74,7 +74,7 @@ pub fn show(ui: &mut egui::Ui, view: &BalanceView<'_>, form: &mut BalanceForm) -
     let mut cmds = Vec::new();
     let Some((_, default_other)) = view.others.first() else {
         ui.weak(
-            "No other mod has this mod's scenarios: make a variant (hexforge new my-variant \
+            "No other rule set of this game: make a variant (hexforge new my-variant \
              --extends <this mod>), change a rule, and compare them here.",
         );
         return cmds;
