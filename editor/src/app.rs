@@ -239,6 +239,10 @@ pub struct EditorApp {
     pub rules: RulesStatus,
     /// The hex under the pointer.
     pub hovered: Option<Hex>,
+    /// Why the selected piece may not act at the hovered hex (the mod's reason), asked once per
+    /// hex and selection; the hex last asked about.
+    pub hover_why: Option<(Hex, String)>,
+    hover_why_at: Option<Hex>,
     /// The selected hex.
     pub selected: Option<Hex>,
     /// Files saved this session, in order.
@@ -302,6 +306,8 @@ impl EditorApp {
             pending_end: None,
             rules: RulesStatus::default(),
             hovered: None,
+            hover_why: None,
+            hover_why_at: None,
             selected: None,
             saved: Vec::new(),
             status: String::new(),
@@ -660,6 +666,7 @@ impl EditorApp {
             // save from another program would wait for the mouse to move over the window.
             ui.ctx().request_repaint_after(WATCH_POLL);
         }
+        self.ask_why_not_hovered();
         self.update_overlays();
         let mut cmds = shortcuts::commands(ui.ctx(), self.persisted.tab == Tab::Board);
         shortcuts::help(ui.ctx(), &mut self.help_open);

@@ -97,6 +97,9 @@ pub struct BoardScene {
     /// A facing picker: one arrow per direction a choice at that hex may end facing; a click
     /// on an arrow is [`BoardOutput::arrow`].
     pub arrows: Vec<(Hex, Direction)>,
+    /// Why the hovered hex is not a choice of the selected piece (the mod's reason, asked
+    /// once per hex), shown with the hex's coordinates.
+    pub why_not: Option<(Hex, String)>,
     /// The orientation the board declares (its scenario's `[board] orientation`, else the
     /// shape's own: offset rows are pointy-top rows); `None` for demo boards.
     pub orientation: Option<Orientation>,
@@ -365,6 +368,11 @@ pub fn show(ui: &mut egui::Ui, scene: &BoardScene, camera: &mut Camera) -> Board
             }
             if kind != HexKind::Full {
                 text += &format!("  {kind:?}");
+            }
+            if let Some((at, why)) = &scene.why_not
+                && *at == h
+            {
+                text += &format!("  {why}");
             }
             painter.text(
                 rect.left_bottom() + vec2(8.0, -8.0),

@@ -62,9 +62,10 @@ fn an_offset_row_board_is_drawn_pointy_top_unless_forced() {
     );
 }
 
-/// In each hex-board game: select a piece that may move (or be placed), click a hex of the
-/// board that none of its actions names (and no piece stands on): the status line gives the
-/// mod's own reason, and the piece stays selected.
+/// In each hex-board game: select a piece that may move (or be placed), point at and click a
+/// hex of the board that none of its actions names (and no piece stands on): the board gives
+/// the mod's own reason under the pointer, the click the same in the status line, and the piece
+/// stays selected.
 #[test]
 fn an_illegal_click_says_the_mods_reason_and_keeps_the_selection() {
     for m in [
@@ -109,6 +110,10 @@ fn an_illegal_click_says_the_mods_reason_and_keeps_the_selection() {
         assert!(status.starts_with("not allowed: "), "{m}: {status}");
         assert!(status.len() > "not allowed: x: ".len(), "{m}: {status}");
         assert_eq!(h.state().selected_piece, Some(piece), "{m}: selection kept");
+        // The pointer rested on the hex before the click: the board already gave the reason.
+        let shown = Some((target, status.clone()));
+        assert_eq!(h.state().hover_why, shown, "{m}");
+        assert_eq!(h.state().scene.why_not, shown, "{m}");
     }
 }
 

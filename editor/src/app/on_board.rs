@@ -144,6 +144,37 @@ impl EditorApp {
         self.refresh_play();
     }
 
+    /// Asks the rules, once per hovered hex, why the selected piece may not act there: the
+    /// board shows the reason with the hex's coordinates, before any click.
+    pub(super) fn ask_why_not_hovered(&mut self) {
+        let (Some(s), Some(_), Some(h)) = (&self.open, self.selected_piece, self.hovered) else {
+            self.hover_why = None;
+            return;
+        };
+        if self.hover_why_at == Some(h) {
+            return;
+        }
+        self.hover_why_at = Some(h);
+        self.hover_why = None;
+        let here: Vec<PieceId> = self
+            .scene
+            .pieces
+            .iter()
+            .filter(|p| self.scene_piece_hexes(p.id).contains(&h))
+            .map(|p| p.id)
+            .collect();
+        let named = self.choices.by_hex.contains_key(&h)
+            || here.iter().any(|p| self.choices.by_target.contains_key(p));
+        if named || !here.is_empty() {
+            return;
+        }
+        if let Verdict::Illegal(why) =
+            verdict(&s.game, s.decls(), &self.choices, &Place::Hex(h), &here)
+        {
+            self.hover_why = Some((h, format!("not allowed: {why}")));
+        }
+    }
+
     /// The hexes a piece of the scene covers.
     pub(super) fn scene_piece_hexes(&self, id: PieceId) -> Vec<Hex> {
         self.scene
@@ -245,6 +276,7 @@ impl EditorApp {
             }
         }
         let Some(h) = self.hovered else { return };
+        scene.why_not = self.hover_why.clone().filter(|(at, _)| *at == h);
         if let Some(t) = target_at.get(&h) {
             if let (Some(a), Some(b)) = (from, session::piece_hex(state, *t)) {
                 scene.lines.push((a, b));

@@ -167,6 +167,9 @@ impl EditorApp {
     /// Selects a piece (or none) and reads its legal actions.
     pub(super) fn select_piece(&mut self, p: Option<PieceId>) {
         self.selected_piece = p;
+        // The game or the selection changed: the hovered hex is asked about again.
+        self.hover_why_at = None;
+        self.hover_why = None;
         if p.is_some() {
             self.inspect.piece = p;
         }
