@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{bundled_mods, click_hex, find_piece, harness, open_bundled as playing};
+use common::{
+    HEX_BOARD_GAMES, bundled_mods, click_hex, find_piece, harness, open_bundled as playing,
+};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use hexforge_core::hex::layout::Orientation;
@@ -68,13 +70,7 @@ fn an_offset_row_board_is_drawn_pointy_top_unless_forced() {
 /// stays selected.
 #[test]
 fn an_illegal_click_says_the_mods_reason_and_keeps_the_selection() {
-    for m in [
-        "tutorial",
-        "orbital-skirmish",
-        "squadron-command",
-        "planetoid-colonies",
-        "solar-flare",
-    ] {
+    for m in HEX_BOARD_GAMES {
         let mut h = playing(m);
         // A piece with a hex to go to (on the board, or waiting to be placed on it).
         let found = find_piece(&mut h, 200, |h, _| !h.state().choices.by_hex.is_empty());

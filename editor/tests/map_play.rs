@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{click_at, click_hex, find_piece, open_bundled, screen_of};
+use common::{HEX_BOARD_GAMES, click_at, click_hex, find_piece, open_bundled, screen_of};
 use egui::Pos2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -135,13 +135,7 @@ fn save_and_load(m: &str, h: &mut Harness<'_, EditorApp>) {
 
 #[test]
 fn every_hex_board_game_is_moved_fired_and_kept_by_clicks() {
-    for m in [
-        "tutorial",
-        "orbital-skirmish",
-        "squadron-command",
-        "planetoid-colonies",
-        "solar-flare",
-    ] {
+    for m in HEX_BOARD_GAMES {
         let mut h = open_bundled(m);
         move_on_a_hex_board(m, &mut h);
         fire_on_a_hex_board(m, &mut h);

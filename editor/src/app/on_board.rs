@@ -21,13 +21,7 @@ impl EditorApp {
         if self.open.is_none() {
             return;
         }
-        let here: Vec<PieceId> = self
-            .scene
-            .pieces
-            .iter()
-            .filter(|p| self.scene_piece_hexes(p.id).contains(&h))
-            .map(|p| p.id)
-            .collect();
+        let here = self.pieces_on(h);
         let mut idx: Vec<usize> = self.choices.by_hex.get(&h).cloned().unwrap_or_default();
         for (t, list) in &self.choices.by_target {
             if here.contains(t) {
@@ -156,13 +150,7 @@ impl EditorApp {
         }
         self.hover_why_at = Some(h);
         self.hover_why = None;
-        let here: Vec<PieceId> = self
-            .scene
-            .pieces
-            .iter()
-            .filter(|p| self.scene_piece_hexes(p.id).contains(&h))
-            .map(|p| p.id)
-            .collect();
+        let here = self.pieces_on(h);
         let named = self.choices.by_hex.contains_key(&h)
             || here.iter().any(|p| self.choices.by_target.contains_key(p));
         if named || !here.is_empty() {
@@ -173,6 +161,16 @@ impl EditorApp {
         {
             self.hover_why = Some((h, format!("not allowed: {why}")));
         }
+    }
+
+    /// The pieces of the scene on hex `h` (any of the hexes they cover).
+    fn pieces_on(&self, h: Hex) -> Vec<PieceId> {
+        self.scene
+            .pieces
+            .iter()
+            .filter(|p| self.scene_piece_hexes(p.id).contains(&h))
+            .map(|p| p.id)
+            .collect()
     }
 
     /// The hexes a piece of the scene covers.

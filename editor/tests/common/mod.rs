@@ -12,6 +12,15 @@ use hexforge_editor::session::PieceChoices;
 use hexforge_game::PieceId;
 use std::path::{Path, PathBuf};
 
+/// The bundled games played on hex boards (hyperjump-galaxy is a star map).
+pub const HEX_BOARD_GAMES: [&str; 5] = [
+    "tutorial",
+    "orbital-skirmish",
+    "squadron-command",
+    "planetoid-colonies",
+    "solar-flare",
+];
+
 /// A harness running the whole editor in a 1280x800 window.
 pub fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
     Harness::builder()
