@@ -15,7 +15,6 @@ use crate::session::load_rules_for_play;
 use hexforge_game::balance::{Comparison, RuleSetReport, write_compare};
 use hexforge_game::play::{BotSpec, Bots, SeriesOptions, play_series_with};
 use hexforge_game::sweep::{Command, GameRow, Sweep};
-use hexforge_game::{Action, GameState, SideId};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -172,12 +171,8 @@ fn run(
             ));
         }
         let setup = loaded.setup(dir, &spec.scenario, &spec.bots)?;
-        let named = |state: &GameState, bot: &str, side: &SideId, legal: &[Action]| {
-            loaded.choose(state, bot, side, legal)
-        };
         let bots = Bots {
             spec: Some(&spec.bots),
-            named: Some(&named),
         };
         let mut rows: Vec<GameRow> = Vec::new();
         let played = play_series_with(

@@ -355,20 +355,6 @@ impl PlayRules {
             options: Json::Null,
         })
     }
-
-    /// The mod's own bot `bot`'s pick (the index of one of `legal`).
-    ///
-    /// # Errors
-    /// A fault in the bot.
-    pub fn choose(
-        &self,
-        state: &GameState,
-        bot: &str,
-        side: &SideId,
-        legal: &[Action],
-    ) -> Result<usize, RulesError> {
-        hexforge_script::bots::choose(&self.rules, state, bot, side, legal)
-    }
 }
 
 /// Loads the mod in `dir` for bot games, as a session loads it; the error is what `hexforge
@@ -416,12 +402,8 @@ pub fn play_series(
         .cloned()
         .ok_or_else(|| format!("{}: the mod has no scenario", dir.display()))?;
     let setup = loaded.setup(dir, &scenario, &opts.bots)?;
-    let named = |state: &GameState, bot: &str, side: &SideId, legal: &[Action]| {
-        loaded.choose(state, bot, side, legal)
-    };
     let bots = Bots {
         spec: Some(&opts.bots),
-        named: Some(&named),
     };
     let played = play::play_series(|| rules, &setup, opts, bots, out, after_game)
         .and_then(|series| play::write_series(&setup, opts, &series, out));

@@ -51,18 +51,22 @@ fn a_search_bot_thinks_over_frames_with_a_progress_line_then_moves() {
 }
 
 #[test]
-fn the_bot_menu_offers_the_search_bot() {
+fn the_bot_menu_offers_the_search_bot_plain_and_guided_by_the_mods_bot() {
     let mut h = open_bundled("tutorial");
     h.get_by_label("Bots").click();
     h.run();
     let side = h.state().open.as_ref().unwrap().status().sides[0].clone();
-    // The side's drop-down, named by the side (random now: open_bundled set every side so).
-    h.get_all_by_label(side.as_str())
-        .find(|n| n.accesskit_node().role() == egui::accesskit::Role::ComboBox)
-        .expect("a drop-down for the side")
-        .click();
-    h.run();
-    h.get_by_label("mcts").click();
-    h.run();
-    assert_eq!(h.state().bots[side.as_str()], "mcts");
+    // The tutorial's own bot is `greedy`: the menu offers the search guided by it too.
+    for pick in ["mcts", "mcts:guide=greedy"] {
+        // The side's drop-down, named by the side (random at first: open_bundled set every
+        // side so).
+        h.get_all_by_label(side.as_str())
+            .find(|n| n.accesskit_node().role() == egui::accesskit::Role::ComboBox)
+            .expect("a drop-down for the side")
+            .click();
+        h.run();
+        h.get_by_label(pick).click();
+        h.run();
+        assert_eq!(h.state().bots[side.as_str()], pick);
+    }
 }

@@ -76,10 +76,7 @@ fn a_game_with_the_search_bot_on_one_side_finishes_and_replays() {
     std::env::set_current_dir(hexforge_tests::workspace_root()).unwrap();
     let loaded = runtime::load(std::path::Path::new("mods/tutorial")).expect("loads");
     let spec: BotSpec = "blue=mcts:iters=4:horizon=4".parse().unwrap();
-    let bots = Bots {
-        spec: Some(&spec),
-        named: None,
-    };
+    let bots = Bots { spec: Some(&spec) };
     let state = GameState::new(loaded.locks.clone(), "picket", serde_json::Value::Null, 3);
     let (game, report) = play_game_with(loaded.rules(), state, &PlayOptions::default(), bots)
         .expect("the game finishes");

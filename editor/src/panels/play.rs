@@ -64,6 +64,13 @@ pub const SEARCH: &str = "mcts";
 /// See [`SEARCH`].
 pub const SEARCH_SLOW: &str = "mcts:ms=1000";
 
+/// The search bot guided by the mod's bot `name` (it plays the simulations, and its choice is
+/// the one to beat), as the bot menu offers it for each of the mod's bots.
+#[must_use]
+pub fn guided_search(name: &str) -> String {
+    format!("{SEARCH}:guide={name}")
+}
+
 /// The paces "Play to end" offers, in milliseconds a move (0: as fast as possible).
 pub const PACES: [u32; 5] = [0, 100, 200, 500, 1000];
 
@@ -210,6 +217,8 @@ pub fn show(ui: &mut egui::Ui, view: &PlayView, form: &mut PlayForm) -> Vec<Comm
             .map(str::to_owned)
             .into();
         choices.extend(view.bot_names.iter().cloned());
+        // The search guided by each of the mod's bots (docs/BOTS.md, `guide=`).
+        choices.extend(view.bot_names.iter().map(|n| guided_search(n)));
         for side in &view.status.sides {
             let now = view
                 .bots

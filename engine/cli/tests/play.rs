@@ -24,6 +24,8 @@ struct Race {
     stuck: bool,
     /// Fail inside `apply` (a Lua error, say).
     faulty: bool,
+    /// Have a bot of its own, `last`, that always takes the last legal action.
+    last_bot: bool,
 }
 
 impl Race {
@@ -37,6 +39,7 @@ impl Race {
             turns,
             stuck: false,
             faulty: false,
+            last_bot: false,
         }
     }
 }
@@ -98,6 +101,19 @@ impl Rules for Race {
             std::sync::Arc::make_mut(&mut state.globals).remove("moved");
         }
         Ok(())
+    }
+    fn bot_pick(
+        &self,
+        _: &GameState,
+        bot: &str,
+        _: &SideId,
+        legal: &[Action],
+    ) -> Result<Option<usize>, RulesError> {
+        if !self.last_bot {
+            return Ok(None);
+        }
+        assert_eq!(bot, "last");
+        Ok(Some(legal.len() - 1))
     }
     fn outcome(&self, state: &GameState) -> Result<Option<Outcome>, RulesError> {
         let (b, r) = (pos(state, "blue"), pos(state, "red"));
@@ -497,10 +513,7 @@ fn search_bot_specs_keep_their_options_and_bad_options_are_named() {
 #[test]
 fn a_search_bot_plays_its_side_and_the_game_replays_the_same() {
     let spec: BotSpec = "red=mcts:iters=20:horizon=8".parse().unwrap();
-    let bots = Bots {
-        spec: Some(&spec),
-        named: None,
-    };
+    let bots = Bots { spec: Some(&spec) };
     let (_, a) = play_game_with(Race::new(), state(4), &PlayOptions::default(), bots).unwrap();
     let (_, b) = play_game_with(Race::new(), state(4), &PlayOptions::default(), bots).unwrap();
     assert_eq!(
@@ -516,22 +529,16 @@ fn a_search_bot_plays_its_side_and_the_game_replays_the_same() {
 
 #[test]
 fn a_named_bot_plays_its_side_and_an_unknown_one_is_an_error() {
-    // The named bot always takes the last legal action; the game must reflect its choices and
-    // stay deterministic.
-    let last = |_: &hexforge_game::GameState,
-                bot: &str,
-                _: &hexforge_game::SideId,
-                legal: &[hexforge_game::Action]| {
-        assert_eq!(bot, "last");
-        Ok(legal.len() - 1)
+    // The rules' bot `last` always takes the last legal action; the game must reflect its
+    // choices and stay deterministic.
+    let with_bot = || Race {
+        last_bot: true,
+        ..Race::new()
     };
     let spec: BotSpec = "last".parse().unwrap();
-    let bots = Bots {
-        spec: Some(&spec),
-        named: Some(&last),
-    };
-    let (_, a) = play_game_with(Race::new(), state(4), &PlayOptions::default(), bots).unwrap();
-    let (_, b) = play_game_with(Race::new(), state(4), &PlayOptions::default(), bots).unwrap();
+    let bots = Bots { spec: Some(&spec) };
+    let (_, a) = play_game_with(with_bot(), state(4), &PlayOptions::default(), bots).unwrap();
+    let (_, b) = play_game_with(with_bot(), state(4), &PlayOptions::default(), bots).unwrap();
     assert_eq!(a, b);
     let (_, random) = play_bot_game(Race::new(), state(4), &PlayOptions::default()).unwrap();
     assert_ne!(
@@ -539,11 +546,8 @@ fn a_named_bot_plays_its_side_and_an_unknown_one_is_an_error() {
         "the named bot changed nothing"
     );
 
-    let unknown = Bots {
-        spec: Some(&spec),
-        named: None,
-    };
-    let Err(err) = play_game_with(Race::new(), state(4), &PlayOptions::default(), unknown) else {
+    // Rules without bots of their own.
+    let Err(err) = play_game_with(Race::new(), state(4), &PlayOptions::default(), bots) else {
         panic!("an unknown bot must fail the game");
     };
     assert!(err.to_string().contains("no bot named \"last\""), "{err}");

@@ -216,17 +216,12 @@ impl std::fmt::Display for BotSpec {
     }
 }
 
-/// Asks a mod's named bot for a choice: `(state, bot, side, legal) -> index into legal`.
-pub type NamedBot<'a> =
-    &'a dyn Fn(&GameState, &str, &SideId, &[Action]) -> Result<usize, RulesError>;
-
-/// The bots of a game: who plays which side, and how to reach the mod's own bots.
+/// The bots of a game: who plays which side. A bot that is neither `random` nor `mcts` is the
+/// rules' own ([`Rules::bot_pick`]).
 #[derive(Clone, Copy, Default)]
 pub struct Bots<'a> {
-    /// Who plays which side.
+    /// Who plays which side (`None`: `random` everywhere).
     pub spec: Option<&'a BotSpec>,
-    /// The mod's bots (`None`: only `random` exists).
-    pub named: Option<NamedBot<'a>>,
 }
 
 /// Why a bot game failed.
@@ -485,12 +480,11 @@ fn choose<R: Rules>(
         if actions.is_empty() {
             continue;
         }
-        let Some(named) = bots.named else {
+        let Some(i) = game.rules().bot_pick(game.state(), bot, side, &actions)? else {
             return Err(RulesError::new(format!(
                 "no bot named {bot:?}: only `random` and `mcts` are available here"
             )));
         };
-        let i = named(game.state(), bot, side, &actions)?;
         return Ok(actions
             .get(i)
             .cloned()

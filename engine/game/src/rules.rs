@@ -180,6 +180,26 @@ pub trait Rules {
         let _ = (state, side);
         Ok(None)
     }
+
+    /// Which of `legal` (the legal actions of `side`, `end_phase` included) the rules' own bot
+    /// named `bot` would take, as an index (a mod's `game.bots.<bot>`): what `--bots greedy`
+    /// plays, and what a search bot guided by it ([`crate::mcts`], `guide=greedy`) plays its
+    /// simulations with. Read-only, like [`Rules::evaluate`]. `None` (the default): the rules
+    /// have no bots.
+    ///
+    /// # Errors
+    /// No bot of that name (the message names the ones there are), the bot failed, or it
+    /// answered something other than an index into `legal`.
+    fn bot_pick(
+        &self,
+        state: &GameState,
+        bot: &str,
+        side: &SideId,
+        legal: &[Action],
+    ) -> Result<Option<usize>, RulesError> {
+        let _ = (state, bot, side, legal);
+        Ok(None)
+    }
 }
 
 // Why these two: a `Game` owns its rules, but replays, comparisons and sessions often want to
@@ -234,6 +254,15 @@ impl<R: Rules + ?Sized> Rules for &R {
     fn evaluate(&self, state: &GameState, side: &SideId) -> Result<Option<f64>, RulesError> {
         (**self).evaluate(state, side)
     }
+    fn bot_pick(
+        &self,
+        state: &GameState,
+        bot: &str,
+        side: &SideId,
+        legal: &[Action],
+    ) -> Result<Option<usize>, RulesError> {
+        (**self).bot_pick(state, bot, side, legal)
+    }
 }
 
 impl<R: Rules + ?Sized> Rules for Box<R> {
@@ -285,6 +314,15 @@ impl<R: Rules + ?Sized> Rules for Box<R> {
     }
     fn evaluate(&self, state: &GameState, side: &SideId) -> Result<Option<f64>, RulesError> {
         (**self).evaluate(state, side)
+    }
+    fn bot_pick(
+        &self,
+        state: &GameState,
+        bot: &str,
+        side: &SideId,
+        legal: &[Action],
+    ) -> Result<Option<usize>, RulesError> {
+        (**self).bot_pick(state, bot, side, legal)
     }
 }
 

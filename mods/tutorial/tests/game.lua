@@ -69,4 +69,10 @@ test("evaluate is each side's share of the hull left, and the search bot plays b
   local a = assert(g:bot("mcts", "blue", { iters = 60, horizon = 8 }))
   t:eq(a.id, "fire")
   t:ok(g:check(a))
+  -- Guided by the tutorial's own bot (it plays the simulations), the search fires too; a guide
+  -- the mod does not have is an error that names the bots it has.
+  t:eq(assert(g:bot("mcts", "blue", { iters = 20, guide = "greedy" })).id, "fire")
+  local ok, why = pcall(g.bot, g, "mcts", "blue", { iters = 5, guide = "shrewd" })
+  t:falsy(ok)
+  t:matches(tostring(why), "no bot named")
 end)

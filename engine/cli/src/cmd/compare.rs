@@ -14,10 +14,10 @@ use crate::cmd::play::{progress_bar, series_error};
 use crate::jsonl::Jsonl;
 use crate::runtime::{self, LoadedMod};
 use anyhow::{Context, bail};
+use hexforge_game::Value;
 use hexforge_game::balance::{Comparison, RuleSetReport, write_compare};
 use hexforge_game::play::{Bots, GameSetup, SeriesOptions, play_series_with};
 use hexforge_game::sweep::{Command, GameLine, GameRow, Sweep};
-use hexforge_game::{Action, GameState, SideId, Value};
 use hexforge_script::paths;
 use std::io::Write;
 use std::process::ExitCode;
@@ -71,12 +71,8 @@ pub fn run(args: &CompareArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             scenario: scenario.clone(),
             options: Value::Null,
         };
-        let named = |state: &GameState, bot: &str, side: &SideId, legal: &[Action]| {
-            hexforge_script::bots::choose(&loaded.lua, state, bot, side, legal)
-        };
         let bots = Bots {
             spec: Some(&args.bots),
-            named: Some(&named),
         };
         let on_game = |game: &GameRow| {
             bar.inc(1);

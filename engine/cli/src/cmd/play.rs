@@ -57,15 +57,8 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     if let Err(e) = args.bots.check(&have) {
         bail!("{}: {e}", dir.display());
     }
-    let named = |state: &hexforge_game::GameState,
-                 bot: &str,
-                 side: &hexforge_game::SideId,
-                 legal: &[hexforge_game::Action]| {
-        hexforge_script::bots::choose(&loaded.lua, state, bot, side, legal)
-    };
     let bots = Bots {
         spec: Some(&args.bots),
-        named: Some(&named),
     };
     let lua = loaded.lua.loaded().sandbox.lua();
     if args.profile {

@@ -9,7 +9,9 @@
 //! the end of the game ([`sim`]). The most visited choice is played. Two options sharpen it
 //! with the heuristic, both off by default because they measured no gain in the bundled mods
 //! (docs/BOTS.md): a root prior (`prior=X`, `prior.rs`: every choice tried one action deep
-//! orders the widening and biases UCB1) and greedy playouts (`greedy=X`, `sim.rs`).
+//! orders the widening and biases UCB1) and greedy playouts (`greedy=X`, `sim.rs`). A guide
+//! (`guide=NAME`, the rules' own bot, [`Rules::bot_pick`]) plays the playouts, is the first
+//! child of every node and the choice to beat at the root (`trust=X`, `tree.rs`).
 //!
 //! What keeps it honest:
 //! - it never sees future dice: no simulation rolls the real game's next rolls, so two games
@@ -40,7 +42,7 @@ mod tests;
 
 pub use options::{
     Budget, DEFAULT_END_BIAS, DEFAULT_EXPLORATION, DEFAULT_GREEDY, DEFAULT_HORIZON,
-    DEFAULT_ITERATIONS, DEFAULT_PRIOR, DEFAULT_WIDEN, MctsOptions,
+    DEFAULT_ITERATIONS, DEFAULT_PRIOR, DEFAULT_TRUST, DEFAULT_WIDEN, GUIDE_BIAS, MctsOptions,
 };
 
 use crate::{Action, Game, GameState, Rules, RulesError, SideId};
@@ -179,15 +181,29 @@ impl MctsBot {
         if legal.len() < 2 {
             return Ok(nothing(legal.into_iter().next()));
         }
+        let guided = match &self.options.guide {
+            Some(bot) => rules.bot_pick(state, bot, side, &legal)?,
+            None => None,
+        };
+        let bias = if guided.is_some() && self.options.prior <= 0.0 {
+            GUIDE_BIAS
+        } else {
+            self.options.prior
+        };
+        let mut tree = Tree::new(self.options.exploration, self.options.widen, bias);
+        if let Some(i) = guided {
+            tree.set_root_prior(
+                (0..legal.len())
+                    .map(|k| f64::from(u8::from(k == i)))
+                    .collect(),
+            );
+        }
         Ok(Started::Job(Box::new(SearchJob {
             root: state.clone_without_log(),
             side: side.clone(),
             legal,
-            tree: Tree::new(
-                self.options.exploration,
-                self.options.widen,
-                self.options.prior,
-            ),
+            tree,
+            guided,
             prior: Prior::default(),
             stats: SearchStats::default(),
             heuristic: true,
@@ -219,6 +235,7 @@ impl MctsBot {
             reseed: self.reseed,
             end_bias: self.options.end_bias,
             greedy: self.options.greedy,
+            guide: self.options.guide.as_deref(),
         };
         let with_prior = self.options.prior > 0.0;
         let spent = loop {
@@ -230,7 +247,11 @@ impl MctsBot {
                     .step(&mut sims, &job.root, &job.side, &job.legal)
                     .map(|()| {
                         if job.prior.done(job.legal.len()) {
-                            job.tree.set_root_prior(job.prior.normalised());
+                            let mut prior = job.prior.normalised();
+                            if let Some(p) = job.guided.and_then(|i| prior.get_mut(i)) {
+                                *p = 1.0;
+                            }
+                            job.tree.set_root_prior(prior);
                         }
                     })
             } else {
@@ -257,7 +278,13 @@ impl MctsBot {
         job.heuristic = sims.heuristic;
         job.stats = sims.stats;
         Ok(spent.then(|| Search {
-            choice: job.tree.best().cloned(),
+            choice: job
+                .tree
+                .best(
+                    job.guided.and_then(|i| job.legal.get(i)),
+                    self.options.trust,
+                )
+                .cloned(),
             stats: job.stats.clone(),
             tried: job.tree.root_children(),
         }))
@@ -285,6 +312,8 @@ pub struct SearchJob {
     stats: SearchStats,
     heuristic: bool,
     started: Instant,
+    /// The index of the guide's choice among `legal` (see [`MctsOptions::guide`]).
+    guided: Option<usize>,
 }
 
 impl SearchJob {

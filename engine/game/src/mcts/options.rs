@@ -37,6 +37,12 @@ pub const DEFAULT_WIDEN: f64 = 2.0;
 pub const DEFAULT_END_BIAS: f64 = 0.3;
 /// The default chance that a playout move is greedy (see [`MctsOptions::greedy`]).
 pub const DEFAULT_GREEDY: f64 = 0.0;
+/// The weight of the root prior when a guide names the root's choice and `prior` is not given:
+/// the guide's choice is tried first and keeps this bonus, shrinking as `1 / (1 + visits)`.
+pub const GUIDE_BIAS: f64 = 1.0;
+/// How many standard errors better than the guide's choice another must score to be taken
+/// instead (see [`MctsOptions::trust`]).
+pub const DEFAULT_TRUST: f64 = 1.0;
 /// The default weight of the root prior's progressive bias (see [`MctsOptions::prior`]): off,
 /// since it measured no gain in the bundled mods and cost solar-flare wins (docs/BOTS.md).
 pub const DEFAULT_PRIOR: f64 = 0.0;
@@ -65,6 +71,15 @@ pub struct MctsOptions {
     /// moves each tried on a copy and scored by the heuristic, instead of one random move (0
     /// to 1; it costs up to three actions and three evaluations a move).
     pub greedy: f64,
+    /// The rules' own bot that plays the simulations ([`crate::Rules::bot_pick`], a mod's
+    /// `game.bots.<name>`), every side's moves in the tree's wake, and whose choice at the root
+    /// the tree tries first and leans on (the root prior, weight [`GUIDE_BIAS`] unless `prior`
+    /// says otherwise). `None`: random playouts.
+    pub guide: Option<String>,
+    /// With a guide: how many standard errors of the difference the best-simulated choice's
+    /// mean must beat the guide's choice's by to be taken instead (0: the most visited
+    /// choice, as without a guide).
+    pub trust: f64,
 }
 
 impl Default for MctsOptions {
@@ -80,12 +95,14 @@ impl Default for MctsOptions {
             end_bias: DEFAULT_END_BIAS,
             prior: DEFAULT_PRIOR,
             greedy: DEFAULT_GREEDY,
+            guide: None,
+            trust: DEFAULT_TRUST,
         }
     }
 }
 
 /// The option names, for messages.
-const NAMES: &str = "iters, ms, horizon, c, widen, ends, prior, greedy";
+const NAMES: &str = "iters, ms, horizon, c, widen, ends, prior, greedy, guide, trust";
 
 impl MctsOptions {
     /// The options from `key=value` pairs (`("iters", "300")`), the defaults for the others.
@@ -148,6 +165,7 @@ impl MctsOptions {
                 }
             }
             "prior" => self.prior = real("the weight of the root prior")?,
+            "trust" => self.trust = real("standard errors")?,
             "greedy" => {
                 self.greedy = real("the chance of a greedy playout move")?;
                 if self.greedy > 1.0 {
@@ -155,6 +173,18 @@ impl MctsOptions {
                         "mcts: `{key}={value}` must be a chance from 0 to 1"
                     ));
                 }
+            }
+            "guide" => {
+                let ok = !value.is_empty()
+                    && value
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+                if !ok {
+                    return Err(format!(
+                        "mcts: `{key}={value}` must name one of the mod's bots, e.g. guide=greedy"
+                    ));
+                }
+                self.guide = Some(value.to_owned());
             }
             other => {
                 return Err(format!(
@@ -216,6 +246,12 @@ impl fmt::Display for MctsOptions {
         if self.greedy.to_bits() != d.greedy.to_bits() {
             parts.push(format!("greedy={}", self.greedy));
         }
+        if let Some(guide) = &self.guide {
+            parts.push(format!("guide={guide}"));
+        }
+        if self.trust.to_bits() != d.trust.to_bits() {
+            parts.push(format!("trust={}", self.trust));
+        }
         write!(f, "{}", parts.join(":"))
     }
 }
@@ -262,6 +298,8 @@ mod tests {
             "iters=300",
             "ms=50",
             "iters=7:ms=9:horizon=3:c=0.25:widen=1.5:ends=0.5:prior=2:greedy=0.5",
+            "iters=50:guide=greedy",
+            "iters=50:guide=greedy:trust=2.5",
             "",
         ] {
             let o: MctsOptions = text.parse().unwrap();
@@ -287,6 +325,8 @@ mod tests {
             ("widen=nan", "`widen=nan` must be a number"),
             ("prior=-1", "`prior=-1` must be a number"),
             ("greedy=2", "`greedy=2` must be a chance from 0 to 1"),
+            ("guide=", "`guide=` must name one of the mod's bots"),
+            ("trust=-1", "`trust=-1` must be a number"),
             (
                 "depth=3",
                 "unknown option `depth` (it takes iters, ms, horizon, c, widen",

@@ -107,7 +107,14 @@ pub(crate) struct Sims<'a, R: ?Sized> {
     /// The chance that a playout move is the best of [`GREEDY_SAMPLES`] random ones (see
     /// [`Sims::playout_move`]).
     pub(crate) greedy: f64,
+    /// The rules' bot that plays the playouts ([`super::MctsOptions::guide`]).
+    pub(crate) guide: Option<&'a str>,
 }
+
+/// The chance that a guided playout move is a random one instead of the guide's: the guide
+/// is usually deterministic, and a little noise keeps the simulations from all playing the
+/// same game.
+pub(crate) const GUIDE_NOISE: f64 = 0.1;
 
 /// How many random moves a greedy playout move weighs.
 pub(crate) const GREEDY_SAMPLES: usize = 3;
@@ -183,6 +190,15 @@ impl<R: Rules + ?Sized> Sims<'_, R> {
     /// # Errors
     /// A fault in the rules, or a heuristic value outside 0..=1.
     pub(crate) fn playout_move(&mut self, state: &mut GameState) -> Result<bool, RulesError> {
+        if self.guide.is_some() && self.stream.chance() >= GUIDE_NOISE {
+            let Some((side, legal)) = next_mover(self.rules, state)? else {
+                return Ok(false);
+            };
+            if let Some(i) = self.guide_pick(state, &side, &legal)? {
+                self.step(state, &legal[i])?;
+                return Ok(true);
+            }
+        }
         let greedy = self.greedy > 0.0 && self.heuristic && self.stream.chance() < self.greedy;
         let samples = if greedy { GREEDY_SAMPLES } else { 1 };
         let mut best: Option<(f64, GameState)> = None;
@@ -216,6 +232,26 @@ impl<R: Rules + ?Sized> Sims<'_, R> {
             *state = chosen;
         }
         Ok(true)
+    }
+
+    /// The guide's choice among `legal` (`side`'s legal actions), as an index into it; `None`
+    /// without a guide or when the rules have no bots.
+    ///
+    /// # Errors
+    /// A fault in the rules' bot (or no bot of that name).
+    pub(crate) fn guide_pick(
+        &self,
+        state: &GameState,
+        side: &SideId,
+        legal: &[Action],
+    ) -> Result<Option<usize>, RulesError> {
+        let Some(bot) = self.guide else {
+            return Ok(None);
+        };
+        Ok(self
+            .rules
+            .bot_pick(state, bot, side, legal)?
+            .filter(|&i| i < legal.len()))
     }
 
     /// Every side's value from the rules' heuristic, or `None` when the rules have none.

@@ -34,6 +34,8 @@ struct Toy {
     /// constant (an out-of-range answer).
     heuristic: Option<Option<f64>>,
     evaluated: Cell<u64>,
+    /// How often a bot of the rules was asked (`bot_pick`).
+    asked: Cell<u64>,
 }
 
 impl Toy {
@@ -51,6 +53,7 @@ impl Toy {
             free_end: false,
             heuristic: None,
             evaluated: Cell::new(0),
+            asked: Cell::new(0),
         }
     }
 
@@ -185,6 +188,30 @@ impl Rules for Toy {
                 Some((mine as f64 + 1.0) / (all as f64 + 2.0))
             }
         })
+    }
+    /// Two bots: `nim` plays Nim perfectly (leave a multiple of 4 when it can), `lazy` always
+    /// picks the first choice (the race's `stay`).
+    fn bot_pick(
+        &self,
+        state: &GameState,
+        bot: &str,
+        _side: &SideId,
+        legal: &[Action],
+    ) -> Result<Option<usize>, RulesError> {
+        self.asked.set(self.asked.get() + 1);
+        let take = match bot {
+            "nim" => Toy::global(state, "stones") % 4,
+            "lazy" => 0,
+            other => {
+                return Err(RulesError::new(format!(
+                    "no bot `{other}` (it has nim, lazy)"
+                )));
+            }
+        };
+        Ok(legal
+            .iter()
+            .position(|a| a.params["n"] == json!(take))
+            .or(Some(0)))
     }
 }
 
@@ -392,10 +419,7 @@ fn a_search_bot_wins_nim_from_a_winning_start_against_random() {
     // Blue moves first with 9 stones (take 1, then keep multiples of 4): perfect play wins.
     let spec: BotSpec = "blue=mcts:iters=150".parse().unwrap();
     let mut random_wins = 0;
-    let bots = Bots {
-        spec: Some(&spec),
-        named: None,
-    };
+    let bots = Bots { spec: Some(&spec) };
     for seed in 1..=6 {
         let start = || GameState::new(vec![], "toy", Value::Null, seed);
         let options = PlayOptions::default();
@@ -453,6 +477,7 @@ fn a_greedy_playout_move_is_the_best_of_three_for_its_side() {
             reseed: true,
             end_bias: 0.0,
             greedy,
+            guide: None,
         };
         (0..400)
             .filter(|_| {
@@ -465,4 +490,48 @@ fn a_greedy_playout_move_is_the_best_of_three_for_its_side() {
     // Uniformly, one in two; the best of three random moves misses `inc` one time in eight.
     assert!((160..=240).contains(&incs(0.0)), "{}", incs(0.0));
     assert!((320..=380).contains(&incs(1.0)), "{}", incs(1.0));
+}
+
+#[test]
+fn a_guide_plays_the_simulations_and_names_the_first_choice_to_try() {
+    // Nim from 15 stones (take 3, then keep multiples of 4): random simulations rarely find
+    // the one winning take; guided by a perfect player, every search takes it.
+    let takes_three = |options: &str| -> (usize, u64) {
+        let g = game(Toy::nim(15), 1);
+        let right = (1..=8)
+            .filter(|&seed| {
+                let s = bot(options, seed)
+                    .search(g.rules(), g.state(), &blue())
+                    .unwrap();
+                s.choice.unwrap().params["n"] == json!(3)
+            })
+            .count();
+        (right, g.rules().asked.get())
+    };
+    for iters in [20, 80] {
+        let (right, asked) = takes_three(&format!("iters={iters}:guide=nim"));
+        assert_eq!(right, 8, "iters={iters}");
+        // The guide is asked at the root and for most playout moves, not once a search.
+        assert!(asked > 8 * iters, "{asked}");
+        let (right, asked) = takes_three(&format!("iters={iters}"));
+        assert!(right <= 4, "iters={iters}: {right}");
+        assert_eq!(asked, 0);
+    }
+}
+
+#[test]
+fn a_guide_is_advice_the_search_can_overrule() {
+    // The lazy guide always stays; the scored race still finds `inc` worth more.
+    let g = game(Toy::scored_race(), 1);
+    for seed in 1..=4 {
+        let s = bot("iters=100:horizon=6:guide=lazy", seed)
+            .search(g.rules(), g.state(), &blue())
+            .unwrap();
+        assert_eq!(s.choice.unwrap().id, "inc", "seed {seed}");
+    }
+    // A guide the rules do not have is the rules' error, not a silent random search.
+    let e = bot("iters=10:guide=shrewd", 1)
+        .search(g.rules(), g.state(), &blue())
+        .unwrap_err();
+    assert!(e.message.contains("no bot `shrewd`"), "{}", e.message);
 }

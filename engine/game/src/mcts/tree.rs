@@ -6,7 +6,9 @@
 //! shots another could fire.
 //!
 //! At the root, a prior ([`super::prior`]) orders the widening (the untried choice with the
-//! best prior first, ties by group) and biases UCB1 while a child has few visits.
+//! best prior first, ties by group) and biases UCB1 while a child has few visits. With a guide
+//! (the rules' own bot), its pick is every node's first child, with a prior of 1, and the
+//! root's choice stays the guide's unless another beats it clearly ([`Tree::best`]).
 //!
 //! This module does not know who plays: every node stores the side that took its action, and a
 //! simulation's score is a value per side.
@@ -28,9 +30,12 @@ struct Node {
     avail: u32,
     /// The sum of the mover's values over those simulations.
     total: f64,
+    /// The sum of their squares (for the spread of the mean, see [`Tree::best`]).
+    total_sq: f64,
     /// Children, in the order they were added.
     children: Vec<usize>,
-    /// The prior of a root child (0..=1, see [`super::prior`]); 0 elsewhere.
+    /// The prior of a root child (0..=1, see [`super::prior`]); below the root, 1 for the
+    /// guide's choice ([`super::MctsOptions::guide`]), 0 for the others.
     prior: f64,
 }
 
@@ -42,6 +47,7 @@ impl Node {
             visits: 0,
             avail: 0,
             total: 0.0,
+            total_sq: 0.0,
             children: Vec::new(),
             prior: 0.0,
         }
@@ -53,6 +59,17 @@ impl Node {
         } else {
             self.total / f64::from(self.visits)
         }
+    }
+
+    /// The variance of [`Node::mean`] as an estimate (the sample variance over the visits),
+    /// with the widest a value in 0..=1 can have (1/4) until there are two visits.
+    fn mean_variance(&self) -> f64 {
+        if self.visits < 2 {
+            return 0.25;
+        }
+        let n = f64::from(self.visits);
+        let spread = (self.total_sq - self.total * self.total / n) / (n - 1.0);
+        spread.max(0.0) / n
     }
 }
 
@@ -119,7 +136,7 @@ impl Tree {
                     None => break,
                 }
             };
-            let (child, expanded) = self.descend(node, &side, &legal, &state, sims.stream);
+            let (child, expanded) = self.descend(node, &side, &legal, &state, sims)?;
             let Some(action) = self.nodes[child].action.clone() else {
                 break;
             };
@@ -137,7 +154,9 @@ impl Tree {
             let nd = &mut self.nodes[n];
             nd.visits += 1;
             if let Some(m) = nd.mover {
-                nd.total += values.get(m).copied().unwrap_or(0.5);
+                let v = values.get(m).copied().unwrap_or(0.5);
+                nd.total += v;
+                nd.total_sq += v * v;
             }
         }
         sims.stats.iterations += 1;
@@ -146,14 +165,19 @@ impl Tree {
 
     /// The child of `node` to follow given what is legal now: a new one (`true`) when widening
     /// allows and a legal action has none, otherwise the best by UCB1 among the legal ones.
-    fn descend(
+    /// Below the root, with a guide, the guide's choice is the first new child, with a prior of
+    /// 1 (the root has its own prior, set by the search).
+    ///
+    /// # Errors
+    /// A fault in the guide.
+    fn descend<R: Rules + ?Sized>(
         &mut self,
         node: usize,
         side: &SideId,
         legal: &[Action],
         state: &GameState,
-        stream: &mut Stream,
-    ) -> (usize, bool) {
+        sims: &mut Sims<'_, R>,
+    ) -> Result<(usize, bool), RulesError> {
         let mut tried = vec![false; legal.len()];
         let mut live = Vec::new();
         for &c in &self.nodes[node].children {
@@ -176,17 +200,29 @@ impl Tree {
             } else {
                 &[]
             };
-            let i = pick_grouped(legal, &best_prior(&untried, prior), stream);
+            let guided = if node == 0 {
+                None
+            } else {
+                sims.guide_pick(state, side, legal)?.filter(|&g| !tried[g])
+            };
+            let i = match guided {
+                Some(g) => g,
+                None => pick_grouped(legal, &best_prior(&untried, prior), sims.stream),
+            };
             let mover = state.sides.iter().position(|s| &s.id == side);
             let id = self.nodes.len();
             let mut child = Node::new(Some(legal[i].clone()), mover);
             child.avail = 1;
-            child.prior = prior.get(i).copied().unwrap_or(0.0);
+            child.prior = if guided.is_some() {
+                1.0
+            } else {
+                prior.get(i).copied().unwrap_or(0.0)
+            };
             self.nodes.push(child);
             self.nodes[node].children.push(id);
-            return (id, true);
+            return Ok((id, true));
         }
-        (self.ucb(&live), false)
+        Ok((self.ucb(&live), false))
     }
 
     /// The child with the highest UCB1 score plus progressive bias (the first on a tie); `live`
@@ -210,7 +246,13 @@ impl Tree {
     }
 
     /// The root's most visited action (the higher mean, then the earlier child, on a tie).
-    pub(crate) fn best(&self) -> Option<&Action> {
+    ///
+    /// With `advice` (the guide's choice, see [`super::MctsOptions::guide`]), another action
+    /// is taken instead of the advice only when its mean beats the advice's by more than
+    /// `trust` standard errors of the difference: simulations of dice games are noisy, and a
+    /// hundred of them spread over a dozen choices crown a lucky one about as often as a
+    /// better one.
+    pub(crate) fn best(&self, advice: Option<&Action>, trust: f64) -> Option<&Action> {
         let mut best: Option<&Node> = None;
         for &c in &self.nodes[0].children {
             let n = &self.nodes[c];
@@ -219,6 +261,19 @@ impl Tree {
             });
             if better {
                 best = Some(n);
+            }
+        }
+        let advised = advice.and_then(|a| {
+            self.nodes[0]
+                .children
+                .iter()
+                .map(|&c| &self.nodes[c])
+                .find(|n| n.action.as_ref() == Some(a))
+        });
+        if let (Some(b), Some(g)) = (best, advised) {
+            let margin = trust * (b.mean_variance() + g.mean_variance()).sqrt();
+            if b.mean() - g.mean() <= margin {
+                return g.action.as_ref();
             }
         }
         best.and_then(|n| n.action.as_ref())

@@ -556,6 +556,16 @@ impl Rules for LuaRules {
         Ok(())
     }
 
+    fn bot_pick(
+        &self,
+        state: &GameState,
+        bot: &str,
+        side: &SideId,
+        legal: &[Action],
+    ) -> Result<Option<usize>, RulesError> {
+        crate::bots::choose(self, state, bot, side, legal).map(Some)
+    }
+
     fn outcome(&self, state: &GameState) -> Result<Option<Outcome>, RulesError> {
         if let Some(o) = &state.outcome {
             return Ok(Some(o.clone()));
