@@ -1,7 +1,8 @@
 //! The search bot's simulations per second, per bundled mod: one `mcts` decision (`iters=20`,
 //! the default horizon of 10 actions, scored by the mod's `game.evaluate`) from a position 30
 //! random actions into a game, through `LuaRules` as `hexforge play --bots mcts` runs it.
-//! Criterion's throughput is simulations per second.
+//! Criterion's throughput is simulations per second. Where the mod has a `greedy` bot, also the
+//! same decision guided by it (`guide=greedy`: the bot plays the playouts).
 //!
 //! Run: `cargo bench -p hexforge-script --bench search` (one mod: add its name as a filter,
 //! `-- solar-flare`). Figures: docs/PERFORMANCE.md, "The search bot".
@@ -70,20 +71,31 @@ fn position(rules: &LuaRules, scenario: &str) -> (GameState, SideId) {
 }
 
 fn bench(c: &mut Criterion) {
-    let options: MctsOptions = format!("iters={ITERATIONS}").parse().expect("options");
+    let plain: MctsOptions = format!("iters={ITERATIONS}").parse().expect("options");
+    let guided: MctsOptions = format!("iters={ITERATIONS}:guide=greedy")
+        .parse()
+        .expect("options");
     let mut group = c.benchmark_group("mcts");
     group.throughput(Throughput::Elements(u64::from(ITERATIONS)));
     for (id, scenario) in GAMES {
         let rules = rules_of(id);
         let (state, side) = position(&rules, scenario);
-        let mut seed = 0;
-        group.bench_function(format!("{id} {scenario}, {ITERATIONS} simulations"), |b| {
-            b.iter(|| {
-                seed += 1;
-                let mut bot = MctsBot::new(options.clone(), seed);
-                black_box(bot.search(&rules, &state, &side).expect("search"))
+        let has_greedy = hexforge_script::bots::bot_names(&rules).contains(&"greedy".to_owned());
+        let mut runs = vec![("", &plain)];
+        if has_greedy {
+            runs.push((", guide=greedy", &guided));
+        }
+        for (label, options) in runs {
+            let mut seed = 0;
+            let name = format!("{id} {scenario}, {ITERATIONS} simulations{label}");
+            group.bench_function(name, |b| {
+                b.iter(|| {
+                    seed += 1;
+                    let mut bot = MctsBot::new(options.clone(), seed);
+                    black_box(bot.search(&rules, &state, &side).expect("search"))
+                });
             });
-        });
+        }
     }
     group.finish();
 }
