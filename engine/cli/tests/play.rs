@@ -493,6 +493,11 @@ fn search_bot_specs_keep_their_options_and_bad_options_are_named() {
     let err = spec.check(&[]).unwrap_err();
     assert_eq!(err, "no bot named `greedy` (this mod has: random, mcts)");
     assert_eq!(spec.check(&["greedy".to_owned()]), Ok(()));
+    // A guide must be one of the mod's bots too, checked before any game.
+    let spec: BotSpec = "blue=mcts:guide=greedy".parse().unwrap();
+    assert_eq!(spec.check(&["greedy".to_owned()]), Ok(()));
+    let err = spec.check(&[]).unwrap_err();
+    assert!(err.contains("no bot named `greedy` (it has: none"), "{err}");
     for (text, want) in [
         (
             "mcts:ms=fast",

@@ -113,22 +113,37 @@ impl BotSpec {
         self.default == RANDOM && self.sides.values().all(|b| b == RANDOM)
     }
 
-    /// Checks that every bot named is `random`, `mcts` (with valid options) or one of `have` (a
-    /// mod's bots), before any game starts.
+    /// Checks that every bot named is `random`, `mcts` (with valid options, its guide one of
+    /// `have`) or one of `have` (a mod's bots), before any game starts.
     ///
     /// # Errors
-    /// The first unknown bot: "no bot named `x` (this mod has: random, mcts, greedy)", or bad
-    /// search options.
+    /// The first unknown bot: "no bot named `x` (this mod has: random, mcts, greedy)", an
+    /// unknown guide ("mcts:guide=x: ..."), or bad search options.
     pub fn check(&self, have: &[String]) -> Result<(), String> {
+        let mine = |name: &str| have.iter().any(|h| h == name);
+        let listed = || have.iter().map(|b| format!(", {b}")).collect::<String>();
         for bot in std::iter::once(&self.default).chain(self.sides.values()) {
-            if search_options(bot)?.is_some() {
-                continue;
+            if let Some(options) = search_options(bot)? {
+                match options.guide {
+                    Some(guide) if !mine(&guide) => {
+                        return Err(format!(
+                            "`{bot}`: the guide must be one of the mod's own bots, and it has no \
+                             bot named `{guide}` (it has: {})",
+                            if have.is_empty() {
+                                "none; play without a guide".to_owned()
+                            } else {
+                                have.join(", ")
+                            }
+                        ));
+                    }
+                    _ => continue,
+                }
             }
             let name = bot_name(bot);
-            if name != RANDOM && !have.iter().any(|h| h == name) {
+            if name != RANDOM && !mine(name) {
                 return Err(format!(
                     "no bot named `{name}` (this mod has: random, mcts{})",
-                    have.iter().map(|b| format!(", {b}")).collect::<String>()
+                    listed()
                 ));
             }
         }
