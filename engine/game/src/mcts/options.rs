@@ -78,7 +78,7 @@ pub struct MctsOptions {
     pub guide: Option<String>,
     /// With a guide: how many standard errors of the difference the best-simulated choice's
     /// mean must beat the guide's choice's by to be taken instead (0: the most visited
-    /// choice, as without a guide).
+    /// choice, unless its mean is no better than the guide's choice's).
     pub trust: f64,
 }
 
