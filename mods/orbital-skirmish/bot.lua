@@ -116,21 +116,87 @@ function B.score(ctx, side, a, weapon_info, cache)
   return 0 -- end_phase
 end
 
+--- Whether a ship with `p`'s stats that ends this turn at `to` facing `f`, having flown
+-- `speed`, has a way on next turn: a speed it may then choose at which some move stays on the
+-- map and crashes into nothing. In the base game a planet ahead only blocks (the bow penalty in
+-- B.score covers it); where planets pull (the gravity variant's env.pull and env.crash), a
+-- planet two hexes ahead, or a pull on the way, can leave every move of the next turn a crash.
+---@param p Ship
+---@param to Hex
+---@param f integer
+---@param speed integer
+---@param env MoveEnv
+---@return boolean
+function B.has_way_on(p, to, f, speed, env)
+  for _, s in ipairs(mv.speed_options(speed, p.stats.adf)) do
+    if s == 0 then return true end
+    local ends = mv.reach(to, { f }, s, p.stats.mr, env)
+    if ends[1] ~= nil then return true end
+  end
+  return false
+end
+
+-- Whether a speed or a move leaves the ship a safe way on: a speed needs a move that neither
+-- crashes nor leaves the map, a move a way on next turn.
+---@param ctx CtxReader
+---@param a table
+---@param env MoveEnv
+---@return boolean
+local function safe(ctx, a, env)
+  local p = ctx:piece(a.piece, { shared = true }) --[[@as Ship]]
+  if a.id == "speed" then
+    if a.speed == 0 then return true end
+    local facings = p.values.orbit and { 0, 1, 2, 3, 4, 5 } or { mv.dir(p.facing) or 0 }
+    local ends = mv.reach(p.hex, facings, a.speed, p.stats.mr, env)
+    return ends[1] ~= nil
+  end
+  return B.has_way_on(p, a.to, mv.dir(a.facing) or 0, p.values.new_speed, env)
+end
+
+-- How many of the best-scored actions B.choose checks for safety before it gives up and takes
+-- the best (a ship with no safe way on left anywhere would otherwise cost a search per move).
+local MAX_SAFETY_CHECKS = 12
+
 --- The best action of `actions` (a list of legal actions) for `side`, and its 1-based index.
+-- With `move_env` (the game's movement environment, reading.move_env), a speed or move that
+-- leaves the ship no safe way on is passed over for the next best (up to 12 tries); the check runs
+-- best score first and stops at the first safe one, so it costs a move search or two a pick.
 ---@param ctx CtxReader
 ---@param side string
 ---@param actions table[]
 ---@param weapon_info fun(ctx: CtxReader, id: string): Weapon
+---@param move_env? fun(ctx: CtxReader): MoveEnv
 ---@return table|nil best
 ---@return integer|nil index
-function B.choose(ctx, side, actions, weapon_info)
-  local best, best_s, best_i
-  local cache = {}
-  for i, a in ipairs(actions) do
-    local s = B.score(ctx, side, a, weapon_info, cache)
-    if best_s == nil or s > best_s then best, best_s, best_i = a, s, i end
+function B.choose(ctx, side, actions, weapon_info, move_env)
+  local scores, cache = {}, {}
+  for i, a in ipairs(actions) do scores[i] = B.score(ctx, side, a, weapon_info, cache) end
+  -- The best-scored action not yet passed over (ties: the first).
+  ---@param passed table<integer, boolean>
+  ---@return integer|nil
+  local function best_of(passed)
+    local best_i = nil ---@type integer|nil
+    for i = 1, #actions do
+      if not passed[i] and (best_i == nil or scores[i] > scores[best_i]) then best_i = i end
+    end
+    return best_i
   end
-  return best, best_i
+  local first_i = best_of({})
+  if first_i == nil then return nil, nil end
+  if move_env ~= nil then
+    local passed, env, i = {}, nil, first_i ---@type table<integer, boolean>, MoveEnv|nil, integer|nil
+    for _ = 1, MAX_SAFETY_CHECKS do
+      if i == nil then break end
+      local a = actions[i] --[[@as table]]
+      if a.id ~= "speed" and a.id ~= "move" then return a, i end
+      local e = env or move_env(ctx)
+      env = e
+      if safe(ctx, a, e) then return a, i end
+      passed[i] = true
+      i = best_of(passed)
+    end
+  end
+  return actions[first_i], first_i
 end
 
 return B

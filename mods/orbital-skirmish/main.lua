@@ -102,10 +102,10 @@ game.turns {
 local R = require("reading")
 local weapon, facing_of, SHARED, hull_left, hex_number, planets, ships_of, own_ship, move_env, listed_ships_of, listed_env, adjacent_planets =
   R.weapon, R.facing_of, R.SHARED, R.hull_left, R.hex_number, R.planets, R.ships_of, R.own_ship, R.move_env, R.listed_ships_of, R.listed_env, R.adjacent_planets
-ORBITAL_SKIRMISH.greedy = function(ctx, side, actions) return (bot.choose(ctx, side, actions, weapon)) end
+ORBITAL_SKIRMISH.greedy = function(ctx, side, actions) return (bot.choose(ctx, side, actions, weapon, move_env)) end
 --- The same bot for the engine (docs/API.md, game.bots): the 1-based index of its pick.
 game.bots.greedy = function(ctx, side, legal)
-  local _, i = bot.choose(ctx, side, legal, weapon)
+  local _, i = bot.choose(ctx, side, legal, weapon, move_env)
   assert(i, "a bot is asked only when its side has legal actions")
   return i
 end
