@@ -261,9 +261,10 @@ pub struct PlayArgs {
     /// default 0.3, `prior=X` the weight of a one-action-deep try of every choice first, default
     /// 0 (off), `greedy=X` the chance a playout move is the best of three by the heuristic,
     /// default 0, `guide=NAME` a bot of the mod that plays the simulations and whose choice
-    /// the search keeps unless another scores `trust=X` standard errors better, default 1;
-    /// options joined by `:`; docs/BOTS.md), a bot the mod defines (`game.bots.greedy`), or
-    /// per side.
+    /// the search keeps unless another scores `trust=X` standard errors better, default 1,
+    /// `reuse=0` each decision from an empty tree (by default it starts from what the last
+    /// decision simulated of it); options joined by `:`; docs/BOTS.md), a bot the mod defines
+    /// (`game.bots.greedy`), or per side.
     /// Examples: `--bots greedy`, `--bots blue=greedy,red=random`,
     /// `--bots blue=mcts:ms=200,red=greedy`, `--bots mcts:iters=300:guide=greedy`.
     #[arg(long, value_name = "BOTS", default_value = "random")]

@@ -11,7 +11,9 @@
 //! (docs/BOTS.md): a root prior (`prior=X`, `prior.rs`: every choice tried one action deep
 //! orders the widening and biases UCB1) and greedy playouts (`greedy=X`, `sim.rs`). A guide
 //! (`guide=NAME`, the rules' own bot, [`Rules::bot_pick`]) plays the playouts, is the first
-//! child of every node and the choice to beat at the root (`trust=X`, `tree.rs`).
+//! child of every node and the choice to beat at the root (`trust=X`, `tree.rs`). A finished
+//! decision's tree is kept, and the bot's next decision starts from the node the game went on
+//! to when its simulations tried that line (subtree reuse, [`MctsOptions::reuse`]).
 //!
 //! What keeps it honest:
 //! - it never sees future dice: no simulation rolls the real game's next rolls, so two games
@@ -80,6 +82,11 @@ pub struct Search {
     pub tried: Vec<(Action, u32, f64)>,
 }
 
+/// The most nodes a finished decision's tree may hold to be kept for the next one (past it the
+/// next decision starts afresh): subtree reuse must not let a long game's trees grow without
+/// bound.
+const MAX_KEPT_NODES: usize = 200_000;
+
 /// A seeded Monte Carlo tree search bot.
 #[derive(Clone, Debug)]
 pub struct MctsBot {
@@ -88,6 +95,38 @@ pub struct MctsBot {
     /// Whether simulations re-seed their dice (always, outside the test that shows what
     /// happens when they do not).
     reseed: bool,
+    /// The last decision's tree, for the next decision to start from (see [`Kept`]).
+    kept: Option<Kept>,
+}
+
+/// A finished decision's tree and the game it was searched in: the next decision of the same
+/// bot starts from the node of the actions the game went on with, when the tree simulated
+/// them (subtree reuse; `reuse=0` turns it off). Those simulations ran from an earlier state
+/// through the same actions, which is what an open-loop node stands for anyway.
+#[derive(Clone, Debug)]
+struct Kept {
+    tree: Tree,
+    /// The actions of the searched state's log: the next state's log must start with them (an
+    /// undo and other actions in their place make another game for the tree). The same
+    /// actions from the same start are the same game, dice included.
+    history: Vec<Option<Action>>,
+}
+
+impl Kept {
+    /// The kept tree's node that `state` went on to, as a new tree (`None`: start afresh).
+    fn follow(&self, state: &GameState) -> Option<Tree> {
+        let n = self.history.len();
+        let same_history = state.log.len() > n
+            && state.log[..n]
+                .iter()
+                .zip(&self.history)
+                .all(|(e, a)| e.action == *a);
+        if !same_history {
+            return None;
+        }
+        let path: Option<Vec<&Action>> = state.log[n..].iter().map(|e| e.action.as_ref()).collect();
+        self.tree.follow(path?)
+    }
 }
 
 impl MctsBot {
@@ -98,6 +137,7 @@ impl MctsBot {
             options,
             stream: Stream::new(seed),
             reseed: true,
+            kept: None,
         }
     }
 
@@ -157,12 +197,14 @@ impl MctsBot {
 
     /// Starts a search of `state` for `side`, to be run in slices with [`MctsBot::work`] (a
     /// window that must keep drawing thinks a slice a frame); a decision with nothing to weigh
-    /// (no action, or one) is answered at once.
+    /// (no action, or one) is answered at once. The tree starts from what the bot's last
+    /// decision simulated of this one, when the game went on with actions it tried (see
+    /// [`MctsOptions::reuse`]).
     ///
     /// # Errors
     /// A fault in the rules listing the side's actions.
     pub fn start<R: Rules + ?Sized>(
-        &self,
+        &mut self,
         rules: &R,
         state: &GameState,
         side: &SideId,
@@ -190,7 +232,13 @@ impl MctsBot {
         } else {
             self.options.prior
         };
-        let mut tree = Tree::new(self.options.exploration, self.options.widen, bias);
+        let kept = self.kept.take().filter(|_| self.options.reuse);
+        // A kept tree whose root never tried the guide's choice would leave that choice
+        // nothing to be measured against (Tree::best): start afresh then.
+        let mut tree = kept
+            .and_then(|k| k.follow(state))
+            .filter(|t| guided.is_none_or(|i| t.has_root_child(&legal[i])))
+            .unwrap_or_else(|| Tree::new(self.options.exploration, self.options.widen, bias));
         if let Some(i) = guided {
             tree.set_root_prior(
                 (0..legal.len())
@@ -200,6 +248,11 @@ impl MctsBot {
         }
         Ok(Started::Job(Box::new(SearchJob {
             root: state.clone_without_log(),
+            history: if self.options.reuse {
+                state.log.iter().map(|e| e.action.clone()).collect()
+            } else {
+                Vec::new()
+            },
             side: side.clone(),
             legal,
             tree,
@@ -277,7 +330,10 @@ impl MctsBot {
         };
         job.heuristic = sims.heuristic;
         job.stats = sims.stats;
-        Ok(spent.then(|| Search {
+        if !spent {
+            return Ok(None);
+        }
+        let search = Search {
             choice: job
                 .tree
                 .best(
@@ -287,7 +343,14 @@ impl MctsBot {
                 .cloned(),
             stats: job.stats.clone(),
             tried: job.tree.root_children(),
-        }))
+        };
+        if self.options.reuse && job.tree.len() <= MAX_KEPT_NODES {
+            self.kept = Some(Kept {
+                tree: job.tree.clone(),
+                history: std::mem::take(&mut job.history),
+            });
+        }
+        Ok(Some(search))
     }
 }
 
@@ -304,6 +367,8 @@ pub enum Started {
 #[derive(Debug)]
 pub struct SearchJob {
     root: GameState,
+    /// The actions of the searched state's log (for [`Kept`]; empty without reuse).
+    history: Vec<Option<Action>>,
     side: SideId,
     legal: Vec<Action>,
     tree: Tree,

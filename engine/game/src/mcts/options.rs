@@ -1,5 +1,6 @@
 //! The search bot's options and their text form, as `--bots` and `g:bot` take them:
-//! `iters=300`, `ms=500`, `horizon=40`, `c=1.0`, `widen=2`, `ends=0.3`, `prior=0`, `greedy=0`, joined by `:` after the
+//! `iters=300`, `ms=500`, `horizon=40`, `c=1.0`, `widen=2`, `ends=0.3`, `prior=0`, `greedy=0`,
+//! `guide=greedy`, `trust=1`, `reuse=1`, joined by `:` after the
 //! bot's name (`mcts:ms=200:horizon=30`).
 //!
 //! ```
@@ -80,6 +81,10 @@ pub struct MctsOptions {
     /// mean must beat the guide's choice's by to be taken instead (0: the most visited
     /// choice, unless its mean is no better than the guide's choice's).
     pub trust: f64,
+    /// Whether a decision starts from what the bot's previous decision simulated of it: the
+    /// node of the actions the game went on with, its visits and its subtree (subtree reuse).
+    /// Off (`reuse=0`) every decision starts from an empty tree.
+    pub reuse: bool,
 }
 
 impl Default for MctsOptions {
@@ -97,12 +102,13 @@ impl Default for MctsOptions {
             greedy: DEFAULT_GREEDY,
             guide: None,
             trust: DEFAULT_TRUST,
+            reuse: true,
         }
     }
 }
 
 /// The option names, for messages.
-const NAMES: &str = "iters, ms, horizon, c, widen, ends, prior, greedy, guide, trust";
+const NAMES: &str = "iters, ms, horizon, c, widen, ends, prior, greedy, guide, trust, reuse";
 
 impl MctsOptions {
     /// The options from `key=value` pairs (`("iters", "300")`), the defaults for the others.
@@ -166,6 +172,15 @@ impl MctsOptions {
             }
             "prior" => self.prior = real("the weight of the root prior")?,
             "trust" => self.trust = real("standard errors")?,
+            "reuse" => {
+                self.reuse = match value {
+                    "1" => true,
+                    "0" => false,
+                    _ => {
+                        return Err(format!("mcts: `{key}={value}` must be 1 (on) or 0 (off)"));
+                    }
+                };
+            }
             "greedy" => {
                 self.greedy = real("the chance of a greedy playout move")?;
                 if self.greedy > 1.0 {
@@ -252,6 +267,9 @@ impl fmt::Display for MctsOptions {
         if self.trust.to_bits() != d.trust.to_bits() {
             parts.push(format!("trust={}", self.trust));
         }
+        if self.reuse != d.reuse {
+            parts.push(format!("reuse={}", u8::from(self.reuse)));
+        }
         write!(f, "{}", parts.join(":"))
     }
 }
@@ -300,6 +318,7 @@ mod tests {
             "iters=7:ms=9:horizon=3:c=0.25:widen=1.5:ends=0.5:prior=2:greedy=0.5",
             "iters=50:guide=greedy",
             "iters=50:guide=greedy:trust=2.5",
+            "iters=50:reuse=0",
             "",
         ] {
             let o: MctsOptions = text.parse().unwrap();
@@ -327,6 +346,7 @@ mod tests {
             ("greedy=2", "`greedy=2` must be a chance from 0 to 1"),
             ("guide=", "`guide=` must name one of the mod's bots"),
             ("trust=-1", "`trust=-1` must be a number"),
+            ("reuse=yes", "`reuse=yes` must be 1 (on) or 0 (off)"),
             (
                 "depth=3",
                 "unknown option `depth` (it takes iters, ms, horizon, c, widen",

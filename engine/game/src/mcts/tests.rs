@@ -535,3 +535,71 @@ fn a_guide_is_advice_the_search_can_overrule() {
         .unwrap_err();
     assert!(e.message.contains("no bot `shrewd`"), "{}", e.message);
 }
+
+/// The visits at the root of each of blue's searches in a game of Nim from 15 stones, blue
+/// searching with `options` (seed 3), red with 100 simulations: the first `decisions` blue
+/// makes with more than one choice.
+fn blue_root_visits(options: &str, decisions: usize) -> Vec<u32> {
+    let mut g = game(Toy::nim(15), 1);
+    let mut b = bot(options, 3);
+    let mut red = bot("iters=100", 4);
+    let mut out = Vec::new();
+    while g.state().outcome.is_none() && out.len() < decisions {
+        let side = g.waiting()[0].clone();
+        let action = if side == blue() {
+            let s = b.search(g.rules(), g.state(), &side).unwrap();
+            if !s.tried.is_empty() {
+                out.push(s.tried.iter().map(|t| t.1).sum());
+            }
+            s.choice
+        } else {
+            red.choose(&g, &side).unwrap()
+        };
+        g.perform(&action.expect("the side to act has a choice"))
+            .unwrap();
+    }
+    out
+}
+
+#[test]
+fn a_decision_starts_from_what_the_last_one_simulated_of_it() {
+    // Each simulation visits one root child: a fresh tree's root children hold exactly the
+    // budget; a kept one also what the last decision spent on the line the game took.
+    let fresh = blue_root_visits("iters=100:reuse=0", 3);
+    assert_eq!(fresh, vec![100; fresh.len()]);
+    assert!(fresh.len() >= 2, "{fresh:?}");
+    let reused = blue_root_visits("iters=100", 3);
+    assert_eq!(reused[0], 100);
+    assert!(reused[1..].iter().any(|&v| v > 100), "{reused:?}");
+    // Still a pure function of the seed and the budget.
+    assert_eq!(reused, blue_root_visits("iters=100", 3));
+}
+
+#[test]
+fn a_kept_tree_is_dropped_when_the_history_before_it_changed() {
+    let mut g = game(Toy::nim(15), 1);
+    let take = |n: i64, side: &str| Action::new("take", SideId::new(side), json!({ "n": n }));
+    let end = |side: &str| Action::end_phase(SideId::new(side));
+    for a in [take(1, "blue"), end("blue")] {
+        g.perform(&a).unwrap();
+    }
+    // Red searches after blue took 1; its tree is kept.
+    let mut b = bot("iters=200", 5);
+    let s = b.search(g.rules(), g.state(), &SideId::new("red")).unwrap();
+    let choice = s.choice.unwrap();
+    let kept = b.kept.clone().expect("a finished search keeps its tree");
+    // The game goes on with red's choice: the kept tree has that node.
+    g.perform(&choice).unwrap();
+    assert!(kept.follow(g.state()).is_some());
+    // Undone to before red's search, blue takes 2 instead, and red takes what it chose:
+    // the same actions after a different history are another game for the tree.
+    assert!(g.undo() && g.undo() && g.undo());
+    for a in [take(2, "blue"), end("blue"), choice] {
+        g.perform(&a).unwrap();
+    }
+    assert!(kept.follow(g.state()).is_none());
+    // With reuse off, nothing is kept.
+    let mut off = bot("iters=50:reuse=0", 5);
+    off.search(g.rules(), g.state(), &blue()).unwrap();
+    assert!(off.kept.is_none());
+}

@@ -18,7 +18,7 @@ use crate::{Action, GameState, Rules, RulesError, SideId};
 use std::borrow::Cow;
 
 /// One action in the tree.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Node {
     /// The action leading here (`None` at the root).
     action: Option<Action>,
@@ -74,7 +74,7 @@ impl Node {
 }
 
 /// The tree of one decision.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Tree {
     nodes: Vec<Node>,
     exploration: f64,
@@ -95,6 +95,64 @@ impl Tree {
             bias,
             root_prior: Vec::new(),
         }
+    }
+
+    /// The subtree at the end of `path` (the actions the game went on with from this tree's
+    /// root), as a tree of its own whose root is that node: what a finished decision's
+    /// simulations already learned about the next one (subtree reuse). `None` when an action of
+    /// the path was never simulated (or the path is empty).
+    pub(crate) fn follow<'a>(&self, path: impl IntoIterator<Item = &'a Action>) -> Option<Tree> {
+        let mut at = 0;
+        let mut steps = 0;
+        for action in path {
+            at = *self.nodes[at]
+                .children
+                .iter()
+                .find(|&&c| self.nodes[c].action.as_ref() == Some(action))?;
+            steps += 1;
+        }
+        if steps == 0 || self.nodes[at].visits == 0 {
+            return None;
+        }
+        // Copied depth first, a node's new index assigned before its children's.
+        let mut nodes = Vec::new();
+        let mut stack = vec![(at, None::<usize>)];
+        while let Some((old, parent)) = stack.pop() {
+            let id = nodes.len();
+            let mut node = self.nodes[old].clone();
+            let children = std::mem::take(&mut node.children);
+            nodes.push(node);
+            if let Some(p) = parent {
+                let siblings: &mut Vec<usize> = &mut nodes[p].children;
+                siblings.push(id);
+            }
+            // Reversed so that children keep their order (the order they were added in).
+            stack.extend(children.into_iter().rev().map(|c| (c, Some(id))));
+        }
+        let root = &mut nodes[0];
+        root.action = None;
+        root.mover = None;
+        root.prior = 0.0;
+        Some(Tree {
+            nodes,
+            exploration: self.exploration,
+            widen: self.widen,
+            bias: self.bias,
+            root_prior: Vec::new(),
+        })
+    }
+
+    /// Whether `action` is one of the root's children.
+    pub(crate) fn has_root_child(&self, action: &Action) -> bool {
+        self.nodes[0]
+            .children
+            .iter()
+            .any(|&c| self.nodes[c].action.as_ref() == Some(action))
+    }
+
+    /// How many nodes the tree holds.
+    pub(crate) fn len(&self) -> usize {
+        self.nodes.len()
     }
 
     /// Sets the prior of the root's choices (one per legal action at the root, in order).
