@@ -10,6 +10,7 @@
 local data = require("data")
 local G = require("galaxy")
 local R = require("rules")
+local bot = require("bot")
 
 -- How the editor draws a unit: its letters, navigation or combat along the bottom, and markers
 -- for damage, what it carries and where it moved.
@@ -393,5 +394,9 @@ game.evaluate = function(ctx, side)
   local ground = all_ground > 0 and my_ground / all_ground or 0.5
   return (planets + ground) / 2
 end
+
+-- The greedy bot (bot.lua): `hexforge play mods/hyperjump-galaxy --bots accord=greedy,hegemony=random`,
+-- and the search bot's guide (`--bots mcts:iters=50:guide=greedy`).
+game.bots.greedy = bot.greedy
 
 game.on("turn_limit", function(ctx) ctx:end_game(R.final_outcome(ctx)) end)
