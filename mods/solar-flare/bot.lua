@@ -8,7 +8,8 @@
 -- enemy; in movement close in on the nearest enemy while turning to bring it ahead; in power
 -- fill beams, then shields, torpedoes, engines, thrusters and batteries, never overcharging,
 -- generator power before battery power; in setup pick the sample design with the most weighted
--- levels, install/raise weapons and shields, mark the design final, then deploy facing the
+-- levels (in the advanced setup, build that design from scratch), raise weapons and shields, mark
+-- the design final, then deploy facing the
 -- nearest enemy (or the board's centre). It ends a phase only when nothing scores above ending
 -- it.
 --
@@ -38,6 +39,56 @@ local function design_value(d)
   for _, c in ipairs(d.components) do v = v + (DESIGN_PRIORITY[c.kind] or 0) * c.level end
   for _, lvl in ipairs(d.crew) do v = v + DESIGN_PRIORITY.crew * lvl end
   return v
+end
+
+-- The sample design the bot likes best (the one it picks in the quick and standard setups), and
+-- so the ship it builds in the advanced setup: install that design's systems where it has
+-- them, then raise each to its level. (Installing by priority alone filled every slot with
+-- beams and the rest of the budget with crew: no generator, no engine, and the game a draw.)
+---@type Design
+local LIKED = (function()
+  local best, best_v = nil, -math.huge ---@type Design|nil, number
+  for _, id in ipairs(DESIGNS.order) do
+    local d = DESIGNS[id] --[[@as Design]]
+    local v = design_value(d)
+    if v > best_v then best, best_v = d, v end
+  end
+  if best == nil then error("there are sample designs") end
+  return best
+end)()
+
+-- The liked design's level for a system of `kind` in `section` (nil: it has none there).
+---@param kind string
+---@param section integer
+---@return integer|nil
+local function liked_level(kind, section)
+  for _, c in ipairs(LIKED.components) do
+    if c.kind == kind and c.section == section then return c.level end
+  end
+  return nil
+end
+
+-- How the advanced setup scores an install or a level change: toward the liked design, never
+-- away from it (a negative score: the bot finishes the design instead).
+---@return number
+local function toward_liked(ctx, a)
+  local p = R.piece(ctx, a.ship)
+  local s = p.values
+  if a.id == "install" then
+    if a.kind == "crew" then return (#s.crew < #LIKED.crew) and 50 + DESIGN_PRIORITY.crew or -20 end
+    if not liked_level(a.kind, a.section) then return -20 end
+    for _, c in ipairs(s.comps) do
+      if c.kind == a.kind and c.section == a.section then return -20 end -- already there
+    end
+    return 50 + (DESIGN_PRIORITY[a.kind] or 0)
+  end
+  if a.delta < 0 then return -5 end
+  if a.what == "crew" then
+    return (s.crew[a.index].level < (LIKED.crew[a.index] or 0)) and 20 + DESIGN_PRIORITY.crew or -5
+  end
+  local c = s.comps[a.index]
+  local want = liked_level(c.kind, c.section) or 0
+  return (c.level < want) and 20 + (DESIGN_PRIORITY[c.kind] or 0) or -5
 end
 
 local function enemy_ships(ctx, side)
@@ -167,6 +218,8 @@ local function score(ctx, side, a, foes)
     return 60 + design_value(DESIGNS[a.design]) / 100
   end
   if id == "finish_design" then return 10 end -- after every install or raise worth making
+  local advanced = (ctx.options or {}).setup == "advanced"
+  if advanced and (id == "install" or id == "adjust") then return toward_liked(ctx, a) end
   if id == "install" then return 50 + (DESIGN_PRIORITY[a.kind] or 0) end
   if id == "adjust" then
     if a.delta < 0 then return -5 end

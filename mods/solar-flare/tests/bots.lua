@@ -66,3 +66,28 @@ test("greedy plays every scenario to the end against itself", function(t)
     t:ok(o ~= nil)
   end
 end)
+
+test("greedy: in the advanced setup it builds the sample design it likes, not a sheet of beams", function(t)
+  local g = t:game { scenario = "advanced", seed = 1 }
+  local side = assert(g:clock().acting[1], "a side designs first")
+  local ship = H.ship(g, side)
+  for _ = 1, 200 do
+    local a = g:bot("greedy", side)
+    if a == nil or a.id ~= "install" and a.id ~= "adjust" then break end
+    a.side = side; g:act(a)
+  end
+  -- The design is the liked sample's, system for system (Bastion: the most weighted levels).
+  local s = g:piece(ship.id).values
+  local want = require("designs").bastion
+  t:eq(#s.comps, #want.components)
+  for _, c in ipairs(want.components) do
+    local found
+    for _, have in ipairs(s.comps) do
+      if have.kind == c.kind and have.section == c.section then found = have.level end
+    end
+    t:eq(found, c.level, c.kind .. " in section " .. c.section)
+  end
+  t:eq(#s.crew, #want.crew)
+  -- Then it marks the design final.
+  t:eq(assert(g:bot("greedy", side), "the design is still open").id, "finish_design")
+end)
