@@ -3,10 +3,11 @@
 -- It scores every offered action and takes the best; `end_phase` scores 0, so the go ends only
 -- when nothing useful is left. In order: place the mobile bases (as near the enemy as allowed),
 -- colonise, bring in ships, fire at the best odds times the target's worth, then move transports
--- toward the nearest existing uncolonised planetoid and warships toward the nearest enemy.
+-- toward the nearest uncolonised planetoid (of any colour: they wait on its hex for it to
+-- appear) and warships toward the nearest enemy.
 -- A damaged transport makes for an own mobile base instead, to be repaired.
 -- What it deliberately does not do: hyperspace, empty shots, moving mobile bases (they stay put
--- and so can repair), or looking ahead to planetoids of other colours. It keeps no state between
+-- and so can repair), or timing a transport's arrival to its planetoid's turn. It keeps no state between
 -- calls, so a game is a pure function of its seed. It only reads `ctx` (bots may not write).
 --
 -- Example: `hexforge play mods/planetoid-colonies --scenario standard-short --bots north=greedy,south=random`.
@@ -39,19 +40,16 @@ local function other_side(ctx, side)
   return nil
 end
 
--- Existing planetoids that hold no fixed base yet, as hexes.
+-- Planetoid hexes of every colour that hold no fixed base yet. Every colour, not only this
+-- turn's: a transport may wait on a planetoid's hex for it to appear (B5), and a goal that
+-- changed with the turn's colour left transports turning to face a new one every turn (0-0 in
+-- every standard game).
 ---@param e Env
 ---@return Hex[]
 local function open_planetoids(e)
-  local taken = {} ---@type table<integer, true|nil>
-  for _, p in ipairs(e.all) do
-    -- False positive (emmylua_check 0.25.1): it takes the `R.ik` call in the index for a
-    -- reassignment of the module's field `ik`.
-    ---@diagnostic disable-next-line: duplicate-set-field
-    if R.kind_of(p) == "fixed_base" and p.hex then taken[R.ik(p.hex)] = true end
-  end
+  local taken = e:fixed_bases()
   local out = {}
-  for _, h in ipairs(e.planetoid_list) do
+  for _, h in ipairs(e:planetoid_sites()) do
     if not taken[R.ik(h)] then out[#out + 1] = h end
   end
   return out
@@ -95,6 +93,37 @@ end
 local function gap_to(fp, goals)
   if #goals == 0 then return math.huge end
   return R.gap(fp, goals)
+end
+
+-- Steps round the obstacles from every hex to the nearest open planetoid, once per env (a
+-- transport's way to its goal: the straight gap led transports into the asteroid belts and
+-- left them there, facing a hex they could not enter).
+local WAYS = setmetatable({}, { __mode = "k" }) ---@type table<Env, Distances>
+
+-- How far a footprint is from `goals` for piece `me`: for a transport making for a planetoid,
+-- the steps round the obstacles (math.huge on an obstacle or out of reach), else the gap.
+---@param ctx RulesCtx
+---@param e Env
+---@param me PieceEntry
+---@param goals Hex[]
+---@return fun(fp: Hex[]): number
+local function measure(ctx, e, me, goals)
+  if me.kind ~= "transport" or (me.p.values.damage or 0) > 0 or #goals == 0 then
+    return function(fp) return gap_to(fp, goals) end
+  end
+  local way = WAYS[e]
+  if not way then
+    way = ctx:distances(goals, 64, { blocked = e:obstacle_hexes() })
+    WAYS[e] = way
+  end
+  return function(fp)
+    local best = math.huge
+    for _, h in ipairs(fp) do
+      local d = not e:is_obstacle(h) and way:at(h) or nil
+      if d and d < best then best = d end
+    end
+    return best
+  end
 end
 
 local score = {}
@@ -153,9 +182,10 @@ function score.step(ctx, e, side, a)
   if not me or me.kind == "mobile_base" or d == nil then return -1 end
   local goals, near = goal(ctx, e, side, me.kind, (me.p.values.damage or 0) > 0)
   if #goals == 0 then return -1 end
-  local before = gap_to(me.fp, goals)
+  local dist = measure(ctx, e, me, goals)
+  local before = dist(me.fp)
   if before <= near then return -1 end
-  local after = gap_to(R.footprint(me.kind, R.step(me.p.hex, d), me.facing), goals)
+  local after = dist(R.footprint(me.kind, R.step(me.p.hex, d), me.facing))
   -- Finish moving the current piece before starting another (which would end its turn).
   local bonus = ctx:global("current") == id and 5 or 0
   if after < before then return 20 + (before - after) + bonus end
@@ -170,9 +200,11 @@ function score.pivot(ctx, e, side, a)
   local me = e.pieces[id]
   if not me then return -1 end
   local goals, near = goal(ctx, e, side, me.kind, (me.p.values.damage or 0) > 0)
-  if #goals == 0 or gap_to(me.fp, goals) <= near then return -1 end
+  if #goals == 0 then return -1 end
+  local dist = measure(ctx, e, me, goals)
+  if dist(me.fp) <= near then return -1 end
   -- Face the goal for next turn: the hex ahead of the bow should be as near to it as possible.
-  local function ahead(facing) return R.gap({ R.step(me.p.hex, facing) }, goals) end
+  local function ahead(facing) return dist({ R.step(me.p.hex, facing) }) end
   local gain = ahead(me.facing) - ahead(f)
   if gain <= 0 then return -1 end
   return 15 + gain

@@ -31,6 +31,8 @@ local E = {}
 ---@field obstacles? table<integer, string|nil> terrain id of each obstacle
 ---@field planetoids? table<integer, string|nil> colour of each existing planetoid
 ---@field planetoid_list? Hex[] the existing planetoids, sorted by key
+---@field sites? Hex[] every planetoid hex of every colour (Env:planetoid_sites)
+---@field obstacle_list? Hex[] the obstacles' hexes (Env:obstacle_hexes)
 ---@field blockers? Hex[] the hexes that block shots (Env:fire_blockers)
 ---@field reach? table<Hex[], table<integer, Distances|nil>> shot walks by source list and range
 ---@field exits table<string, MapExit[]|nil> hyperspace exits the map allows, by ship type (Env:exits)
@@ -320,6 +322,36 @@ function Env:is_planetoid(h) return self.planetoids[R.ik(h)] ~= nil end
 ---@param h Hex
 ---@return boolean
 function Env:is_blast(h) return self.blasts[R.ik(h)] ~= nil end
+
+-- Every planetoid hex of every colour, existing this turn or not, in the scenario's order:
+-- where a transport may go and wait for its planetoid to appear (B5). Read once per map.
+---@return Hex[]
+function Env:planetoid_sites()
+  local map = self.map
+  if not map.sites then
+    local sites = {}
+    for _, t in ipairs(self.ctx:timed_terrain()) do
+      local info = data.terrain[t.terrain]
+      if info and info.planetoid then sites[#sites + 1] = t.hex end
+    end
+    map.sites = sites
+  end
+  return map.sites
+end
+
+-- The obstacles' hexes (asteroids, home planets), sorted by key: a list for ctx:distances.
+---@return Hex[]
+function Env:obstacle_hexes()
+  local map = self.map
+  if not map.obstacle_list then
+    local keys = {}
+    for k in pairs(self.ctx:global("obstacles") or {}) do keys[#keys + 1] = k end
+    table.sort(keys)
+    map.obstacle_list = {}
+    for _, k in ipairs(keys) do map.obstacle_list[#map.obstacle_list + 1] = R.unkey(k) end
+  end
+  return map.obstacle_list
+end
 
 -- Blocks shots: obstacles and existing planetoids.
 ---@param h Hex

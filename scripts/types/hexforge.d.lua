@@ -668,6 +668,10 @@ function CtxReader:distances(sources, max, env) end
 ---@return Hex[]
 function CtxReader:board_hexes(filter) end
 
+---The board's timed terrain, present this round or not, in the scenario's order.
+---@return { hex: Hex, terrain: string, labels: string[] }[]
+function CtxReader:timed_terrain() end
+
 ---Kind of a board hex: "full", "half", "seam", "rim"; nil off the board ("full" with no board).
 ---@param h Hex
 ---@return string|nil

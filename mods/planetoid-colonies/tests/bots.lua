@@ -97,5 +97,31 @@ test("C1 bots: a greedy transport next to an open planetoid steps onto it and co
   t:eq(a.id, "colonise")
   g:act(a)
   t:eq(#g:pieces { type = "fixed_base" }, 1)
-  t:eq(g:bot("greedy", "north").id, "end_phase")
+  -- Then the transport (it may colonise again, C1) makes for the next planetoid, of whatever
+  -- colour: it turns or steps toward it.
+  local next_move = assert(g:bot("greedy", "north"), "north has something to do")
+  t:ok(next_move.id == "pivot" or next_move.id == "step", next_move.id)
+  t:eq(next_move.piece, id)
+end)
+
+test("C1 bots: in the standard game greedy transports find their way round the asteroids to planetoids of every colour", function(t)
+  -- North greedy, south placing its bases and then passing: by turn 12 (four colour cycles)
+  -- north has colonised. Before, its transports made for the nearest planetoid that existed
+  -- this turn in a straight line, so they turned to a new goal every turn or stood facing an
+  -- asteroid belt, and the standard game ended 0-0 every time.
+  local g = t:game { scenario = "standard", seed = 1 }
+  for _ = 1, 2000 do
+    if g:clock().round > 12 then break end
+    local side = assert(g:clock().acting[1], "a side acts")
+    if side == "north" or g:clock().round == 1 then
+      g:act(assert(g:bot("greedy", side), "greedy finds something to do"))
+    else
+      g:end_phase(side)
+    end
+  end
+  local north = 0
+  for _, b in ipairs(g:pieces { type = "fixed_base" }) do
+    if b.owner == "north" then north = north + 1 end
+  end
+  t:ok(north >= 1, "north colonised " .. north .. " planetoids by turn 12")
 end)

@@ -229,6 +229,29 @@ assert(not ok and tostring(err):find('terrain: expected a terrain id'), tostring
 }
 
 #[test]
+fn timed_terrain_lists_every_label_s_terrain_present_now_or_not() {
+    let (_d, rules, mut state) = setup();
+    let board = std::sync::Arc::make_mut(&mut state.board);
+    for (q, id, label) in [(2, "planetoid", "red"), (-1, "planetoid", "blue")] {
+        board.timed_terrain.push(hexforge_game::TimedTerrain {
+            hex: Hex::new(q, 0),
+            terrain: id.into(),
+            labels: vec![label.into()],
+        });
+    }
+    // No time-track label this round: ctx:terrain sees neither, the list has both.
+    let code = r"
+local ctx = ...
+local t = ctx:timed_terrain()
+assert(#t == 2, #t)
+assert(t[1].hex.q == 2 and t[1].hex.r == 0 and t[1].terrain == 'planetoid' and t[1].labels[1] == 'red')
+assert(t[2].hex.q == -1 and t[2].labels[1] == 'blue' and #t[2].labels == 1)
+assert(#ctx:terrain(t[1].hex) == 0)
+";
+    run(&rules, &state, code).unwrap();
+}
+
+#[test]
 fn ctx_move_listing_and_choices_are_search_s_on_the_games_board() {
     let (_d, rules, state) = setup();
     // The board is a hexagon of radius 4: from (0,3) facing N or S at speed 3 some moves

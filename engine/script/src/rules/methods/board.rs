@@ -94,6 +94,25 @@ pub(super) fn register(lua: &Lua, methods: &Table) -> mlua::Result<()> {
         one(lua, hexes_to_table(lua, hexes)?)
     });
 
+    read!(methods, lua, "timed_terrain", |lua, rules, s, _args| {
+        // ctx:timed_terrain(): the board's timed terrain, present this round or not, in the
+        // scenario's order: { hex, terrain, labels } each (public map data: a player sees
+        // the whole map, every label's terrain printed on it).
+        let hexes = hexes_to_table(lua, s.board.timed_terrain.iter().map(|t| t.hex))?;
+        let list = lua.create_table_with_capacity(s.board.timed_terrain.len(), 0)?;
+        for (i, t) in s.board.timed_terrain.iter().enumerate() {
+            let entry = lua.create_table_with_capacity(0, 3)?;
+            entry.raw_set("hex", hexes.raw_get::<Value>(i + 1)?)?;
+            entry.raw_set("terrain", t.terrain.as_str())?;
+            entry.raw_set(
+                "labels",
+                lua.create_sequence_from(t.labels.iter().map(String::as_str))?,
+            )?;
+            list.raw_set(i + 1, entry)?;
+        }
+        one(lua, list)
+    });
+
     read!(methods, lua, "graph_route", |lua, rules, s, args| {
         // ctx:graph_route(graph, from, to): the shortest route, both ends included (ties go to
         // the alphabetically first route), or nil.
