@@ -51,6 +51,8 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+#[cfg(test)]
+mod board_tests;
 mod ctx;
 mod evaluate;
 mod listing;
