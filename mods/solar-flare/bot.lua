@@ -5,13 +5,13 @@
 -- (the section at a vertex, the dice order) best for its side: most damage to enemies, least to
 -- its own; detonate a torpedo whose blast reaches an enemy ship and spares our own; aim the
 -- strongest beam at the weakest hit section; launch torpedoes and steer them at the nearest
--- enemy; in movement close in on the nearest enemy while turning to bring it ahead; in power
--- fill beams, then shields, torpedoes, engines, thrusters and batteries, never overcharging,
--- generator power before battery power; in setup pick the sample design with the most weighted
--- levels (in the advanced setup, build that design from scratch), raise weapons and shields, mark
--- the design final, then deploy facing the
--- nearest enemy (or the board's centre). It ends a phase only when nothing scores above ending
--- it.
+-- enemy; in movement close in on the nearest enemy, counting steps round planets and moons
+-- (buying movement with thruster power when the ship has no main engine), while turning to
+-- bring it ahead; in power fill beams, then shields, torpedoes, engines, thrusters and
+-- batteries, never overcharging, generator power before battery power; in setup pick the
+-- sample design with the most weighted levels (in the advanced setup, build that design from
+-- scratch), raise weapons and shields, mark the design final, then deploy facing the nearest
+-- enemy (or the board's centre). It ends a phase only when nothing scores above ending it.
 --
 -- Deliberately absent: look-ahead or simulation (ctx is read-only in a bot) and any randomness.
 --
@@ -26,6 +26,8 @@ local A = require("attack")
 
 local M = {}
 
+-- How far (in steps) the movement heuristic walks round planets and moons.
+local WAY_MAX = 40
 -- Power priority by component kind (higher first).
 local POWER_PRIORITY = { beam = 6, shield = 5, torpedo = 4, engine = 3, thruster = 2, battery = 1 }
 -- Design priority for the advanced setup (install) and standard setup (raise a level).
@@ -123,6 +125,31 @@ local function bearing_off(h, facing, target)
   return best
 end
 
+-- Step distances round planets and moons (a ship cannot enter them), per target hex and
+-- asked only when a movement choice is scored: `way.to(th)(h)` is how many steps `h` is from
+-- `th` (the straight distance where the walk does not reach). One per bot call.
+local function new_way(ctx)
+  local solid, cache = nil, {} ---@type Hex[]|nil, table<string, (fun(h: Hex): integer)?>
+  local way = {}
+  function way.to(th)
+    local k = G.key(th)
+    if cache[k] then return cache[k] end
+    if not solid then
+      local map = R.terrain_map(ctx)
+      way.map, way.occ = map, R.occupancy(ctx)
+      solid = {}
+      for key in pairs(map) do
+        local h = G.unkey(key)
+        if R.is_solid(map, h) then solid[#solid + 1] = h end
+      end
+    end
+    local d = ctx:distances({ th }, WAY_MAX, { blocked = solid })
+    cache[k] = function(h) return d:at(h) or G.distance(h, th) end
+    return cache[k]
+  end
+  return way
+end
+
 -- Net blast value of torpedo `t` detonating now: enemy dice minus own dice.
 ---@return integer
 local function blast_value(ctx, side, t)
@@ -137,7 +164,7 @@ local function blast_value(ctx, side, t)
   return v
 end
 
-local function score(ctx, side, a, foes)
+local function score(ctx, side, a, foes, way)
   local id = a.id
   if id == "end_phase" then return 0 end
   if id == "confirm" then return 1000 end
@@ -189,21 +216,42 @@ local function score(ctx, side, a, foes)
     local gain = bearing_off(h, f, th) - bearing_off(h, G.turn(f, a.turn), th)
     return gain > 0 and (300 + 15 * gain) or -5
   end
-  if id == "forward" or id == "slide" or id == "turn" then
+  if id == "forward" or id == "slide" or id == "turn" or id == "buy_movement" then
     local p = R.piece(ctx, a.ship)
     local h, f = R.hex_of(p), R.facing_of(p)
-    local target, d0 = nearest(h, foes)
+    local target = nearest(h, foes)
     if not target then return -5 end
     local th = R.hex_of(target)
+    local steps = way.to(th)
+    -- The step ahead after facing `dir`, counted round planets and moons: +1 closer, 0, -1
+    -- farther, -2 when the ship cannot enter it.
+    local function ahead(dir)
+      local nh = G.neighbor(h, dir)
+      if not R.ship_can_enter(ctx, way.map, way.occ, nh) then return -2 end
+      return steps(h) - steps(nh)
+    end
     if id == "turn" then
-      return 15 * (bearing_off(h, f, th) - bearing_off(h, G.turn(f, a.turn), th)) - 1
+      local nf = G.turn(f, a.turn)
+      -- Away from the enemy, face a step that closes in (round an obstacle) and keep it.
+      if steps(h) > 3 then
+        if ahead(f) < 1 and ahead(nf) == 1 then return 20 end
+        if ahead(f) == 1 and ahead(nf) < 1 then return -5 end
+      end
+      return 15 * (bearing_off(h, f, th) - bearing_off(h, nf, th)) - 1
+    end
+    if id == "buy_movement" then
+      -- A ship with no main engine (some sample designs have none) moves only on thruster
+      -- power: a movement point when the step ahead closes in. Without it such a ship sat out
+      -- the game, and the four-way skirmish was drawn.
+      if R.movement_available(ctx, p.values) >= 1 then return -5 end
+      return (ahead(f) == 1 and steps(G.neighbor(h, f)) >= 2) and 5 or -5
     end
     local nh = G.neighbor(h, id == "forward" and f or a.direction)
-    local d1 = G.distance(nh, th)
+    local d1 = steps(nh)
     if d1 < 2 then return -5 end -- keep a hex between: ramming is not a rule
-    return 20 * (d0 - d1) - 5 * (a.evade or 0) - (id == "slide" and 8 or 0)
+    return 20 * (steps(h) - d1) - 5 * (a.evade or 0) - (id == "slide" and 8 or 0)
   end
-  if id == "buy_manoeuvre" or id == "buy_movement" then return -5 end
+  if id == "buy_manoeuvre" then return -5 end
   if id == "transfer" then
     local p = R.piece(ctx, a.ship)
     local comp = p.values.comps[a.comp] ---@type Component
@@ -240,11 +288,12 @@ end
 ---The greedy bot: `game.bots.greedy = M.greedy`.
 function M.greedy(ctx, side, legal)
   local foes = enemy_ships(ctx, side)
+  local way = new_way(ctx)
   local best, best_score = nil, -math.huge
   local end_index = nil ---@type integer|nil
   for i, a in ipairs(legal) do
     if a.id == "end_phase" then end_index = i end
-    local s = score(ctx, side, a, foes)
+    local s = score(ctx, side, a, foes, way)
     if s > best_score then best, best_score = i, s end
   end
   -- Prefer ending the phase over any action scoring below it, when the rules allow it (the
@@ -256,7 +305,7 @@ function M.greedy(ctx, side, legal)
     best, best_score = nil, -math.huge
     for i, a in ipairs(legal) do
       if i ~= end_index then
-        local s = score(ctx, side, a, foes)
+        local s = score(ctx, side, a, foes, way)
         if s > best_score then best, best_score = i, s end
       end
     end

@@ -48,9 +48,11 @@ function G.key(h)
 end
 
 ---Hex from a key.
+---@param k string
+---@return Hex
 function G.unkey(k)
   local q, r = k:match("^(-?%d+),(-?%d+)$")
-  return { q = tonumber(q), r = tonumber(r) }
+  return { q = math.tointeger(tonumber(q)) --[[@as integer]], r = math.tointeger(tonumber(r)) --[[@as integer]] }
 end
 
 function G.eq(a, b) return a.q == b.q and a.r == b.r end

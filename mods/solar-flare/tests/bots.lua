@@ -91,3 +91,29 @@ test("greedy: in the advanced setup it builds the sample design it likes, not a 
   -- Then it marks the design final.
   t:eq(assert(g:bot("greedy", side), "the design is still open").id, "finish_design")
 end)
+
+test("greedy: a planet straight ahead on the way to the enemy: turns and goes round it", function(t)
+  local g, red, blue = range(t)
+  H.go(g, "red", "movement")
+  t:eq(red.facing, 0); t:eq(blue.hex, { q = 0, r = -3 }) -- straight ahead of red, six hexes off
+  H.terrain(g, { { { q = 0, r = 2 }, "planet" } })
+  for _ = 1, 10 do
+    local a = g:bot("greedy", "red")
+    if a.id == "end_phase" then break end
+    a.side = "red"; g:act(a)
+  end
+  -- It used to stay put: the straight line was blocked and no turn brought the enemy nearer
+  -- in its arc, so it ended the phase where it was, every round.
+  local p = g:piece(red.id)
+  t:ok(p.hex.q ~= 0 or p.hex.r ~= 3, "red moved")
+end)
+
+test("greedy outlasts three random players in the four-way skirmish", function(t)
+  -- Seed 4 drew at the round limit before greedy counted steps round planets and bought
+  -- movement with thruster power (a ship without main engines sat behind a planet).
+  for seed = 3, 5 do
+    local g = t:game { scenario = "skirmish-4", seed = seed }
+    local o = H.play_bots(g, { green = "greedy" }, seed, 4000)
+    t:ok(o and #o.winners == 1 and o.winners[1] == "green", "seed " .. seed .. ": " .. tostring(o and o.reason))
+  end
+end)
