@@ -603,3 +603,66 @@ fn a_kept_tree_is_dropped_when_the_history_before_it_changed() {
     off.search(g.rules(), g.state(), &blue()).unwrap();
     assert!(off.kept.is_none());
 }
+
+/// Blue's root in the parity game after a search with `options`: each choice's samples in
+/// order (empty without paired simulations).
+fn parity_samples(options: &str) -> Vec<(String, Vec<f64>)> {
+    let g = game(Toy::new(Kind::Parity), 1);
+    let mut b = bot(options, 9);
+    let Started::Job(mut job) = b.start(g.rules(), g.state(), &blue()).unwrap() else {
+        panic!("blue has two choices")
+    };
+    while b.work(g.rules(), &mut job, None).unwrap().is_none() {}
+    job.tree.root_samples()
+}
+
+#[test]
+fn paired_simulations_roll_the_same_dice_for_every_choice() {
+    // Parity: the die is rolled as blue names even or odd, so on the same die one of the two
+    // wins at once (the other misses and the game goes on). Paired, the k-th samples of `even`
+    // and `odd` are never both short of a win; on dice of their own, a quarter of the pairs
+    // would be.
+    let roots = parity_samples("iters=200:paired=1");
+    let [(_, even), (_, odd)] = roots.as_slice() else {
+        panic!("two choices: {roots:?}")
+    };
+    let shared = even.len().min(odd.len());
+    assert!(shared >= 50, "{} and {}", even.len(), odd.len());
+    for k in 0..shared {
+        assert!(
+            even[k].max(odd[k]) > 1.0 - 1e-9,
+            "sample {k}: {} {}",
+            even[k],
+            odd[k]
+        );
+    }
+    // Both choices still win about half their samples: the pairing shares the luck, it does
+    // not pick it.
+    let wins = even.iter().filter(|&&v| v > 0.5).count();
+    assert!(wins * 4 > even.len() && wins * 4 < even.len() * 3, "{wins}");
+    // Unpaired, no samples are kept and the choices roll dice of their own.
+    assert!(
+        parity_samples("iters=200")
+            .iter()
+            .all(|(_, s)| s.is_empty())
+    );
+}
+
+#[test]
+fn paired_search_is_deterministic_and_keeps_the_guide_on_a_fair_coin() {
+    // The lazy guide names the race's `stay`; paired, the search still finds `inc` better.
+    let g = game(Toy::scored_race(), 1);
+    for seed in 1..=4 {
+        let run = || {
+            bot("iters=100:horizon=6:guide=lazy:paired=1", seed)
+                .search(g.rules(), g.state(), &blue())
+                .unwrap()
+        };
+        let s = run();
+        assert_eq!(s.choice.as_ref().unwrap().id, "inc", "seed {seed}");
+        assert_eq!((s.choice, s.stats), {
+            let again = run();
+            (again.choice, again.stats)
+        });
+    }
+}
