@@ -263,8 +263,7 @@ pub struct PlayArgs {
     /// default 0, `guide=NAME` a bot of the mod that plays the simulations and whose choice
     /// the search keeps unless another scores `trust=X` standard errors better, default 1,
     /// `reuse=0` each decision from an empty tree (by default it starts from what the last
-    /// decision simulated of it), `paired=1` the k-th simulation of every choice on the same
-    /// dice; options joined by `:`; docs/BOTS.md), a bot the mod defines
+    /// decision simulated of it); options joined by `:`; docs/BOTS.md), a bot the mod defines
     /// (`game.bots.greedy`), or per side.
     /// Examples: `--bots greedy`, `--bots blue=greedy,red=random`,
     /// `--bots blue=mcts:ms=200,red=greedy`, `--bots mcts:iters=300:guide=greedy`.

@@ -239,9 +239,6 @@ impl MctsBot {
             .and_then(|k| k.follow(state))
             .filter(|t| guided.is_none_or(|i| t.has_root_child(&legal[i])))
             .unwrap_or_else(|| Tree::new(self.options.exploration, self.options.widen, bias));
-        if self.options.paired {
-            tree.set_paired(self.stream.next_u64());
-        }
         if let Some(i) = guided {
             tree.set_root_prior(
                 (0..legal.len())

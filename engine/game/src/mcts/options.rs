@@ -1,6 +1,6 @@
 //! The search bot's options and their text form, as `--bots` and `g:bot` take them:
 //! `iters=300`, `ms=500`, `horizon=40`, `c=1.0`, `widen=2`, `ends=0.3`, `prior=0`, `greedy=0`,
-//! `guide=greedy`, `trust=1`, `reuse=1`, `paired=0`, joined by `:` after the
+//! `guide=greedy`, `trust=1`, `reuse=1`, joined by `:` after the
 //! bot's name (`mcts:ms=200:horizon=30`).
 //!
 //! ```
@@ -85,11 +85,6 @@ pub struct MctsOptions {
     /// node of the actions the game went on with, its visits and its subtree (subtree reuse).
     /// Off (`reuse=0`) every decision starts from an empty tree.
     pub reuse: bool,
-    /// Paired simulations: the `k`-th simulation through each of the decision's choices rolls
-    /// the same dice (and plays its playout's random moves from the same numbers), so choices
-    /// are compared on the same luck, and the guide's choice gives way only to one that beats
-    /// it by `trust` standard errors of the paired differences. `paired=1` turns it on.
-    pub paired: bool,
 }
 
 impl Default for MctsOptions {
@@ -108,14 +103,12 @@ impl Default for MctsOptions {
             guide: None,
             trust: DEFAULT_TRUST,
             reuse: true,
-            paired: false,
         }
     }
 }
 
 /// The option names, for messages.
-const NAMES: &str =
-    "iters, ms, horizon, c, widen, ends, prior, greedy, guide, trust, reuse, paired";
+const NAMES: &str = "iters, ms, horizon, c, widen, ends, prior, greedy, guide, trust, reuse";
 
 impl MctsOptions {
     /// The options from `key=value` pairs (`("iters", "300")`), the defaults for the others.
@@ -160,11 +153,6 @@ impl MctsOptions {
                 )),
             }
         };
-        let switch = || match value {
-            "1" => Ok(true),
-            "0" => Ok(false),
-            _ => Err(format!("mcts: `{key}={value}` must be 1 (on) or 0 (off)")),
-        };
         match key {
             "iters" => {
                 let n = whole("simulations")?;
@@ -184,8 +172,15 @@ impl MctsOptions {
             }
             "prior" => self.prior = real("the weight of the root prior")?,
             "trust" => self.trust = real("standard errors")?,
-            "reuse" => self.reuse = switch()?,
-            "paired" => self.paired = switch()?,
+            "reuse" => {
+                self.reuse = match value {
+                    "1" => true,
+                    "0" => false,
+                    _ => {
+                        return Err(format!("mcts: `{key}={value}` must be 1 (on) or 0 (off)"));
+                    }
+                };
+            }
             "greedy" => {
                 self.greedy = real("the chance of a greedy playout move")?;
                 if self.greedy > 1.0 {
@@ -275,9 +270,6 @@ impl fmt::Display for MctsOptions {
         if self.reuse != d.reuse {
             parts.push(format!("reuse={}", u8::from(self.reuse)));
         }
-        if self.paired != d.paired {
-            parts.push(format!("paired={}", u8::from(self.paired)));
-        }
         write!(f, "{}", parts.join(":"))
     }
 }
@@ -327,7 +319,6 @@ mod tests {
             "iters=50:guide=greedy",
             "iters=50:guide=greedy:trust=2.5",
             "iters=50:reuse=0",
-            "iters=50:guide=greedy:paired=1",
             "",
         ] {
             let o: MctsOptions = text.parse().unwrap();
@@ -356,7 +347,6 @@ mod tests {
             ("guide=", "`guide=` must name one of the mod's bots"),
             ("trust=-1", "`trust=-1` must be a number"),
             ("reuse=yes", "`reuse=yes` must be 1 (on) or 0 (off)"),
-            ("paired=2", "`paired=2` must be 1 (on) or 0 (off)"),
             (
                 "depth=3",
                 "unknown option `depth` (it takes iters, ms, horizon, c, widen",

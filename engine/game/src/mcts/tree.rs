@@ -14,7 +14,6 @@
 //! simulation's score is a value per side.
 
 use super::sim::{Sims, Stream, next_mover};
-use crate::dice::DiceRoller;
 use crate::{Action, GameState, Rules, RulesError, SideId};
 use std::borrow::Cow;
 
@@ -38,9 +37,6 @@ struct Node {
     /// The prior of a root child (0..=1, see [`super::prior`]); below the root, 1 for the
     /// guide's choice ([`super::MctsOptions::guide`]), 0 for the others.
     prior: f64,
-    /// With paired simulations, a root child's values in the order of its samples: its `k`-th
-    /// value came from the dice every other root child's `k`-th did (see [`Tree::paired`]).
-    samples: Vec<f64>,
 }
 
 impl Node {
@@ -54,7 +50,6 @@ impl Node {
             total_sq: 0.0,
             children: Vec::new(),
             prior: 0.0,
-            samples: Vec::new(),
         }
     }
 
@@ -89,10 +84,6 @@ pub(crate) struct Tree {
     /// The prior of each of the root's choices, in the order of its legal actions (empty: no
     /// prior).
     root_prior: Vec<f64>,
-    /// Paired simulations ([`super::MctsOptions::paired`]): the decision's seed, from which the
-    /// `k`-th simulation through any root child takes its dice and its playout's random moves.
-    /// Two choices are then compared on the same luck, sample by sample ([`Tree::best`]).
-    paired: Option<u64>,
 }
 
 impl Tree {
@@ -103,7 +94,6 @@ impl Tree {
             widen,
             bias,
             root_prior: Vec::new(),
-            paired: None,
         }
     }
 
@@ -131,8 +121,6 @@ impl Tree {
             let id = nodes.len();
             let mut node = self.nodes[old].clone();
             let children = std::mem::take(&mut node.children);
-            // Samples pair up only within one decision's seed.
-            node.samples.clear();
             nodes.push(node);
             if let Some(p) = parent {
                 let siblings: &mut Vec<usize> = &mut nodes[p].children;
@@ -151,7 +139,6 @@ impl Tree {
             widen: self.widen,
             bias: self.bias,
             root_prior: Vec::new(),
-            paired: None,
         })
     }
 
@@ -171,11 +158,6 @@ impl Tree {
     /// Sets the prior of the root's choices (one per legal action at the root, in order).
     pub(crate) fn set_root_prior(&mut self, prior: Vec<f64>) {
         self.root_prior = prior;
-    }
-
-    /// Pairs the simulations of the root's choices on the dice of `seed` (see [`Tree::paired`]).
-    pub(crate) fn set_paired(&mut self, seed: u64) {
-        self.paired = Some(seed);
     }
 
     /// How many children a node visited `visits` times may have: progressive widening.
@@ -200,9 +182,6 @@ impl Tree {
         root_legal: &[Action],
     ) -> Result<(), RulesError> {
         let mut state = sims.fresh_copy(root);
-        // Paired simulations play below the root on the sample's own stream; the bot's own
-        // stream goes on from where the root's choice left it.
-        let mut saved_stream = None;
         let mut path = vec![0];
         let mut node = 0;
         let mut steps = 0;
@@ -219,16 +198,6 @@ impl Tree {
             let Some(action) = self.nodes[child].action.clone() else {
                 break;
             };
-            if node == 0
-                && let Some(seed) = self.paired
-            {
-                let k = self.nodes[child].samples.len() as u64;
-                let mut luck = Stream::new(seed ^ k.wrapping_mul(PAIR_STRIDE));
-                if sims.reseed {
-                    state.dice = DiceRoller::new(luck.next_u64());
-                }
-                saved_stream = Some(std::mem::replace(sims.stream, luck));
-            }
             // A refused action leaves the simulation as it was, as in a real game.
             sims.step(&mut state, &action)?;
             steps += 1;
@@ -238,18 +207,7 @@ impl Tree {
                 break;
             }
         }
-        let values = sims.playout(&mut state, steps);
-        if let Some(s) = saved_stream {
-            *sims.stream = s;
-        }
-        let values = values?;
-        if self.paired.is_some()
-            && let Some(&c) = path.get(1)
-        {
-            let nd = &mut self.nodes[c];
-            let v = nd.mover.and_then(|m| values.get(m)).copied().unwrap_or(0.5);
-            nd.samples.push(v);
-        }
+        let values = sims.playout(&mut state, steps)?;
         for &n in &path {
             let nd = &mut self.nodes[n];
             nd.visits += 1;
@@ -371,31 +329,12 @@ impl Tree {
                 .find(|n| n.action.as_ref() == Some(a))
         });
         if let (Some(b), Some(g)) = (best, advised) {
-            if let Some((gap, spread)) = paired_gap(b, g) {
-                if gap <= trust * spread {
-                    return g.action.as_ref();
-                }
-                return b.action.as_ref();
-            }
             let margin = trust * (b.mean_variance() + g.mean_variance()).sqrt();
             if b.mean() - g.mean() <= margin {
                 return g.action.as_ref();
             }
         }
         best.and_then(|n| n.action.as_ref())
-    }
-
-    /// Each root child's action and paired samples (tests).
-    #[cfg(test)]
-    pub(crate) fn root_samples(&self) -> Vec<(String, Vec<f64>)> {
-        self.nodes[0]
-            .children
-            .iter()
-            .filter_map(|&c| {
-                let n = &self.nodes[c];
-                n.action.as_ref().map(|a| (a.id.clone(), n.samples.clone()))
-            })
-            .collect()
     }
 
     /// Each root child's action, visits and mean value for its side (tests, diagnostics).
@@ -409,26 +348,6 @@ impl Tree {
             })
             .collect()
     }
-}
-
-/// Mixed into a paired simulation's seed per sample index (an odd constant: every index its
-/// own seed).
-const PAIR_STRIDE: u64 = 0xD6E8_FEB8_6659_FD93;
-
-/// How much `b` beats `g` over the samples they share (paired simulations: the `k`-th of each
-/// rolled the same dice) and the standard error of that mean difference; `None` without two
-/// shared samples.
-fn paired_gap(b: &Node, g: &Node) -> Option<(f64, f64)> {
-    let n = b.samples.len().min(g.samples.len());
-    if n < 2 {
-        return None;
-    }
-    let diffs: Vec<f64> = (0..n).map(|k| b.samples[k] - g.samples[k]).collect();
-    #[allow(clippy::cast_precision_loss)]
-    let count = n as f64;
-    let mean = diffs.iter().sum::<f64>() / count;
-    let var = diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (count - 1.0);
-    Some((mean, (var / count).sqrt()))
 }
 
 /// What an action is grouped by when the tree draws a new child: its id and the piece it names
