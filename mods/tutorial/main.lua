@@ -270,23 +270,17 @@ end)
 --     search bot (`hexforge play tutorial --bots mcts`) cuts its simulations short after ten actions
 --     (its horizon) and scores them with this; without it, every simulation plays to the end of
 --     the game. Read-only, like victory. Here: this side's share of the hull left in the arena,
---     the very thing victory and the turn limit decide on, leaning round by round towards the
---     turn limit's verdict (more hull wins), since ten actions rarely reach round 10: without
---     that lean a search that fell behind ran away to keep its share and lost on hull.
+--     the very thing victory and the turn limit decide on.
 ---------------------------------------------------------------------------------------------
 game.evaluate = function(ctx, side)
-  local mine, theirs = 0, 0 ---@type number, number
+  local mine, all = 0, 0 ---@type number, number
   for _, s in ipairs(ctx:sides()) do
     local hull = strength(ctx, s.id)
-    if s.id == side then mine = hull else theirs = theirs + hull end
+    all = all + hull
+    if s.id == side then mine = hull end
   end
-  if mine + theirs == 0 then return 0.5 end
-  local share = mine / (mine + theirs)
-  local limit = ctx.turn_limit
-  if not limit then return share end
-  local lead = (mine > theirs and 1) or (mine < theirs and 0) or 0.5
-  local late = math.min(1, (ctx.round - 1) / limit) -- 0 in round 1, 0.9 in the last
-  return (1 - late) * share + late * lead
+  if all == 0 then return 0.5 end
+  return mine / all
 end
 
 ---------------------------------------------------------------------------------------------

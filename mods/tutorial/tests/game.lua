@@ -56,19 +56,6 @@ test("the greedy bot fires when it can and otherwise closes in", function(t)
   t:eq(assert(g:bot("greedy", "blue")).id, "fire")
 end)
 
-test("evaluate leans round by round towards the turn limit's verdict", function(t)
-  local function near(got, want) t:ok(math.abs(got - want) < 1e-9, ("%s, not %s"):format(got, want)) end
-  local g = t:game { scenario = "picket" }
-  g:edit(function(ctx) ctx:set(3, "damage", 2) end) -- blue 4 hull, red 2
-  t:eq(g:evaluate("blue"), 4 / 6) -- round 1: the share alone
-  while g:clock().round < 10 do g:end_phase(assert(g:waiting()[1], "someone acts")) end
-  -- Round 10: nine tenths of the way to "more hull wins".
-  near(g:evaluate("blue"), 0.1 * 4 / 6 + 0.9)
-  near(g:evaluate("red"), 0.1 * 2 / 6)
-  g:edit(function(ctx) ctx:set(3, "damage", 1); ctx:set(1, "damage", 1) end) -- 3 hull each
-  near(g:evaluate("blue"), 0.5)
-end)
-
 test("evaluate is each side's share of the hull left, and the search bot plays by it", function(t)
   local g = t:game { scenario = "picket" }
   t:eq(g:evaluate("blue"), 0.5)
