@@ -52,6 +52,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 #[cfg(test)]
+mod args_tests;
+#[cfg(test)]
 mod board_tests;
 mod ctx;
 mod evaluate;
