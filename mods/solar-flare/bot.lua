@@ -125,27 +125,33 @@ local function bearing_off(h, facing, target)
   return best
 end
 
--- Step distances round planets and moons (a ship cannot enter them), per target hex and
--- asked only when a movement choice is scored: `way.to(th)(h)` is how many steps `h` is from
--- `th` (the straight distance where the walk does not reach). One per bot call.
+-- Step distances round planets and moons (a ship cannot enter them), read only when a movement
+-- choice is scored: `way.to(th)(h)` is how many steps `h` is from `th` (the straight distance
+-- where the walk does not reach), `way.can_enter(h)` whether a ship may move into `h`. One per
+-- bot call; the map, the occupancy and each target's walk are read once, when first asked.
 local function new_way(ctx)
-  local solid, cache = nil, {} ---@type Hex[]|nil, table<string, (fun(h: Hex): integer)?>
+  local map, occ, solid ---@type table?, table?, Hex[]?
+  local cache = {} ---@type table<string, (fun(h: Hex): integer)?>
+  local function load()
+    if map then return end
+    map, occ, solid = R.terrain_map(ctx), R.occupancy(ctx), {}
+    for key in pairs(map) do
+      local h = G.unkey(key)
+      if R.is_solid(map, h) then solid[#solid + 1] = h end
+    end
+  end
   local way = {}
   function way.to(th)
     local k = G.key(th)
     if cache[k] then return cache[k] end
-    if not solid then
-      local map = R.terrain_map(ctx)
-      way.map, way.occ = map, R.occupancy(ctx)
-      solid = {}
-      for key in pairs(map) do
-        local h = G.unkey(key)
-        if R.is_solid(map, h) then solid[#solid + 1] = h end
-      end
-    end
+    load()
     local d = ctx:distances({ th }, WAY_MAX, { blocked = solid })
     cache[k] = function(h) return d:at(h) or G.distance(h, th) end
     return cache[k]
+  end
+  function way.can_enter(h)
+    load()
+    return (R.ship_can_enter(ctx, map, occ, h))
   end
   return way
 end
@@ -227,7 +233,7 @@ local function score(ctx, side, a, foes, way)
     -- farther, -2 when the ship cannot enter it.
     local function ahead(dir)
       local nh = G.neighbor(h, dir)
-      if not R.ship_can_enter(ctx, way.map, way.occ, nh) then return -2 end
+      if not way.can_enter(nh) then return -2 end
       return steps(h) - steps(nh)
     end
     if id == "turn" then
