@@ -262,6 +262,8 @@ pub struct PlayArgs {
     /// 0 (off), `greedy=X` the chance a playout move is the best of three by the heuristic,
     /// default 0, `guide=NAME` a bot of the mod that plays the simulations and whose choice
     /// the search keeps unless another scores `trust=X` standard errors better, default 1,
+    /// `model=X` the chance the simulations play the other sides' moves as the guide (default
+    /// 0.9, as its own) or `model=seen` as often as their moves so far were the guide's,
     /// `reuse=0` each decision from an empty tree (by default it starts from what the last
     /// decision simulated of it); options joined by `:`; docs/BOTS.md), a bot the mod defines
     /// (`game.bots.greedy`), or per side.

@@ -250,12 +250,12 @@ fn search_bot(
                 let text = match &value {
                     Value::Integer(i) => i.to_string(),
                     Value::Number(x) => x.to_string(),
-                    // A bot's name: `guide = "greedy"`.
+                    // A bot's name, `guide = "greedy"`, or `model = "seen"`.
                     Value::String(s) => s.to_string_lossy(),
                     _ => {
                         return Err(err(format!(
                             "g:bot(\"mcts\", side, options): {key} must be a number (or, for \
-                             guide, a bot's name)"
+                             guide, a bot's name; for model, \"seen\")"
                         )));
                     }
                 };

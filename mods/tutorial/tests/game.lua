@@ -72,6 +72,11 @@ test("evaluate is each side's share of the hull left, and the search bot plays b
   -- Guided by the tutorial's own bot (it plays the simulations), the search fires too; a guide
   -- the mod does not have is an error that names the bots it has.
   t:eq(assert(g:bot("mcts", "blue", { iters = 20, guide = "greedy" })).id, "fire")
+  -- Expecting the other side to play as the guide only as often as it has so far, too.
+  t:eq(assert(g:bot("mcts", "blue", { iters = 20, guide = "greedy", model = "seen" })).id, "fire")
+  local bad, said = pcall(g.bot, g, "mcts", "blue", { iters = 5, guide = "greedy", model = 2 })
+  t:falsy(bad)
+  t:matches(tostring(said), "must be `seen` or a chance from 0 to 1")
   local ok, why = pcall(g.bot, g, "mcts", "blue", { iters = 5, guide = "shrewd" })
   t:falsy(ok)
   t:matches(tostring(why), "no bot named")

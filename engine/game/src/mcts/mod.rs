@@ -38,6 +38,7 @@ mod options;
 mod prior;
 mod sim;
 mod tree;
+mod watch;
 
 #[cfg(test)]
 mod tests;
@@ -45,6 +46,7 @@ mod tests;
 pub use options::{
     Budget, DEFAULT_END_BIAS, DEFAULT_EXPLORATION, DEFAULT_GREEDY, DEFAULT_HORIZON,
     DEFAULT_ITERATIONS, DEFAULT_PRIOR, DEFAULT_TRUST, DEFAULT_WIDEN, GUIDE_BIAS, MctsOptions,
+    Model,
 };
 
 use crate::{Action, Game, GameState, Rules, RulesError, SideId};
@@ -52,6 +54,7 @@ use prior::Prior;
 use sim::{Sims, Stream};
 use std::time::{Duration, Instant};
 use tree::Tree;
+use watch::Watch;
 
 /// Mixed into the game seed to seed a game's search bots (as the random bot's salt, so the
 /// bot's stream is not the dice's).
@@ -97,6 +100,8 @@ pub struct MctsBot {
     reseed: bool,
     /// The last decision's tree, for the next decision to start from (see [`Kept`]).
     kept: Option<Kept>,
+    /// The other sides' choices seen so far (`model=seen`).
+    watch: Watch,
 }
 
 /// A finished decision's tree and the game it was searched in: the next decision of the same
@@ -116,17 +121,25 @@ impl Kept {
     /// The kept tree's node that `state` went on to, as a new tree (`None`: start afresh).
     fn follow(&self, state: &GameState) -> Option<Tree> {
         let n = self.history.len();
-        let same_history = state.log.len() > n
-            && state.log[..n]
-                .iter()
-                .zip(&self.history)
-                .all(|(e, a)| e.action == *a);
-        if !same_history {
+        if state.log.len() <= n || !goes_on_from(state, &self.history) {
             return None;
         }
         let path: Option<Vec<&Action>> = state.log[n..].iter().map(|e| e.action.as_ref()).collect();
         self.tree.follow(path?)
     }
+}
+
+/// The actions of `state`'s log, to tell later whether a game went on from it
+/// ([`goes_on_from`]).
+fn history(state: &GameState) -> Vec<Option<Action>> {
+    state.log.iter().map(|e| e.action.clone()).collect()
+}
+
+/// Whether `state`'s log starts with the actions of `history`: the game went on from there
+/// (the same actions from the same start are the same game, dice included), not back and
+/// elsewhere after an undo.
+fn goes_on_from(state: &GameState, history: &[Option<Action>]) -> bool {
+    state.log.len() >= history.len() && state.log.iter().zip(history).all(|(e, a)| e.action == *a)
 }
 
 impl MctsBot {
@@ -138,6 +151,7 @@ impl MctsBot {
             stream: Stream::new(seed),
             reseed: true,
             kept: None,
+            watch: Watch::default(),
         }
     }
 
@@ -224,7 +238,12 @@ impl MctsBot {
             return Ok(nothing(legal.into_iter().next()));
         }
         let guided = match &self.options.guide {
-            Some(bot) => rules.bot_pick(state, bot, side, &legal)?,
+            Some(bot) => {
+                if self.options.model == Model::Seen {
+                    self.watch.observe(rules, state, side, bot)?;
+                }
+                rules.bot_pick(state, bot, side, &legal)?
+            }
             None => None,
         };
         let bias = if guided.is_some() && self.options.prior <= 0.0 {
@@ -249,7 +268,7 @@ impl MctsBot {
         Ok(Started::Job(Box::new(SearchJob {
             root: state.clone_without_log(),
             history: if self.options.reuse {
-                state.log.iter().map(|e| e.action.clone()).collect()
+                history(state)
             } else {
                 Vec::new()
             },
@@ -289,6 +308,11 @@ impl MctsBot {
             end_bias: self.options.end_bias,
             greedy: self.options.greedy,
             guide: self.options.guide.as_deref(),
+            model: match self.options.model {
+                Model::Guide => None,
+                Model::Share(x) => Some((&job.side, x)),
+                Model::Seen => Some((&job.side, self.watch.share())),
+            },
         };
         let with_prior = self.options.prior > 0.0;
         let spent = loop {

@@ -1,6 +1,6 @@
 //! The search bot's options and their text form, as `--bots` and `g:bot` take them:
 //! `iters=300`, `ms=500`, `horizon=40`, `c=1.0`, `widen=2`, `ends=0.3`, `prior=0`, `greedy=0`,
-//! `guide=greedy`, `trust=1`, `reuse=1`, joined by `:` after the
+//! `guide=greedy`, `trust=1`, `model=seen`, `reuse=1`, joined by `:` after the
 //! bot's name (`mcts:ms=200:horizon=30`).
 //!
 //! ```
@@ -48,6 +48,21 @@ pub const DEFAULT_TRUST: f64 = 1.0;
 /// since it measured no gain in the bundled mods and cost solar-flare wins (docs/BOTS.md).
 pub const DEFAULT_PRIOR: f64 = 0.0;
 
+/// How a guided search's playouts play the other sides' moves (`model=...`); the searching
+/// side's own are the guide's nine times in ten, the tenth random.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Model {
+    /// As its own (the default).
+    #[default]
+    Guide,
+    /// The guide's with this chance, random otherwise (`model=0`: a random opponent, whom
+    /// the search then chases instead of waiting for it to come).
+    Share(f64),
+    /// The guide's with the chance that the other sides' choices so far in the game were the
+    /// guide's (`model=seen`: the bot watches its opponents, see `watch.rs`).
+    Seen,
+}
+
 /// The search bot's settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsOptions {
@@ -81,6 +96,8 @@ pub struct MctsOptions {
     /// mean must beat the guide's choice's by to be taken instead (0: the most visited
     /// choice, unless its mean is no better than the guide's choice's).
     pub trust: f64,
+    /// With a guide: how the playouts play the other sides' moves (see [`Model`]).
+    pub model: Model,
     /// Whether a decision starts from what the bot's previous decision simulated of it: the
     /// node of the actions the game went on with, its visits and its subtree (subtree reuse).
     /// Off (`reuse=0`) every decision starts from an empty tree.
@@ -102,13 +119,14 @@ impl Default for MctsOptions {
             greedy: DEFAULT_GREEDY,
             guide: None,
             trust: DEFAULT_TRUST,
+            model: Model::Guide,
             reuse: true,
         }
     }
 }
 
 /// The option names, for messages.
-const NAMES: &str = "iters, ms, horizon, c, widen, ends, prior, greedy, guide, trust, reuse";
+const NAMES: &str = "iters, ms, horizon, c, widen, ends, prior, greedy, guide, trust, model, reuse";
 
 impl MctsOptions {
     /// The options from `key=value` pairs (`("iters", "300")`), the defaults for the others.
@@ -178,6 +196,20 @@ impl MctsOptions {
                     "0" => false,
                     _ => {
                         return Err(format!("mcts: `{key}={value}` must be 1 (on) or 0 (off)"));
+                    }
+                };
+            }
+            "model" => {
+                self.model = if value == "seen" {
+                    Model::Seen
+                } else {
+                    match value.parse::<f64>() {
+                        Ok(x) if (0.0..=1.0).contains(&x) => Model::Share(x),
+                        _ => {
+                            return Err(format!(
+                                "mcts: `{key}={value}` must be `seen` or a chance from 0 to 1"
+                            ));
+                        }
                     }
                 };
             }
@@ -267,6 +299,11 @@ impl fmt::Display for MctsOptions {
         if self.trust.to_bits() != d.trust.to_bits() {
             parts.push(format!("trust={}", self.trust));
         }
+        match self.model {
+            Model::Guide => {}
+            Model::Share(x) => parts.push(format!("model={x}")),
+            Model::Seen => parts.push("model=seen".to_owned()),
+        }
         if self.reuse != d.reuse {
             parts.push(format!("reuse={}", u8::from(self.reuse)));
         }
@@ -319,6 +356,8 @@ mod tests {
             "iters=50:guide=greedy",
             "iters=50:guide=greedy:trust=2.5",
             "iters=50:reuse=0",
+            "iters=50:guide=greedy:model=0.25",
+            "iters=50:guide=greedy:model=seen",
             "",
         ] {
             let o: MctsOptions = text.parse().unwrap();
@@ -347,6 +386,11 @@ mod tests {
             ("guide=", "`guide=` must name one of the mod's bots"),
             ("trust=-1", "`trust=-1` must be a number"),
             ("reuse=yes", "`reuse=yes` must be 1 (on) or 0 (off)"),
+            (
+                "model=2",
+                "`model=2` must be `seen` or a chance from 0 to 1",
+            ),
+            ("model=guess", "`model=guess` must be `seen`"),
             (
                 "depth=3",
                 "unknown option `depth` (it takes iters, ms, horizon, c, widen",

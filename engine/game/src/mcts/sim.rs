@@ -109,6 +109,11 @@ pub(crate) struct Sims<'a, R: ?Sized> {
     pub(crate) greedy: f64,
     /// The rules' bot that plays the playouts ([`super::MctsOptions::guide`]).
     pub(crate) guide: Option<&'a str>,
+    /// The side searched for, and the chance that another side's move is the guide's
+    /// ([`super::MctsOptions::model`]): in the tree, the rest are random moves that end the
+    /// tree's walk; in playouts, at most as often as the searching side's own ([`GUIDE_NOISE`]).
+    /// `None`: every side's move is the tree's or, in playouts, the guide's but for the noise.
+    pub(crate) model: Option<(&'a SideId, f64)>,
 }
 
 /// The chance that a guided playout move is a random one instead of the guide's: the guide
@@ -129,6 +134,15 @@ impl<R: Rules + ?Sized> Sims<'_, R> {
             state.dice = DiceRoller::new(seed);
         }
         state
+    }
+
+    /// Whether `side`'s next move in this simulation is a random one by the opponent model
+    /// ([`super::MctsOptions::model`]): never for the searching side or without a model.
+    pub(crate) fn plays_at_random(&mut self, side: &SideId) -> bool {
+        match self.model {
+            Some((me, share)) if side != me => self.stream.chance() >= share,
+            _ => false,
+        }
     }
 
     /// Applies `action` to a simulation. `Ok(false)` when the rules refused it after all (the
@@ -190,13 +204,20 @@ impl<R: Rules + ?Sized> Sims<'_, R> {
     /// # Errors
     /// A fault in the rules, or a heuristic value outside 0..=1.
     pub(crate) fn playout_move(&mut self, state: &mut GameState) -> Result<bool, RulesError> {
-        if self.guide.is_some() && self.stream.chance() >= GUIDE_NOISE {
-            let Some((side, legal)) = next_mover(self.rules, state)? else {
-                return Ok(false);
-            };
-            if let Some(i) = self.guide_pick(state, &side, &legal)? {
-                self.step(state, &legal[i])?;
-                return Ok(true);
+        if self.guide.is_some() {
+            let r = self.stream.chance();
+            if r >= GUIDE_NOISE || self.model.is_some() {
+                let Some((side, legal)) = next_mover(self.rules, state)? else {
+                    return Ok(false);
+                };
+                let guided = match self.model {
+                    Some((me, share)) if side != *me => r < share.min(1.0 - GUIDE_NOISE),
+                    _ => r >= GUIDE_NOISE,
+                };
+                if guided && let Some(i) = self.guide_pick(state, &side, &legal)? {
+                    self.step(state, &legal[i])?;
+                    return Ok(true);
+                }
             }
         }
         let greedy = self.greedy > 0.0 && self.heuristic && self.stream.chance() < self.greedy;

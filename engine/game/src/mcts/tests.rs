@@ -478,6 +478,7 @@ fn a_greedy_playout_move_is_the_best_of_three_for_its_side() {
             end_bias: 0.0,
             greedy,
             guide: None,
+            model: None,
         };
         (0..400)
             .filter(|_| {
@@ -602,4 +603,115 @@ fn a_kept_tree_is_dropped_when_the_history_before_it_changed() {
     let mut off = bot("iters=50:reuse=0", 5);
     off.search(g.rules(), g.state(), &blue()).unwrap();
     assert!(off.kept.is_none());
+}
+
+/// Blue (guided by `nim`, `model=seen`) against a red who plays as the guide (`red_plays_nim`)
+/// or at random, in Nim from 40 stones: what blue's watch counted, what it should have (red's
+/// choices among two or more takes before blue's last search), and the share it settled on.
+fn watched(red_plays_nim: bool) -> ((u32, u32), u32, f64) {
+    let mut g = game(Toy::nim(40), 1);
+    let mut b = bot("iters=30:guide=nim:model=seen", 3);
+    let mut coin = Stream::new(11);
+    let (mut red_choices, mut expected) = (0, 0);
+    while g.state().outcome.is_none() {
+        let side = g.waiting()[0].clone();
+        let legal = g.rules().legal_actions_and_end(g.state(), &side).unwrap();
+        let action = if side == blue() {
+            if legal.len() >= 2 {
+                expected = red_choices;
+            }
+            b.choose(&g, &side).unwrap().expect("blue has a choice")
+        } else {
+            if legal.len() >= 2 {
+                red_choices += 1;
+            }
+            let i = if red_plays_nim {
+                g.rules()
+                    .bot_pick(g.state(), "nim", &side, &legal)
+                    .unwrap()
+                    .unwrap()
+            } else {
+                coin.below(legal.len())
+            };
+            legal[i].clone()
+        };
+        g.perform(&action).unwrap();
+    }
+    (b.watch.counts(), expected, b.watch.share())
+}
+
+#[test]
+fn model_seen_learns_whether_the_opponent_plays_like_the_guide() {
+    let ((weighed, agreed), expected, share) = watched(true);
+    assert!(expected >= 5, "{expected}");
+    assert_eq!((weighed, agreed), (expected, expected));
+    // All the guide's: still all the guide's.
+    assert!((share - 1.0).abs() < 1e-9, "{share}");
+    let ((weighed, agreed), expected, share) = watched(false);
+    assert_eq!(weighed, expected);
+    assert!(agreed < weighed, "{agreed} of {weighed}");
+    // A random red matches the guide about one time in three (three takes): no more than
+    // chance, so after a dozen choices the simulations expect the guide's move from it
+    // less than half the time (and less as they go on).
+    assert!(share < 0.5, "{share}");
+    // Before anything is seen: the guide's, as without a model.
+    assert!((Watch::default().share() - 1.0).abs() < 1e-9);
+}
+
+#[test]
+fn a_random_opponent_model_keeps_the_other_sides_moves_out_of_the_tree() {
+    // In the tree, another side's move is the one UCB1 finds best for it (the guide's first):
+    // the search assumes a strong reply. With `model=0` it is a random move, played as in a
+    // playout, and the tree ends there: no node of the tree holds one of red's moves.
+    let g = game(Toy::nim(15), 1);
+    let red_nodes = |options: &str| {
+        let mut b = bot(options, 5);
+        b.search(g.rules(), g.state(), &blue()).unwrap();
+        b.kept.expect("the tree is kept").tree.moves_of(1)
+    };
+    assert!(red_nodes("iters=200:guide=nim") > 10);
+    assert_eq!(red_nodes("iters=200:guide=nim:model=0"), 0);
+    // In between, some.
+    let some = red_nodes("iters=200:guide=nim:model=0.5");
+    assert!(
+        some > 0 && some < red_nodes("iters=200:guide=nim"),
+        "{some}"
+    );
+}
+
+#[test]
+fn the_watch_replays_only_a_game_that_went_on_from_what_it_saw() {
+    let mut g = game(Toy::nim(15), 1);
+    let take = |n: i64, side: &str| Action::new("take", SideId::new(side), json!({ "n": n }));
+    let end = |side: &str| Action::end_phase(SideId::new(side));
+    let mut w = Watch::default();
+    w.observe(g.rules(), g.state(), &blue(), "nim").unwrap();
+    // Red takes 2 from 14: the guide's take (leave a multiple of 4).
+    for a in [take(1, "blue"), end("blue"), take(2, "red"), end("red")] {
+        g.perform(&a).unwrap();
+    }
+    w.observe(g.rules(), g.state(), &blue(), "nim").unwrap();
+    assert_eq!(w.counts(), (1, 1));
+    // Undone, and played otherwise: another game, whose moves the watch did not see played
+    // from its state; it counts nothing, and goes on from the new state.
+    for _ in 0..4 {
+        assert!(g.undo());
+    }
+    for a in [take(2, "blue"), end("blue"), take(3, "red"), end("red")] {
+        g.perform(&a).unwrap();
+    }
+    w.observe(g.rules(), g.state(), &blue(), "nim").unwrap();
+    assert_eq!(w.counts(), (1, 1));
+    // From the new state (10 left): red takes 1 from 9, the guide's take.
+    for a in [take(1, "blue"), end("blue"), take(1, "red"), end("red")] {
+        g.perform(&a).unwrap();
+    }
+    w.observe(g.rules(), g.state(), &blue(), "nim").unwrap();
+    assert_eq!(w.counts(), (2, 2));
+    // Red takes 2 from 7 where the guide takes 3: seen, not the guide's.
+    for a in [take(1, "blue"), end("blue"), take(2, "red"), end("red")] {
+        g.perform(&a).unwrap();
+    }
+    w.observe(g.rules(), g.state(), &blue(), "nim").unwrap();
+    assert_eq!(w.counts(), (3, 2));
 }

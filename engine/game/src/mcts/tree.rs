@@ -13,7 +13,7 @@
 //! This module does not know who plays: every node stores the side that took its action, and a
 //! simulation's score is a value per side.
 
-use super::sim::{Sims, Stream, next_mover};
+use super::sim::{Sims, Stream, next_mover, random_move};
 use crate::{Action, GameState, Rules, RulesError, SideId};
 use std::borrow::Cow;
 
@@ -150,6 +150,12 @@ impl Tree {
             .any(|&c| self.nodes[c].action.as_ref() == Some(action))
     }
 
+    /// How many nodes hold a move of the side at `mover` (its index in the state's sides).
+    #[cfg(test)]
+    pub(crate) fn moves_of(&self, mover: usize) -> usize {
+        self.nodes.iter().filter(|n| n.mover == Some(mover)).count()
+    }
+
     /// How many nodes the tree holds.
     pub(crate) fn len(&self) -> usize {
         self.nodes.len()
@@ -194,6 +200,15 @@ impl Tree {
                     None => break,
                 }
             };
+            if node != 0 && sims.plays_at_random(&side) {
+                // The opponent model says this move of another side is not the guide's: a
+                // random one, as the playout would, and the tree ends here.
+                if let Some(action) = random_move(sims.rules, &state, sims.stream, sims.end_bias)? {
+                    sims.step(&mut state, &action)?;
+                    steps += 1;
+                }
+                break;
+            }
             let (child, expanded) = self.descend(node, &side, &legal, &state, sims)?;
             let Some(action) = self.nodes[child].action.clone() else {
                 break;
