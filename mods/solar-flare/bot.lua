@@ -125,10 +125,11 @@ local function bearing_off(h, facing, target)
   return best
 end
 
--- Step distances round planets and moons (a ship cannot enter them), read only when a movement
--- choice is scored: `way.to(th)(h)` is how many steps `h` is from `th` (the straight distance
--- where the walk does not reach), `way.can_enter(h)` whether a ship may move into `h`. One per
--- bot call; the map, the occupancy and each target's walk are read once, when first asked.
+-- Step distances round planets and moons (neither a ship nor a torpedo can enter them), read
+-- only when a movement choice is scored: `way.to(th)(h)` is how many steps `h` is from `th` (the
+-- straight distance where the walk does not reach), `way.can_enter(h)` whether a ship may move
+-- into `h`, `way.open(h)` whether a torpedo may (no ship stops it). One per bot call; the map,
+-- the occupancy and each target's walk are read once, when first asked.
 local function new_way(ctx)
   local map, occ, solid ---@type table?, table?, Hex[]?
   local cache = {} ---@type table<string, (fun(h: Hex): integer)?>
@@ -152,6 +153,10 @@ local function new_way(ctx)
   function way.can_enter(h)
     load()
     return (R.ship_can_enter(ctx, map, occ, h))
+  end
+  function way.open(h)
+    load()
+    return R.board(ctx).play[G.key(h)] ~= nil and not R.is_solid(map, h)
   end
   return way
 end
@@ -212,14 +217,21 @@ local function score(ctx, side, a, foes, way)
   if id == "torpedo_move" or id == "torpedo_turn" then
     local t = R.piece(ctx, a.torpedo)
     local h, f = R.hex_of(t), R.facing_of(t)
-    local target, d0 = nearest(h, foes)
+    local target = nearest(h, foes)
     if not target then return -5 end
     local th = R.hex_of(target)
+    local steps = way.to(th)
     if id == "torpedo_move" then
-      local nh = G.neighbor(h, f)
-      return 300 + 20 * (d0 - G.distance(nh, th)) - 5 * (a.evade or 0)
+      return 300 + 20 * (steps(h) - steps(G.neighbor(h, f))) - 5 * (a.evade or 0)
     end
-    local gain = bearing_off(h, f, th) - bearing_off(h, G.turn(f, a.turn), th)
+    local nf = G.turn(f, a.turn)
+    -- A planet or moon ahead (the torpedo cannot move on) and a step that closes in round it
+    -- after the turn: take the turn. Without it the torpedo sat facing the planet.
+    if not way.open(G.neighbor(h, f)) and way.open(G.neighbor(h, nf))
+      and steps(h) - steps(G.neighbor(h, nf)) == 1 then
+      return 310
+    end
+    local gain = bearing_off(h, f, th) - bearing_off(h, nf, th)
     return gain > 0 and (300 + 15 * gain) or -5
   end
   if id == "forward" or id == "slide" or id == "turn" or id == "buy_movement" then

@@ -117,3 +117,29 @@ test("greedy outlasts three random players in the four-way skirmish", function(t
     t:ok(o and #o.winners == 1 and o.winners[1] == "green", "seed " .. seed .. ": " .. tostring(o and o.reason))
   end
 end)
+
+test("greedy: a torpedo facing a planet on the way to the enemy turns and goes round it", function(t)
+  local g, _, blue = range(t)
+  t:eq(blue.hex, { q = 0, r = -3 })
+  local round = g:clock().round
+  -- Red's torpedo right behind a planet that stands between it and the blue ship.
+  H.terrain(g, { { { q = 0, r = -1 }, "planet" } })
+  g:edit(function(ctx)
+    ctx:create { type = "torpedo", owner = "red", hex = { q = 0, r = 0 }, facing = 0, values = { level = 3, integrity = 1, launched_round = round, from = 3, mp_round = round, mp = 4, turns = 2 } }
+  end)
+  local tid = H.torp(g, "red").id
+  local last = { q = 0, r = 0 }
+  for _ = 1, 30 do
+    local a = g:bot("greedy", "red")
+    if a.id == "end_phase" then break end
+    a.side = "red"; g:act(a)
+    local p = g:piece(tid)
+    if p then last = p.hex end
+  end
+  -- It used to turn nowhere (every turn put the enemy further off its bow) and stay where it
+  -- was; now it turns, passes the planet and comes within two hexes of the enemy (where it
+  -- may well blow up).
+  t:ok(last.q ~= 0 or last.r ~= 0, "the torpedo moved")
+  t:ok(math.max(math.abs(last.q), math.abs(last.r + 3), math.abs(-last.q - last.r - 3)) <= 2,
+    ("within two hexes of the enemy, at %d,%d"):format(last.q, last.r))
+end)
