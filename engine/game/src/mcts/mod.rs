@@ -11,7 +11,9 @@
 //! (docs/BOTS.md): a root prior (`prior=X`, `prior.rs`: every choice tried one action deep
 //! orders the widening and biases UCB1) and greedy playouts (`greedy=X`, `sim.rs`). A guide
 //! (`guide=NAME`, the rules' own bot, [`Rules::bot_pick`]) plays the playouts, is the first
-//! child of every node and the choice to beat at the root (`trust=X`, `tree.rs`). A finished
+//! child of every node and the choice to beat at the root (`trust=X`, `tree.rs`); an opponent
+//! model (`model=X`, or `model=seen` learned from the game in `watch.rs`) makes the other
+//! sides' moves random as often as they are not the guide's. A finished
 //! decision's tree is kept, and the bot's next decision starts from the node the game went on
 //! to when its simulations tried that line (subtree reuse, [`MctsOptions::reuse`]).
 //!
