@@ -262,13 +262,15 @@ pub struct PlayArgs {
     /// 0 (off), `greedy=X` the chance a playout move is the best of three by the heuristic,
     /// default 0, `guide=NAME` a bot of the mod that plays the simulations and whose choice
     /// the search keeps unless another scores `trust=X` standard errors better, default 1,
-    /// `model=X` the chance the simulations play the other sides' moves as the guide (default
-    /// 0.9, as its own) or `model=seen` as often as their moves so far were the guide's,
+    /// `model=X` the chance the simulations play the other sides' moves as the guide, the
+    /// rest at random (default: as its own moves), or `model=seen` as often as their moves so
+    /// far in the game were the guide's,
     /// `reuse=0` each decision from an empty tree (by default it starts from what the last
     /// decision simulated of it); options joined by `:`; docs/BOTS.md), a bot the mod defines
     /// (`game.bots.greedy`), or per side.
     /// Examples: `--bots greedy`, `--bots blue=greedy,red=random`,
-    /// `--bots blue=mcts:ms=200,red=greedy`, `--bots mcts:iters=300:guide=greedy`.
+    /// `--bots blue=mcts:ms=200,red=greedy`, `--bots mcts:iters=300:guide=greedy`,
+    /// `--bots blue=mcts:iters=1000:guide=greedy:model=seen,red=random`.
     #[arg(long, value_name = "BOTS", default_value = "random")]
     pub bots: BotSpec,
     /// Play this many games, with seeds seed, seed+1, ..., and print statistics (win rates
