@@ -156,7 +156,7 @@ local function new_way(ctx)
   end
   function way.open(h)
     load()
-    return R.board(ctx).play[G.key(h)] ~= nil and not R.is_solid(map, h)
+    return (R.torpedo_can_enter(ctx, map, h))
   end
   return way
 end

@@ -278,7 +278,7 @@ action {
     for _, t in ipairs(R.torpedoes(ctx, side)) do
       local mp = torpedo_points(ctx, t)
       local nh = G.neighbor(R.hex_of(t), R.facing_of(t))
-      if mp >= 1 and R.board(ctx).play[G.key(nh)] and not R.is_solid(map, nh) then
+      if mp >= 1 and R.torpedo_can_enter(ctx, map, nh) then
         local maxe = R.is_asteroid(map, nh) and math.min(D.torpedo.asteroid_attacks, mp - 1) or 0
         for e = 0, maxe do out[#out + 1] = { torpedo = t.id, evade = e } end
       end
@@ -295,8 +295,8 @@ action {
     if mp < 1 + e then return false, "the torpedo has no movement points left" end
     local map = R.terrain_map(ctx)
     local nh = G.neighbor(R.hex_of(t), R.facing_of(t))
-    if not R.board(ctx).play[G.key(nh)] then return false, "off the board" end
-    if R.is_solid(map, nh) then return false, "a planet or moon blocks the way" end
+    local open, blocked = R.torpedo_can_enter(ctx, map, nh)
+    if not open then return false, blocked end
     if e < 0 or (e > 0 and not R.is_asteroid(map, nh)) or e > D.torpedo.asteroid_attacks then
       return false, "evasion is only for asteroid fields"
     end

@@ -577,4 +577,11 @@ function R.ship_can_enter(ctx, map, occ, h)
   return true
 end
 
+---Whether a torpedo may enter hex h: in play, not a planet or moon (ships do not stop it).
+function R.torpedo_can_enter(ctx, map, h)
+  if not R.board(ctx).play[G.key(h)] then return false, "off the board" end
+  if R.is_solid(map, h) then return false, "a planet or moon blocks the way" end
+  return true
+end
+
 return R
