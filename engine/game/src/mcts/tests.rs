@@ -34,8 +34,9 @@ struct Toy {
     /// constant (an out-of-range answer).
     heuristic: Option<Option<f64>>,
     evaluated: Cell<u64>,
-    /// How often a bot of the rules was asked (`bot_pick`).
+    /// How often a bot of the rules was asked (`bot_pick`), and how often for red.
     asked: Cell<u64>,
+    asked_for_red: Cell<u64>,
 }
 
 impl Toy {
@@ -54,6 +55,7 @@ impl Toy {
             heuristic: None,
             evaluated: Cell::new(0),
             asked: Cell::new(0),
+            asked_for_red: Cell::new(0),
         }
     }
 
@@ -195,10 +197,13 @@ impl Rules for Toy {
         &self,
         state: &GameState,
         bot: &str,
-        _side: &SideId,
+        side: &SideId,
         legal: &[Action],
     ) -> Result<Option<usize>, RulesError> {
         self.asked.set(self.asked.get() + 1);
+        if side.as_str() == "red" {
+            self.asked_for_red.set(self.asked_for_red.get() + 1);
+        }
         let take = match bot {
             "nim" => Toy::global(state, "stones") % 4,
             "lazy" => 0,
@@ -714,4 +719,23 @@ fn the_watch_replays_only_a_game_that_went_on_from_what_it_saw() {
     }
     w.observe(g.rules(), g.state(), &blue(), "nim").unwrap();
     assert_eq!(w.counts(), (3, 2));
+}
+
+#[test]
+fn a_random_opponent_model_never_asks_the_guide_for_the_other_sides_moves() {
+    // Blue searches Nim with the perfect player as its guide. By default the guide plays red's
+    // playout moves too; with `model=0` red's moves are random everywhere, in the tree and in
+    // the playouts, so the guide is never asked for red (and still for blue).
+    let asked = |options: &str| {
+        let g = game(Toy::nim(15), 1);
+        bot(options, 5)
+            .search(g.rules(), g.state(), &blue())
+            .unwrap();
+        (g.rules().asked.get(), g.rules().asked_for_red.get())
+    };
+    let (all, red) = asked("iters=100:guide=nim");
+    assert!(red > 50, "{red} of {all}");
+    let (all, red) = asked("iters=100:guide=nim:model=0");
+    assert_eq!(red, 0);
+    assert!(all > 50, "{all}");
 }

@@ -1,14 +1,14 @@
 //! What the bot has seen of the other sides' play: how often their choices were its guide's.
 //!
-//! A guided search plays the other sides' moves in its playouts as the guide would. Against a
+//! A guided search plays the other sides' moves in its simulations as the guide would. Against a
 //! player who plays like the guide that is the right model; against one who does not (a
 //! random player, a person trying something new) the search waits for an approach that never
 //! comes, keeps its distance and loses on points. `model=seen` ([`super::Model::Seen`]) lets
 //! the search learn which it faces: at each decision it replays the actions played since its
 //! last one, from the state it searched then, and asks the guide what it would have chosen at
-//! each of the other sides' choices. The share of the other sides' moves its playouts give the
-//! guide is then the share of those choices the guide would have made, less what a random
-//! player would have matched by chance.
+//! each of the other sides' choices. The share of the other sides' moves its simulations give
+//! the guide (the rest random, in the tree and in the playouts) is then the share of those
+//! choices the guide would have made, less what a random player would have matched by chance.
 //!
 //! Honest: the actions replayed are the game's past (every side sees them played), and the
 //! dice of the replay are the ones the game has already rolled for them.
