@@ -266,7 +266,9 @@ pub struct PlayArgs {
     /// rest at random (default: as its own moves), or `model=seen` as often as their moves so
     /// far in the game were the guide's,
     /// `reuse=0` each decision from an empty tree (by default it starts from what the last
-    /// decision simulated of it); options joined by `:`; docs/BOTS.md), a bot the mod defines
+    /// decision simulated of it), `paired=1` the k-th simulation of every choice on the same
+    /// dice, `own=1` a tree of the side's own moves only, the other sides played as the model
+    /// says; options joined by `:`; docs/BOTS.md), a bot the mod defines
     /// (`game.bots.greedy`), or per side.
     /// Examples: `--bots greedy`, `--bots blue=greedy,red=random`,
     /// `--bots blue=mcts:ms=200,red=greedy`, `--bots mcts:iters=300:guide=greedy`,

@@ -13,7 +13,9 @@
 //! (`guide=NAME`, the rules' own bot, [`Rules::bot_pick`]) plays the playouts, is the first
 //! child of every node and the choice to beat at the root (`trust=X`, `tree.rs`); an opponent
 //! model (`model=X`, or `model=seen` learned from the game in `watch.rs`) makes the other
-//! sides' moves random as often as they are not the guide's. A finished
+//! sides' moves random as often as they are not the guide's; `own=1` keeps them out of the
+//! tree altogether (`tree.rs`), and `paired=1` rolls the k-th simulation of every root
+//! choice on the same dice, phase by phase (`sim.rs`). A finished
 //! decision's tree is kept, and the bot's next decision starts from the node the game went on
 //! to when its simulations tried that line (subtree reuse, [`MctsOptions::reuse`]).
 //!
@@ -117,6 +119,9 @@ struct Kept {
     /// undo and other actions in their place make another game for the tree). The same
     /// actions from the same start are the same game, dice included.
     history: Vec<Option<Action>>,
+    /// The side whose moves alone the tree holds ([`MctsOptions::own`]): the other sides'
+    /// actions since are not in it.
+    own: Option<SideId>,
 }
 
 impl Kept {
@@ -127,7 +132,11 @@ impl Kept {
             return None;
         }
         let path: Option<Vec<&Action>> = state.log[n..].iter().map(|e| e.action.as_ref()).collect();
-        self.tree.follow(path?)
+        let mut path = path?;
+        if let Some(me) = &self.own {
+            path.retain(|a| a.side == *me);
+        }
+        self.tree.follow(path)
     }
 }
 
@@ -260,6 +269,9 @@ impl MctsBot {
             .and_then(|k| k.follow(state))
             .filter(|t| guided.is_none_or(|i| t.has_root_child(&legal[i])))
             .unwrap_or_else(|| Tree::new(self.options.exploration, self.options.widen, bias));
+        if self.options.paired {
+            tree.set_paired(self.stream.next_u64());
+        }
         if let Some(i) = guided {
             tree.set_root_prior(
                 (0..legal.len())
@@ -315,6 +327,8 @@ impl MctsBot {
                 Model::Share(x) => Some((&job.side, x)),
                 Model::Seen => Some((&job.side, self.watch.share())),
             },
+            luck: None,
+            own: self.options.own.then_some(&job.side),
         };
         let with_prior = self.options.prior > 0.0;
         let spent = loop {
@@ -374,6 +388,7 @@ impl MctsBot {
             self.kept = Some(Kept {
                 tree: job.tree.clone(),
                 history: std::mem::take(&mut job.history),
+                own: self.options.own.then(|| job.side.clone()),
             });
         }
         Ok(Some(search))

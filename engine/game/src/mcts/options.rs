@@ -1,6 +1,6 @@
 //! The search bot's options and their text form, as `--bots` and `g:bot` take them:
 //! `iters=300`, `ms=500`, `horizon=40`, `c=1.0`, `widen=2`, `ends=0.3`, `prior=0`, `greedy=0`,
-//! `guide=greedy`, `trust=1`, `model=seen`, `reuse=1`, joined by `:` after the
+//! `guide=greedy`, `trust=1`, `model=seen`, `reuse=1`, `paired=0`, `own=0`, joined by `:` after the
 //! bot's name (`mcts:ms=200:horizon=30`).
 //!
 //! ```
@@ -102,6 +102,16 @@ pub struct MctsOptions {
     /// node of the actions the game went on with, its visits and its subtree (subtree reuse).
     /// Off (`reuse=0`) every decision starts from an empty tree.
     pub reuse: bool,
+    /// Paired simulations: the `k`-th simulation through each of the decision's choices rolls
+    /// the same dice, each phase of each turn from a seed of the sample and the clock (and
+    /// plays its random moves from the same numbers), so choices are compared on the same
+    /// luck, and the guide's choice gives way only to one that beats it by `trust` standard
+    /// errors of the paired differences. `paired=1` turns it on.
+    pub paired: bool,
+    /// The tree holds only the searching side's moves: every other side's move, in the tree as
+    /// in the playouts, is the guide's or a random one as the opponent model says (a best
+    /// reply search against the model, not a game tree). `own=1` turns it on.
+    pub own: bool,
 }
 
 impl Default for MctsOptions {
@@ -121,12 +131,15 @@ impl Default for MctsOptions {
             trust: DEFAULT_TRUST,
             model: Model::Guide,
             reuse: true,
+            paired: false,
+            own: false,
         }
     }
 }
 
 /// The option names, for messages.
-const NAMES: &str = "iters, ms, horizon, c, widen, ends, prior, greedy, guide, trust, model, reuse";
+const NAMES: &str =
+    "iters, ms, horizon, c, widen, ends, prior, greedy, guide, trust, model, reuse, paired, own";
 
 impl MctsOptions {
     /// The options from `key=value` pairs (`("iters", "300")`), the defaults for the others.
@@ -171,6 +184,11 @@ impl MctsOptions {
                 )),
             }
         };
+        let switch = || match value {
+            "1" => Ok(true),
+            "0" => Ok(false),
+            _ => Err(format!("mcts: `{key}={value}` must be 1 (on) or 0 (off)")),
+        };
         match key {
             "iters" => {
                 let n = whole("simulations")?;
@@ -190,15 +208,9 @@ impl MctsOptions {
             }
             "prior" => self.prior = real("the weight of the root prior")?,
             "trust" => self.trust = real("standard errors")?,
-            "reuse" => {
-                self.reuse = match value {
-                    "1" => true,
-                    "0" => false,
-                    _ => {
-                        return Err(format!("mcts: `{key}={value}` must be 1 (on) or 0 (off)"));
-                    }
-                };
-            }
+            "reuse" => self.reuse = switch()?,
+            "paired" => self.paired = switch()?,
+            "own" => self.own = switch()?,
             "model" => {
                 self.model = if value == "seen" {
                     Model::Seen
@@ -307,6 +319,12 @@ impl fmt::Display for MctsOptions {
         if self.reuse != d.reuse {
             parts.push(format!("reuse={}", u8::from(self.reuse)));
         }
+        if self.paired != d.paired {
+            parts.push(format!("paired={}", u8::from(self.paired)));
+        }
+        if self.own != d.own {
+            parts.push(format!("own={}", u8::from(self.own)));
+        }
         write!(f, "{}", parts.join(":"))
     }
 }
@@ -358,6 +376,8 @@ mod tests {
             "iters=50:reuse=0",
             "iters=50:guide=greedy:model=0.25",
             "iters=50:guide=greedy:model=seen",
+            "iters=50:guide=greedy:paired=1",
+            "iters=50:guide=greedy:model=seen:paired=1:own=1",
             "",
         ] {
             let o: MctsOptions = text.parse().unwrap();
@@ -386,6 +406,8 @@ mod tests {
             ("guide=", "`guide=` must name one of the mod's bots"),
             ("trust=-1", "`trust=-1` must be a number"),
             ("reuse=yes", "`reuse=yes` must be 1 (on) or 0 (off)"),
+            ("paired=2", "`paired=2` must be 1 (on) or 0 (off)"),
+            ("own=yes", "`own=yes` must be 1 (on) or 0 (off)"),
             (
                 "model=2",
                 "`model=2` must be `seen` or a chance from 0 to 1",

@@ -114,6 +114,17 @@ pub(crate) struct Sims<'a, R: ?Sized> {
     /// tree's walk; in playouts, at most as often as the searching side's own ([`GUIDE_NOISE`]).
     /// `None`: every side's move is the tree's or, in playouts, the guide's but for the noise.
     pub(crate) model: Option<(&'a SideId, f64)>,
+    /// Paired simulations ([`super::MctsOptions::paired`]): the sample's seed, and where in
+    /// the game the dice were last seeded ([`clock_key`]). Each phase of each turn rolls from
+    /// a roller of its own, seeded from the sample's seed and the clock: so the first roll of
+    /// blue's fire phase in round 2 is the same number in every simulation of the sample,
+    /// whatever was played before it (a shot from range 2 under one root choice, from range 3
+    /// under another), where one roller down the whole simulation falls out of step at the
+    /// first roll made under one choice and not the other. `None`: the copy's roller rolls on
+    /// from [`Sims::fresh_copy`].
+    pub(crate) luck: Option<(u64, Option<u64>)>,
+    /// The side whose moves alone the tree holds ([`super::MctsOptions::own`]).
+    pub(crate) own: Option<&'a SideId>,
 }
 
 /// The chance that a guided playout move is a random one instead of the guide's: the guide
@@ -156,6 +167,13 @@ impl<R: Rules + ?Sized> Sims<'_, R> {
         action: &Action,
     ) -> Result<bool, RulesError> {
         self.stats.actions += 1;
+        if let Some((seed, at)) = &mut self.luck {
+            let key = clock_key(state);
+            if *at != Some(key) {
+                state.dice = DiceRoller::new(Stream::new(*seed ^ key).next_u64());
+                *at = Some(key);
+            }
+        }
         step(self.rules, state, action)
     }
 
@@ -305,6 +323,23 @@ impl<R: Rules + ?Sized> Sims<'_, R> {
             None => Ok(None),
         }
     }
+}
+
+/// Where the game is, as a number: round, segment, turn and phase (see [`Sims::luck`]).
+fn clock_key(state: &GameState) -> u64 {
+    let c = &state.clock;
+    let mut key = 0;
+    for x in [
+        c.round,
+        c.segment,
+        c.turn_index.unwrap_or(u32::MAX),
+        c.phase_index,
+        c.step,
+        c.each_index.unwrap_or(u32::MAX),
+    ] {
+        key = Stream::new(key ^ u64::from(x)).next_u64();
+    }
+    key
 }
 
 /// A random move: the first waiting side with something to do, then, with probability

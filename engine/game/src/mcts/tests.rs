@@ -484,6 +484,8 @@ fn a_greedy_playout_move_is_the_best_of_three_for_its_side() {
             greedy,
             guide: None,
             model: None,
+            luck: None,
+            own: None,
         };
         (0..400)
             .filter(|_| {
@@ -738,4 +740,139 @@ fn a_random_opponent_model_never_asks_the_guide_for_the_other_sides_moves() {
     let (all, red) = asked("iters=100:guide=nim:model=0");
     assert_eq!(red, 0);
     assert!(all > 50, "{all}");
+}
+
+/// Blue's root in the parity game after a search with `options`: each choice's samples in
+/// order (empty without paired simulations).
+fn parity_samples(options: &str) -> Vec<(String, Vec<f64>)> {
+    let g = game(Toy::new(Kind::Parity), 1);
+    let mut b = bot(options, 9);
+    let Started::Job(mut job) = b.start(g.rules(), g.state(), &blue()).unwrap() else {
+        panic!("blue has two choices")
+    };
+    while b.work(g.rules(), &mut job, None).unwrap().is_none() {}
+    job.tree.root_samples()
+}
+
+#[test]
+fn paired_simulations_roll_the_same_dice_for_every_choice() {
+    // Parity: the die is rolled as blue names even or odd, so on the same die one of the two
+    // wins at once (the other misses and the game goes on). Paired, the k-th samples of `even`
+    // and `odd` are never both short of a win; on dice of their own, a quarter of the pairs
+    // would be.
+    let roots = parity_samples("iters=200:paired=1");
+    let [(_, even), (_, odd)] = roots.as_slice() else {
+        panic!("two choices: {roots:?}")
+    };
+    let shared = even.len().min(odd.len());
+    assert!(shared >= 50, "{} and {}", even.len(), odd.len());
+    for k in 0..shared {
+        assert!(
+            even[k].max(odd[k]) > 1.0 - 1e-9,
+            "sample {k}: {} {}",
+            even[k],
+            odd[k]
+        );
+    }
+    // Both choices still win about half their samples: the pairing shares the luck, it does
+    // not pick it.
+    let wins = even.iter().filter(|&&v| v > 0.5).count();
+    assert!(wins * 4 > even.len() && wins * 4 < even.len() * 3, "{wins}");
+    // Unpaired, no samples are kept and the choices roll dice of their own.
+    assert!(
+        parity_samples("iters=200")
+            .iter()
+            .all(|(_, s)| s.is_empty())
+    );
+}
+
+#[test]
+fn paired_search_is_deterministic_and_keeps_the_guide_on_a_fair_coin() {
+    // The lazy guide names the race's `stay`; paired, the search still finds `inc` better.
+    let g = game(Toy::scored_race(), 1);
+    for seed in 1..=4 {
+        let run = || {
+            bot("iters=100:horizon=6:guide=lazy:paired=1", seed)
+                .search(g.rules(), g.state(), &blue())
+                .unwrap()
+        };
+        let s = run();
+        assert_eq!(s.choice.as_ref().unwrap().id, "inc", "seed {seed}");
+        assert_eq!((s.choice, s.stats), {
+            let again = run();
+            (again.choice, again.stats)
+        });
+    }
+}
+
+#[test]
+fn a_paired_simulation_seeds_each_phases_dice_from_the_clock() {
+    // Blue names a parity (a roll), ends its phase, red names one (a roll). In one copy blue's
+    // phase rolls a die more (as another root choice might): red's roll is the same number in
+    // both when the simulation is paired, and falls out of step when it is not.
+    let g = game(Toy::new(Kind::Parity), 1);
+    let even = Action::new("even", blue(), Value::Null);
+    let end = Action::end_phase(blue());
+    let odd = Action::new("odd", SideId::new("red"), Value::Null);
+    let d6: hexforge_core::dice::DiceExpr = "d6".parse().unwrap();
+    let mut compared = 0;
+    for seed in 0..40 {
+        let play = |paired: bool, extra: bool| {
+            let mut stream = sim::Stream::new(5);
+            let mut sims = sim::Sims {
+                rules: g.rules(),
+                stream: &mut stream,
+                horizon: 10,
+                heuristic: true,
+                stats: SearchStats::default(),
+                reseed: true,
+                end_bias: 0.0,
+                greedy: 0.0,
+                guide: None,
+                model: None,
+                luck: paired.then_some((seed, None)),
+                own: None,
+            };
+            let mut state = g.state().clone();
+            state.dice = crate::dice::DiceRoller::new(seed);
+            sims.step(&mut state, &even).unwrap();
+            if extra {
+                state.dice.roll(&d6, "another choice's roll");
+            }
+            if state.outcome.is_some() {
+                return None;
+            }
+            sims.step(&mut state, &end).unwrap();
+            sims.step(&mut state, &odd).unwrap();
+            Some((state.dice, state.outcome))
+        };
+        let (Some(one), Some(two)) = (play(true, false), play(true, true)) else {
+            continue;
+        };
+        compared += 1;
+        assert_eq!(one, two, "seed {seed}");
+        let (Some(one), Some(two)) = (play(false, false), play(false, true)) else {
+            continue;
+        };
+        assert_ne!(one.0, two.0, "seed {seed}");
+    }
+    assert!(compared >= 10, "{compared}");
+}
+
+#[test]
+fn an_own_tree_holds_only_the_searching_sides_moves_and_is_kept_across_replies() {
+    // `own=1`: red's moves are played as the guide (or at random) in the tree too, so no node
+    // holds one, and the search still takes 3 of 15 (leave a multiple of 4) against it.
+    let g = game(Toy::nim(15), 1);
+    let mut b = bot("iters=300:guide=nim:own=1", 5);
+    let s = b.search(g.rules(), g.state(), &blue()).unwrap();
+    assert_eq!(s.choice.unwrap().params["n"], 3);
+    let kept = b.kept.clone().expect("the tree is kept");
+    assert_eq!(kept.tree.moves_of(1), 0);
+    assert!(kept.tree.moves_of(0) > 10);
+    // Blue's next decision starts from the node of its own moves, past red's reply, which the
+    // tree never held.
+    let reused = blue_root_visits("iters=100:guide=nim:own=1", 3);
+    assert_eq!(reused[0], 100);
+    assert!(reused[1..].iter().any(|&v| v > 100), "{reused:?}");
 }

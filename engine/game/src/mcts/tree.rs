@@ -37,6 +37,9 @@ struct Node {
     /// The prior of a root child (0..=1, see [`super::prior`]); below the root, 1 for the
     /// guide's choice ([`super::MctsOptions::guide`]), 0 for the others.
     prior: f64,
+    /// With paired simulations, a root child's values in the order of its samples: its `k`-th
+    /// value came from the dice every other root child's `k`-th did (see [`Tree::paired`]).
+    samples: Vec<f64>,
 }
 
 impl Node {
@@ -50,6 +53,7 @@ impl Node {
             total_sq: 0.0,
             children: Vec::new(),
             prior: 0.0,
+            samples: Vec::new(),
         }
     }
 
@@ -84,6 +88,10 @@ pub(crate) struct Tree {
     /// The prior of each of the root's choices, in the order of its legal actions (empty: no
     /// prior).
     root_prior: Vec<f64>,
+    /// Paired simulations ([`super::MctsOptions::paired`]): the decision's seed, from which the
+    /// `k`-th simulation through any root child takes its dice and its playout's random moves.
+    /// Two choices are then compared on the same luck, sample by sample ([`Tree::best`]).
+    paired: Option<u64>,
 }
 
 impl Tree {
@@ -94,6 +102,7 @@ impl Tree {
             widen,
             bias,
             root_prior: Vec::new(),
+            paired: None,
         }
     }
 
@@ -121,6 +130,8 @@ impl Tree {
             let id = nodes.len();
             let mut node = self.nodes[old].clone();
             let children = std::mem::take(&mut node.children);
+            // Samples pair up only within one decision's seed.
+            node.samples.clear();
             nodes.push(node);
             if let Some(p) = parent {
                 let siblings: &mut Vec<usize> = &mut nodes[p].children;
@@ -139,6 +150,7 @@ impl Tree {
             widen: self.widen,
             bias: self.bias,
             root_prior: Vec::new(),
+            paired: None,
         })
     }
 
@@ -166,6 +178,11 @@ impl Tree {
         self.root_prior = prior;
     }
 
+    /// Pairs the simulations of the root's choices on the dice of `seed` (see [`Tree::paired`]).
+    pub(crate) fn set_paired(&mut self, seed: u64) {
+        self.paired = Some(seed);
+    }
+
     /// How many children a node visited `visits` times may have: progressive widening.
     fn allowed(&self, visits: u32) -> usize {
         // Floats are fine here: a bot's preference, never part of the rules or a result.
@@ -188,6 +205,9 @@ impl Tree {
         root_legal: &[Action],
     ) -> Result<(), RulesError> {
         let mut state = sims.fresh_copy(root);
+        // Paired simulations play below the root on the sample's own stream; the bot's own
+        // stream goes on from where the root's choice left it.
+        let mut saved_stream = None;
         let mut path = vec![0];
         let mut node = 0;
         let mut steps = 0;
@@ -200,6 +220,14 @@ impl Tree {
                     None => break,
                 }
             };
+            if node != 0 && sims.own.is_some_and(|me| *me != side) {
+                // Another side's move, outside the tree: as a playout's.
+                if !sims.playout_move(&mut state)? {
+                    break;
+                }
+                steps += 1;
+                continue;
+            }
             if node != 0 && sims.plays_at_random(&side) {
                 // The opponent model says this move of another side is not the guide's: a
                 // random one, as the playout would, and the tree ends here.
@@ -213,6 +241,16 @@ impl Tree {
             let Some(action) = self.nodes[child].action.clone() else {
                 break;
             };
+            if node == 0
+                && let Some(seed) = self.paired
+            {
+                let k = self.nodes[child].samples.len() as u64;
+                let mut luck = Stream::new(seed ^ k.wrapping_mul(PAIR_STRIDE));
+                if sims.reseed {
+                    sims.luck = Some((luck.next_u64(), None));
+                }
+                saved_stream = Some(std::mem::replace(sims.stream, luck));
+            }
             // A refused action leaves the simulation as it was, as in a real game.
             sims.step(&mut state, &action)?;
             steps += 1;
@@ -222,7 +260,19 @@ impl Tree {
                 break;
             }
         }
-        let values = sims.playout(&mut state, steps)?;
+        let values = sims.playout(&mut state, steps);
+        if let Some(s) = saved_stream {
+            *sims.stream = s;
+            sims.luck = None;
+        }
+        let values = values?;
+        if self.paired.is_some()
+            && let Some(&c) = path.get(1)
+        {
+            let nd = &mut self.nodes[c];
+            let v = nd.mover.and_then(|m| values.get(m)).copied().unwrap_or(0.5);
+            nd.samples.push(v);
+        }
         for &n in &path {
             let nd = &mut self.nodes[n];
             nd.visits += 1;
@@ -344,12 +394,31 @@ impl Tree {
                 .find(|n| n.action.as_ref() == Some(a))
         });
         if let (Some(b), Some(g)) = (best, advised) {
+            if let Some((gap, spread)) = paired_gap(b, g) {
+                if gap <= trust * spread {
+                    return g.action.as_ref();
+                }
+                return b.action.as_ref();
+            }
             let margin = trust * (b.mean_variance() + g.mean_variance()).sqrt();
             if b.mean() - g.mean() <= margin {
                 return g.action.as_ref();
             }
         }
         best.and_then(|n| n.action.as_ref())
+    }
+
+    /// Each root child's action and paired samples (tests).
+    #[cfg(test)]
+    pub(crate) fn root_samples(&self) -> Vec<(String, Vec<f64>)> {
+        self.nodes[0]
+            .children
+            .iter()
+            .filter_map(|&c| {
+                let n = &self.nodes[c];
+                n.action.as_ref().map(|a| (a.id.clone(), n.samples.clone()))
+            })
+            .collect()
     }
 
     /// Each root child's action, visits and mean value for its side (tests, diagnostics).
@@ -363,6 +432,26 @@ impl Tree {
             })
             .collect()
     }
+}
+
+/// Mixed into a paired simulation's seed per sample index (an odd constant: every index its
+/// own seed).
+const PAIR_STRIDE: u64 = 0xD6E8_FEB8_6659_FD93;
+
+/// How much `b` beats `g` over the samples they share (paired simulations: the `k`-th of each
+/// rolled the same dice) and the standard error of that mean difference; `None` without two
+/// shared samples.
+fn paired_gap(b: &Node, g: &Node) -> Option<(f64, f64)> {
+    let n = b.samples.len().min(g.samples.len());
+    if n < 2 {
+        return None;
+    }
+    let diffs: Vec<f64> = (0..n).map(|k| b.samples[k] - g.samples[k]).collect();
+    #[allow(clippy::cast_precision_loss)]
+    let count = n as f64;
+    let mean = diffs.iter().sum::<f64>() / count;
+    let var = diffs.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / (count - 1.0);
+    Some((mean, (var / count).sqrt()))
 }
 
 /// What an action is grouped by when the tree draws a new child: its id and the piece it names
