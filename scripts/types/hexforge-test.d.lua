@@ -105,7 +105,7 @@ function TestGame:waiting() end
 ---seeds it from the game's seed and the side).
 ---@param name string
 ---@param side string
----@param options? { iters?: integer, ms?: integer, horizon?: integer, c?: number, widen?: number, ends?: number, prior?: number, greedy?: number, guide?: string, trust?: number, model?: number|"seen", reuse?: integer, paired?: integer, own?: integer, seed?: integer }
+---@param options? { iters?: integer, ms?: integer, horizon?: integer, cycles?: integer, c?: number, widen?: number, ends?: number, prior?: number, greedy?: number, guide?: string, trust?: number, model?: number|"seen", reuse?: integer, paired?: integer, own?: integer, seed?: integer }
 ---@return ActionTable|nil
 function TestGame:bot(name, side, options) end
 

@@ -257,7 +257,8 @@ pub struct PlayArgs {
     /// `mcts` (built in: a tree search over the mod's rules, scored by its `game.evaluate`;
     /// budget per decision `mcts:iters=N` simulations, default 200, the same game for the same
     /// seed, or `mcts:ms=N` milliseconds; also `horizon=N` actions per simulation, default 10,
-    /// `c=X` exploration, `widen=X` widening, `ends=X` the chance a playout move ends the phase,
+    /// `cycles=N` instead: each simulation scored when the game is back at the decision's
+    /// moment N rounds on, `c=X` exploration, `widen=X` widening, `ends=X` the chance a playout move ends the phase,
     /// default 0.3, `prior=X` the weight of a one-action-deep try of every choice first, default
     /// 0 (off), `greedy=X` the chance a playout move is the best of three by the heuristic,
     /// default 0, `guide=NAME` a bot of the mod that plays the simulations and whose choice

@@ -76,6 +76,8 @@ test("evaluate is each side's share of the hull left, and the search bot plays b
   t:eq(assert(g:bot("mcts", "blue", { iters = 20, guide = "greedy", model = "seen" })).id, "fire")
   -- And on paired dice, with a tree of blue's own moves only.
   t:eq(assert(g:bot("mcts", "blue", { iters = 20, guide = "greedy", paired = 1, own = 1 })).id, "fire")
+  -- And scored a round on, when blue is to move again, instead of ten actions on.
+  t:eq(assert(g:bot("mcts", "blue", { iters = 20, guide = "greedy", cycles = 1 })).id, "fire")
   local bad, said = pcall(g.bot, g, "mcts", "blue", { iters = 5, guide = "greedy", model = 2 })
   t:falsy(bad)
   t:matches(tostring(said), "must be `seen` or a chance from 0 to 1")

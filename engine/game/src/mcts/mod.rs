@@ -55,7 +55,7 @@ pub use options::{
 
 use crate::{Action, Game, GameState, Rules, RulesError, SideId};
 use prior::Prior;
-use sim::{Sims, Stream};
+use sim::{Horizon, Sims, Stream};
 use std::time::{Duration, Instant};
 use tree::Tree;
 use watch::Watch;
@@ -315,7 +315,7 @@ impl MctsBot {
         let mut sims = Sims {
             rules,
             stream: &mut self.stream,
-            horizon: self.options.horizon,
+            horizon: Horizon::new(&job.root, self.options.horizon, self.options.cycles),
             heuristic: job.heuristic,
             stats: std::mem::take(&mut job.stats),
             reseed: self.reseed,

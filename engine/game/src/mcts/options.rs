@@ -1,7 +1,7 @@
 //! The search bot's options and their text form, as `--bots` and `g:bot` take them:
 //! `iters=300`, `ms=500`, `horizon=40`, `c=1.0`, `widen=2`, `ends=0.3`, `prior=0`, `greedy=0`,
-//! `guide=greedy`, `trust=1`, `model=seen`, `reuse=1`, `paired=0`, `own=0`, joined by `:` after the
-//! bot's name (`mcts:ms=200:horizon=30`).
+//! `cycles=1`, `guide=greedy`, `trust=1`, `model=seen`, `reuse=1`, `paired=0`, `own=0`, joined by
+//! `:` after the bot's name (`mcts:ms=200:horizon=30`).
 //!
 //! ```
 //! use hexforge_game::mcts::{Budget, MctsOptions};
@@ -48,6 +48,9 @@ pub const DEFAULT_TRUST: f64 = 1.0;
 /// since it measured no gain in the bundled mods and cost solar-flare wins (docs/BOTS.md).
 pub const DEFAULT_PRIOR: f64 = 0.0;
 
+/// The most rounds `cycles` may look ahead: past a few rounds a simulation is a whole game.
+pub const MAX_CYCLES: u32 = 100;
+
 /// How a guided search's playouts play the other sides' moves (`model=...`); the searching
 /// side's own are the guide's nine times in ten, the tenth random.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -71,6 +74,13 @@ pub struct MctsOptions {
     /// Each simulation stops after this many actions and is scored by the rules' heuristic
     /// ([`crate::Rules::evaluate`]); without one it plays on to the end of the game.
     pub horizon: u32,
+    /// When not 0, replaces `horizon`: each simulation stops when the game's clock comes back
+    /// to the decision's point (round, segment, step) this many rounds on, so every line is
+    /// scored at the same moment of the game, after each side had as many turns, however
+    /// many actions it took to get there (an action horizon scores a line that moved one ship
+    /// later in the game than one that moved two, and often just before the other side's
+    /// reply). `cycles=1` turns it on.
+    pub cycles: u32,
     /// UCB1's exploration constant.
     pub exploration: f64,
     /// The progressive widening factor (see [`DEFAULT_WIDEN`]).
@@ -122,6 +132,7 @@ impl Default for MctsOptions {
                 millis: None,
             },
             horizon: DEFAULT_HORIZON,
+            cycles: 0,
             exploration: DEFAULT_EXPLORATION,
             widen: DEFAULT_WIDEN,
             end_bias: DEFAULT_END_BIAS,
@@ -138,8 +149,8 @@ impl Default for MctsOptions {
 }
 
 /// The option names, for messages.
-const NAMES: &str =
-    "iters, ms, horizon, c, widen, ends, prior, greedy, guide, trust, model, reuse, paired, own";
+const NAMES: &str = "iters, ms, horizon, cycles, c, widen, ends, prior, greedy, guide, trust, \
+                     model, reuse, paired, own";
 
 impl MctsOptions {
     /// The options from `key=value` pairs (`("iters", "300")`), the defaults for the others.
@@ -196,6 +207,15 @@ impl MctsOptions {
             }
             "ms" => self.budget.millis = Some(whole("milliseconds")?),
             "horizon" => self.horizon = u32::try_from(whole("actions")?).unwrap_or(u32::MAX),
+            "cycles" => match value.parse::<u32>() {
+                Ok(n) if n <= MAX_CYCLES => self.cycles = n,
+                _ => {
+                    return Err(format!(
+                        "mcts: `{key}={value}` must be a whole number of rounds from 0 (off) to \
+                         {MAX_CYCLES}"
+                    ));
+                }
+            },
             "c" => self.exploration = real("the exploration constant")?,
             "widen" => self.widen = real("the widening factor")?,
             "ends" => {
@@ -290,6 +310,9 @@ impl fmt::Display for MctsOptions {
         if self.horizon != d.horizon {
             parts.push(format!("horizon={}", self.horizon));
         }
+        if self.cycles != d.cycles {
+            parts.push(format!("cycles={}", self.cycles));
+        }
         if self.exploration.to_bits() != d.exploration.to_bits() {
             parts.push(format!("c={}", self.exploration));
         }
@@ -371,6 +394,8 @@ mod tests {
             "iters=300",
             "ms=50",
             "iters=7:ms=9:horizon=3:c=0.25:widen=1.5:ends=0.5:prior=2:greedy=0.5",
+            "iters=50:cycles=1",
+            "iters=50:horizon=20:cycles=2:guide=greedy",
             "iters=50:guide=greedy",
             "iters=50:guide=greedy:trust=2.5",
             "iters=50:reuse=0",
@@ -399,6 +424,11 @@ mod tests {
             ),
             ("iters=-3", "at least 1"),
             ("horizon=1.5", "whole number of actions"),
+            (
+                "cycles=-1",
+                "`cycles=-1` must be a whole number of rounds from 0 (off) to 100",
+            ),
+            ("cycles=101", "from 0 (off) to 100"),
             ("c=-1", "`c=-1` must be a number"),
             ("widen=nan", "`widen=nan` must be a number"),
             ("prior=-1", "`prior=-1` must be a number"),
@@ -415,7 +445,7 @@ mod tests {
             ("model=guess", "`model=guess` must be `seen`"),
             (
                 "depth=3",
-                "unknown option `depth` (it takes iters, ms, horizon, c, widen",
+                "unknown option `depth` (it takes iters, ms, horizon, cycles, c, widen",
             ),
             ("ms", "`ms` is not an option: write key=value"),
         ];

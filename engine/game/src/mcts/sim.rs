@@ -90,12 +90,56 @@ fn step<R: Rules + ?Sized>(
 /// game the random playout cannot finish).
 pub(crate) const PLAYOUT_CAP: u32 = 20_000;
 
+/// Where a simulation stops to be scored by the rules' heuristic
+/// ([`super::MctsOptions::horizon`], [`super::MctsOptions::cycles`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Horizon {
+    /// After this many actions (the tree's and the playout's).
+    Actions(u32),
+    /// When the clock reaches this point of the game, (round, segment, step): the decision's
+    /// own point some rounds on, so every simulation is scored at the same moment of the game
+    /// and after every side had its turns, however many actions each line took to get there.
+    Clock(u32, u32, u32),
+}
+
+impl Horizon {
+    /// The horizon of a search of `root`: `cycles` rounds on from its clock, or `actions`
+    /// actions when `cycles` is 0.
+    pub(crate) fn new(root: &GameState, actions: u32, cycles: u32) -> Self {
+        if cycles == 0 {
+            return Horizon::Actions(actions);
+        }
+        let c = &root.clock;
+        Horizon::Clock(c.round.saturating_add(cycles), c.segment, c.step)
+    }
+
+    /// Whether a simulation `steps` actions in, at `state`, has reached the horizon. A clock
+    /// that never gets there (a phase that loops) is cut at [`PLAYOUT_CAP`] actions.
+    pub(crate) fn reached(self, state: &GameState, steps: u32) -> bool {
+        match self {
+            Horizon::Actions(n) => steps >= n,
+            Horizon::Clock(round, segment, step) => {
+                let c = &state.clock;
+                steps >= PLAYOUT_CAP || (c.round, c.segment, c.step) >= (round, segment, step)
+            }
+        }
+    }
+
+    /// How many actions a simulation without a heuristic may take before it is called a draw.
+    fn cap(self) -> u32 {
+        match self {
+            Horizon::Actions(n) => n.saturating_add(PLAYOUT_CAP),
+            Horizon::Clock(..) => PLAYOUT_CAP,
+        }
+    }
+}
+
 /// The simulations of one search: the rules, the bot's stream, the horizon, whether the rules
 /// have a heuristic, and what the simulations cost so far.
 pub(crate) struct Sims<'a, R: ?Sized> {
     pub(crate) rules: &'a R,
     pub(crate) stream: &'a mut Stream,
-    pub(crate) horizon: u32,
+    pub(crate) horizon: Horizon,
     /// Cleared the first time the rules answer `None` to [`Rules::evaluate`]: from then on this
     /// search plays every simulation to the end without asking again.
     pub(crate) heuristic: bool,
@@ -179,9 +223,9 @@ impl<R: Rules + ?Sized> Sims<'_, R> {
 
     /// Plays on from `state`, `steps` actions into the simulation, with uniformly random moves
     /// (the first waiting side with something to do, one of its actions drawn from the stream)
-    /// until the game ends or the horizon is reached; then scores it for every side (see
+    /// until the game ends or the [`Horizon`] is reached; then scores it for every side (see
     /// [`score_outcome`] and [`Rules::evaluate`]). Without a heuristic it plays on to the end
-    /// ([`PLAYOUT_CAP`] actions past the horizon at most, then a draw).
+    /// ([`PLAYOUT_CAP`] actions past an action horizon at most, then a draw).
     ///
     /// # Errors
     /// A fault in the rules, or a heuristic value outside 0..=1.
@@ -195,14 +239,14 @@ impl<R: Rules + ?Sized> Sims<'_, R> {
                 self.stats.finished += 1;
                 return Ok(score_outcome(state));
             }
-            if steps >= self.horizon {
+            if self.horizon.reached(state, steps) {
                 if self.heuristic {
                     if let Some(values) = self.evaluate(state)? {
                         return Ok(values);
                     }
                     self.heuristic = false;
                 }
-                if steps >= self.horizon.saturating_add(PLAYOUT_CAP) {
+                if steps >= self.horizon.cap() {
                     return Ok(even(state));
                 }
             }

@@ -211,7 +211,7 @@ impl Tree {
         let mut path = vec![0];
         let mut node = 0;
         let mut steps = 0;
-        while state.outcome.is_none() && steps < sims.horizon {
+        while state.outcome.is_none() && !sims.horizon.reached(&state, steps) {
             let (side, legal): (SideId, Cow<'_, [Action]>) = if node == 0 {
                 (root_side.clone(), Cow::Borrowed(root_legal))
             } else {
