@@ -338,3 +338,66 @@ game.bots.greedy = function(ctx, side, legal)
   end
   return best
 end
+
+-- A second bot, `patient` (`--bots blue=patient,red=greedy`), knows what greedy does not: in an
+-- I-go-you-go game the side that moves into range first is shot at first. It moves a ship into
+-- range only where it fires from there this turn at odds better than the reply it invites, and
+-- otherwise keeps it out of the enemy's reach (an enemy's speed plus the 3-hex range), closing in
+-- only as far as that allows. From round 8, when it is not ahead on hull, it stops waiting (the
+-- turn limit gives a tie to nobody). It fires the best shot first: the best odds, a kill before
+-- a scratch.
+local function hit_chance(ctx, guns, range)
+  if range > MAX_RANGE then return 0 end
+  local need = ctx:lookup("to_hit", tostring(guns), tostring(helpers.clamp(range, 1, MAX_RANGE)))
+  return math.max(0, math.min(6, 7 - need)) / 6
+end
+
+-- How good hex `h` is for ship `p` to end its move in.
+---@param ctx CtxReader
+---@param p Piece
+---@param h Hex
+---@param enemies Piece[]
+---@param wait number 1 to weigh the enemy's reply, 0 to ignore it
+---@return number
+local function standing(ctx, p, h, enemies, wait)
+  local shot, threat, nearest = 0, 0, math.huge ---@type number, number, number
+  for _, e in ipairs(enemies) do
+    local d = hex.distance(h, assert(e.hex, "ships never leave the map"))
+    nearest = math.min(nearest, d)
+    shot = math.max(shot, hit_chance(ctx, p.stats.guns, d))
+    -- The enemy moves next and fires from as close as its speed takes it.
+    threat = threat + hit_chance(ctx, e.stats.guns, math.max(1, d - e.stats.speed))
+  end
+  return 2 * shot - wait * threat - 0.01 * nearest
+end
+
+game.bots.patient = function(ctx, side, legal)
+  local enemies, mine, theirs = {}, strength(ctx, side), 0 ---@type Piece[], number, number
+  for _, t in ipairs(ctx:pieces {}) do
+    if t.owner ~= side then
+      enemies[#enemies + 1] = t
+      theirs = theirs + t.stats.hull - t.values.damage
+    end
+  end
+  local wait = (ctx.round >= 8 and mine <= theirs) and 0 or 1
+  local best, best_score = nil, 0 ---@type integer?, number
+  for i, a in ipairs(legal) do
+    local score = nil ---@type number?
+    if a.id == "fire" then
+      local p, t = assert(ctx:piece(a.piece)), assert(ctx:piece(a.target))
+      local left = t.stats.hull - t.values.damage
+      score = 10 + hit_chance(ctx, p.stats.guns, distance(p, t)) * (left <= 1 and 2 or 1)
+    elseif a.id == "move" then
+      local p = assert(ctx:piece(a.piece))
+      local here = assert(p.hex, "ships never leave the map")
+      score = standing(ctx, p, a.to, enemies, wait) - standing(ctx, p, here, enemies, wait)
+    end
+    if score and score > best_score then best, best_score = i, score end
+  end
+  -- Nothing better than where the ships stand (or nothing to fire): end the phase.
+  if best then return best end
+  for i, a in ipairs(legal) do
+    if a.id == "end_phase" then return i end
+  end
+  return #legal
+end

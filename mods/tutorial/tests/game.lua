@@ -85,3 +85,49 @@ test("evaluate is each side's share of the hull left, and the search bot plays b
   t:falsy(ok)
   t:matches(tostring(why), "no bot named")
 end)
+
+-- Plays `g` to the end, `bots[side]` naming each side's bot; the outcome.
+local function play_out(g, bots)
+  for _ = 1, 500 do
+    local o = g:outcome()
+    if o then return o end
+    for _, s in ipairs(g:waiting()) do
+      if #g:legal(s) > 0 then
+        local a = assert(g:bot(bots[s], s))
+        a.side = s
+        if a.id == "end_phase" then g:try(a) else g:act(a) end
+        break
+      end
+    end
+  end
+  return g:outcome()
+end
+
+test("the patient bot keeps out of reach until it can fire first", function(t)
+  local g = t:game { scenario = "picket" }
+  -- At the start every enemy is 6 hexes away: greedy closes in, patient does not come nearer
+  -- than the red frigate's reach (its speed 2 plus the 3-hex range).
+  t:eq(assert(g:bot("greedy", "blue")).id, "move")
+  local a = assert(g:bot("patient", "blue"))
+  if a.id == "move" then t:ok(hex.distance(a.to, assert(g:piece(3).hex)) > 5) end
+  -- Red's frigate 4 hexes from blue's (in its reach, out of range): a blue ship moves in to
+  -- fire first, from 2 hexes or closer (the frigate moves 2, the scout 3).
+  g:edit(function(ctx) ctx:move(3, { q = 1, r = -1 }) end)
+  t:eq(hex.distance(assert(g:piece(1).hex), assert(g:piece(3).hex)), 4)
+  a = assert(g:bot("patient", "blue"))
+  t:eq(a.id, "move")
+  t:ok(hex.distance(a.to, assert(g:piece(3).hex)) <= 2)
+end)
+
+test("the patient bot beats greedy: 40 games, each side half of them", function(t)
+  local wins = 0
+  for seed = 1, 20 do
+    for _, me in ipairs({ "blue", "red" }) do
+      local g = t:game { scenario = "picket", seed = seed }
+      local o = play_out(g, { blue = me == "blue" and "patient" or "greedy", red = me == "red" and "patient" or "greedy" })
+      if o and #o.winners == 1 and o.winners[1] == me then wins = wins + 1 end
+    end
+  end
+  -- It wins about three games in four (docs/BOTS.md); greedy against itself, half.
+  if wins < 26 then t:fail("patient won only " .. wins .. " of 40 against greedy") end
+end)
