@@ -55,7 +55,7 @@ fn the_tutorial_checks_and_its_lua_tests_pass() {
 
     let o = hexforge(&["test", "tutorial"], &root());
     assert!(o.status.success(), "{}{}", out(&o), err(&o));
-    assert!(out(&o).contains("10 passed, 0 failed"), "{}", out(&o));
+    assert!(out(&o).contains("12 passed, 0 failed"), "{}", out(&o));
 
     // The variant's own tests run against the base plus its edits.
     let o = hexforge(&["test", "tutorial-variant"], &root());

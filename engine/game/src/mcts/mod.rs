@@ -49,8 +49,8 @@ mod tests;
 
 pub use options::{
     Budget, DEFAULT_END_BIAS, DEFAULT_EXPLORATION, DEFAULT_GREEDY, DEFAULT_HORIZON,
-    DEFAULT_ITERATIONS, DEFAULT_PRIOR, DEFAULT_TRUST, DEFAULT_WIDEN, GUIDE_BIAS, MctsOptions,
-    Model,
+    DEFAULT_ITERATIONS, DEFAULT_PRIOR, DEFAULT_TRUST, DEFAULT_WIDEN, GUIDE_BIAS, MAX_CYCLES,
+    MctsOptions, Model,
 };
 
 use crate::{Action, Game, GameState, Rules, RulesError, SideId};

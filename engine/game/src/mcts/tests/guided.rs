@@ -3,7 +3,7 @@
 //! moves (`own=1`).
 
 use super::super::*;
-use super::toy::{Kind, Toy, blue, bot, game};
+use super::toy::{Kind, Toy, blue, bot, game, sims};
 use crate::Value;
 use serde_json::json;
 
@@ -326,20 +326,8 @@ fn a_paired_simulation_seeds_each_phases_dice_from_the_clock() {
     for seed in 0..40 {
         let play = |paired: bool, extra: bool| {
             let mut stream = sim::Stream::new(5);
-            let mut sims = sim::Sims {
-                rules: g.rules(),
-                stream: &mut stream,
-                horizon: sim::Horizon::Actions(10),
-                heuristic: true,
-                stats: SearchStats::default(),
-                reseed: true,
-                end_bias: 0.0,
-                greedy: 0.0,
-                guide: None,
-                model: None,
-                luck: paired.then_some((seed, None)),
-                own: None,
-            };
+            let mut sims = sims(g.rules(), &mut stream);
+            sims.luck = paired.then_some((seed, None));
             let mut state = g.state().clone();
             state.dice = crate::dice::DiceRoller::new(seed);
             sims.step(&mut state, &even).unwrap();

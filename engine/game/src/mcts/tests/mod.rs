@@ -9,7 +9,7 @@ use super::*;
 use crate::play::{BotSpec, Bots, PlayOptions, play_game_with};
 use crate::{DiceRoller, DiceSource, Value};
 use serde_json::json;
-use toy::{Kind, Toy, blue, bot, game};
+use toy::{Kind, Toy, blue, bot, game, sims};
 
 /// Blue's choice in the parity game after the real game's dice are replaced by a roller seeded
 /// with `dice`, by a bot seeded 9 that re-seeds (`honest`) or not; and the real next roll.
@@ -287,20 +287,8 @@ fn a_greedy_playout_move_is_the_best_of_three_for_its_side() {
     // every playout move greedy or none.
     let incs = |greedy: f64| {
         let mut stream = sim::Stream::new(5);
-        let mut sims = sim::Sims {
-            rules: g.rules(),
-            stream: &mut stream,
-            horizon: sim::Horizon::Actions(10),
-            heuristic: true,
-            stats: SearchStats::default(),
-            reseed: true,
-            end_bias: 0.0,
-            greedy,
-            guide: None,
-            model: None,
-            luck: None,
-            own: None,
-        };
+        let mut sims = sims(g.rules(), &mut stream);
+        sims.greedy = greedy;
         (0..400)
             .filter(|_| {
                 let mut state = g.state().clone();

@@ -237,3 +237,22 @@ pub(super) fn bot(text: &str, seed: u64) -> MctsBot {
 pub(super) fn blue() -> SideId {
     SideId::new("blue")
 }
+
+/// The simulations of a search of `rules` on `stream` with an action horizon of 10, fresh dice,
+/// no phase-ending bias and random playouts: the tests set what they measure.
+pub(super) fn sims<'a>(rules: &'a Toy, stream: &'a mut sim::Stream) -> sim::Sims<'a, Toy> {
+    sim::Sims {
+        rules,
+        stream,
+        horizon: sim::Horizon::Actions(10),
+        heuristic: true,
+        stats: SearchStats::default(),
+        reseed: true,
+        end_bias: 0.0,
+        greedy: 0.0,
+        guide: None,
+        model: None,
+        luck: None,
+        own: None,
+    }
+}
