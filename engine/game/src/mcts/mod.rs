@@ -15,7 +15,9 @@
 //! model (`model=X`, or `model=seen` learned from the game in `watch.rs`) makes the other
 //! sides' moves random as often as they are not the guide's; `own=1` keeps them out of the
 //! tree altogether (`tree.rs`), and `paired=1` rolls the k-th simulation of every root
-//! choice on the same dice, phase by phase (`sim.rs`). A finished
+//! choice on the same dice, phase by phase (`sim.rs`); `cycles=N` scores every simulation
+//! when the clock is back at the decision's moment N rounds on instead of after `horizon`
+//! actions (`sim.rs`, `Horizon`). A finished
 //! decision's tree is kept, and the bot's next decision starts from the node the game went on
 //! to when its simulations tried that line (subtree reuse, [`MctsOptions::reuse`]).
 //!
