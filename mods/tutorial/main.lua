@@ -173,6 +173,18 @@ local function distance(p, t)
   return hex.distance(assert(p.hex, "ships never leave the map"), assert(t.hex, "ships never leave the map"))
 end
 
+-- The d6 roll a ship with `guns` guns needs to hit at `range` (ranges below 1 count as 1; the
+-- table's last column covers 3 and more), and its chance from 0 to 1.
+---@param ctx CtxReader
+---@param guns integer
+---@param range integer
+---@return integer need
+---@return number chance
+local function to_hit(ctx, guns, range)
+  local need = ctx:lookup("to_hit", tostring(guns), tostring(helpers.clamp(range, 1, MAX_RANGE))) --[[@as integer]]
+  return need, math.max(0, math.min(6, 7 - need)) / 6
+end
+
 game.action {
   id = "fire",
   phases = { "fire" },
@@ -206,8 +218,7 @@ game.action {
     local p = assert(ctx:piece(a.piece), "check found the piece")
     local t = assert(ctx:piece(a.target), "check found the target")
     ctx:set(p.id, "fired", true)
-    local range = helpers.clamp(distance(p, t), 1, MAX_RANGE)
-    local need = ctx:lookup("to_hit", tostring(p.stats.guns), tostring(range))
+    local need = to_hit(ctx, p.stats.guns, distance(p, t))
     local roll = ctx:roll("d6", "to hit")
     if roll < need then
       ctx:log(("%s %d misses %s %d (rolled %d, needed %d)"):format(p.type, p.id, t.type, t.id, roll, need))
@@ -230,8 +241,8 @@ game.action {
     local p, t = ctx:piece(a.piece), ctx:piece(a.target)
     if not p or not t then return nil end
     local range = helpers.clamp(distance(p, t), 1, MAX_RANGE)
-    local need = ctx:lookup("to_hit", tostring(p.stats.guns), tostring(range))
-    local chance = math.floor(math.max(0, math.min(6, 7 - need)) * 100 / 6 + 0.5)
+    local need, p_hit = to_hit(ctx, p.stats.guns, range)
+    local chance = math.floor(p_hit * 100 + 0.5)
     return {
       text = ("%s %d -> %s %d, range %d: needs %d (%d%%)"):format(p.type, p.id, t.type, t.id, range, need, chance),
       short = chance .. "%",
@@ -348,8 +359,8 @@ end
 -- a scratch.
 local function hit_chance(ctx, guns, range)
   if range > MAX_RANGE then return 0 end
-  local need = ctx:lookup("to_hit", tostring(guns), tostring(helpers.clamp(range, 1, MAX_RANGE)))
-  return math.max(0, math.min(6, 7 - need)) / 6
+  local _, chance = to_hit(ctx, guns, range)
+  return chance
 end
 
 -- How good hex `h` is for ship `p` to end its move in.
