@@ -392,6 +392,7 @@ game.bots.patient = function(ctx, side, legal)
   end
   local wait = (ctx.round >= 8 and mine <= theirs) and 0 or 1
   local best, best_score = nil, 0 ---@type integer?, number
+  local here = {} ---@type table<integer, number> each moving ship's standing where it is
   for i, a in ipairs(legal) do
     local score = nil ---@type number?
     if a.id == "fire" then
@@ -400,8 +401,8 @@ game.bots.patient = function(ctx, side, legal)
       score = 10 + hit_chance(ctx, p.stats.guns, distance(p, t)) * (left <= 1 and 2 or 1)
     elseif a.id == "move" then
       local p = assert(ctx:piece(a.piece))
-      local here = assert(p.hex, "ships never leave the map")
-      score = standing(ctx, p, a.to, enemies, wait) - standing(ctx, p, here, enemies, wait)
+      here[p.id] = here[p.id] or standing(ctx, p, assert(p.hex, "ships never leave the map"), enemies, wait)
+      score = standing(ctx, p, a.to, enemies, wait) - here[p.id]
     end
     if score and score > best_score then best, best_score = i, score end
   end
