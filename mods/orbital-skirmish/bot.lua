@@ -35,6 +35,7 @@ local function mean(notation)
   local sides = assert(tonumber(s), "the sides are digits")
   return count * (sides + 1) / 2 + (tonumber(k) or 0)
 end
+B.mean = mean
 
 --- The score of one legal action; higher is better.
 ---@param ctx CtxReader
@@ -157,6 +158,10 @@ end
 -- the best (a ship with no safe way on left anywhere would otherwise cost a search per move).
 local MAX_SAFETY_CHECKS = 12
 
+---How a bot weighs the legal actions: the score of each, by index (greedy's is B.score for
+---each; tactics.lua has the tactical bot's).
+---@alias ActionScores fun(ctx: CtxReader, side: string, actions: table[], weapon_info: fun(ctx: CtxReader, id: string): Weapon): number[]
+
 --- The best action of `actions` (a list of legal actions) for `side`, and its 1-based index.
 -- With `move_env` (the game's movement environment, reading.move_env), a speed or move that
 -- leaves the ship no safe way on is passed over for the next best (up to 12 tries); the check runs
@@ -166,11 +171,17 @@ local MAX_SAFETY_CHECKS = 12
 ---@param actions table[]
 ---@param weapon_info fun(ctx: CtxReader, id: string): Weapon
 ---@param move_env? fun(ctx: CtxReader): MoveEnv
+---@param weigh? ActionScores how to weigh the actions (B.score, greedy's, unless given)
 ---@return table|nil best
 ---@return integer|nil index
-function B.choose(ctx, side, actions, weapon_info, move_env)
-  local scores, cache = {}, {}
-  for i, a in ipairs(actions) do scores[i] = B.score(ctx, side, a, weapon_info, cache) end
+function B.choose(ctx, side, actions, weapon_info, move_env, weigh)
+  local scores = {}
+  if weigh then
+    scores = weigh(ctx, side, actions, weapon_info)
+  else
+    local cache = {}
+    for i, a in ipairs(actions) do scores[i] = B.score(ctx, side, a, weapon_info, cache) end
+  end
   -- The best-scored action not yet passed over (ties: the first).
   ---@param passed table<integer, boolean>
   ---@return integer|nil

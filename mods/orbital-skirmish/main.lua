@@ -109,6 +109,13 @@ game.bots.greedy = function(ctx, side, legal)
   assert(i, "a bot is asked only when its side has legal actions")
   return i
 end
+-- The tactical bot (tactics.lua): greedy's fire, speeds and moves by the fire they trade.
+local tactical_weigh = require("tactics").weigher(move_env)
+game.bots.tactical = function(ctx, side, legal)
+  local _, i = bot.choose(ctx, side, legal, weapon, move_env, tactical_weigh)
+  assert(i, "a bot is asked only when its side has legal actions")
+  return i
+end
 
 ---------------------------------------------------------------------------------------------
 -- Movement actions

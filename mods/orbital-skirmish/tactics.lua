@@ -1,0 +1,289 @@
+-- tactics.lua: the `tactical` bot's scores: greedy's fire, but speeds and moves chosen by the
+-- fire they trade, and interceptors kept for torpedoes.
+--
+-- greedy flies at the nearest enemy and ends as close as it can. In this game that is
+-- costly in three ways: a ship's path is fired at in the other side's defensive fire, all of
+-- it, from the start hex on, so a path through an enemy's bow band invites its laser cannon;
+-- the side that moves second in a round, coming into torpedo range, fires the first torpedo;
+-- and an interceptor spent on a rocket battery's shot (3 points off it) is missing from the
+-- next torpedo (10 points). This bot weighs a move by what it expects in damage points:
+--   + its offensive fire now, from where the move ends, at the enemy where it is;
+--   + its defensive fire next half, at the enemy's start hex (every path starts there);
+--   - the enemy's defensive fire now, at the best hex of the path for each of its weapons;
+--   - the enemy's offensive fire next half, from as close as its next speed brings it.
+-- and a speed by the best move that speed offers (scored at the move's end hex, without the
+-- path: the listing of a speed has no paths). What it deliberately does not do: look further,
+-- coordinate ships (each ship is weighed as if it were the only mover), or aim (fire and
+-- targets are greedy's). main.lua registers it as `game.bots.tactical`.
+--   local score = tactics.score(ctx, side, action, weapon_info, cache, env)
+
+---@class OrbitalTactics
+local T = {}
+
+local mv = require("movement")
+local C = require("combat")
+local bot = require("bot")
+
+-- Mean of "NdS+K" dice (the one bot.lua uses).
+local mean = bot.mean
+
+-- How many interceptors a side fires at a shot of a weapon with this penalty: all it may at
+-- a torpedo; none at a rocket battery or assault rocket while the enemy has torpedoes left.
+---@param penalty integer
+---@param torpedoes_left integer the enemy's torpedo rounds still carried
+---@return integer
+local function interceptors_at(penalty, torpedoes_left)
+  if penalty >= 10 then return 3 end
+  if torpedoes_left > 0 then return 0 end
+  return penalty >= 5 and 2 or 1
+end
+
+-- The expected damage of each of `firer`'s weapons (a list by mount) in one fire phase at
+-- `target`, `range` hexes away, where the target lies in the firer's bow band (`band`:
+-- "centre", "side", "own" or "none", or "free" for a firer that turns to face it first), and
+-- their sum. Memoised per decision: it depends on nothing else.
+---@param ctx CtxReader
+---@param cache table T.read's
+---@param firer Ship
+---@param target Ship
+---@param range integer
+---@param band string
+---@param offensive boolean torpedoes and assault rockets fire only in offensive fire
+---@param weapon_info fun(ctx: CtxReader, id: string): Weapon
+---@return number[] by_mount
+---@return number sum
+function T.fire_values(ctx, cache, firer, target, range, band, offensive, weapon_info)
+  local key = ("%d>%d:%d:%s:%s"):format(firer.id, target.id, range, band, offensive and "o" or "d")
+  local v = cache.fire[key]
+  if v ~= nil then return v, v.sum end
+  v = { sum = 0 }
+  local ammo, icm = firer.values.ammo or {}, target.values.icm or 0
+  for slot, wid in ipairs(firer.stats.weapons) do
+    local w = weapon_info(ctx, wid)
+    local may = (offensive or w.fire ~= "offensive") and (w.limited ~= "yes" or (ammo[wid] or 0) > 0)
+      and range <= w.range and (w.arc ~= "forward" or band ~= "none")
+    v[slot] = 0
+    if may then
+      local bonus = (w.arc == "forward" and (band == "centre" or band == "free")) and cache.head_on or 0
+      local n = w.icm_penalty > 0 and math.min(icm, interceptors_at(w.icm_penalty, 1)) or 0
+      v[slot] = C.chance(w.chance + bonus, w.range_loss, range, w.icm_penalty, n) / 100 * mean(w.damage)
+      v.sum = v.sum + v[slot]
+    end
+  end
+  cache.fire[key] = v
+  return v, v.sum
+end
+
+local NONE = { sum = 0 }
+
+-- The expected damage of `firer`'s fire from `from` facing `f` at `target` in hex `at`, by
+-- mount and in all (T.fire_values): none out of every weapon's range or behind a planet.
+---@return number[] by_mount
+---@return number sum
+local function shot(ctx, cache, firer, from, f, target, at, offensive, env, weapon_info)
+  local range = mv.distance(from, at)
+  if range > cache.longest then return NONE, 0 end
+  local key = mv.key(from) .. ">" .. mv.key(at)
+  local blocked = cache.los[key]
+  if blocked == nil then
+    blocked = C.los_blocked(from, at, env.planets or {}, env.blocked)
+    cache.los[key] = blocked
+  end
+  if blocked then return NONE, 0 end
+  local band = C.forward_band(from, f, at) or "none"
+  return T.fire_values(ctx, cache, firer, target, range, band, offensive, weapon_info)
+end
+
+-- What one decision reads once for all its actions: the enemies on the map, the ships by id,
+-- the head-on bonus, and how many torpedo rounds the enemy still carries.
+---@param ctx CtxReader
+---@param side string
+---@param cache table
+---@param weapon_info fun(ctx: CtxReader, id: string): Weapon
+function T.read(ctx, side, cache, weapon_info)
+  if cache.head_on ~= nil then return end
+  cache.enemies, cache.ships, cache.torpedoes = {}, {}, 0
+  for _, p in ipairs(ctx:pieces {}) do
+    if p.hex then
+      cache.ships[p.id] = p
+      if p.owner ~= side then
+        cache.enemies[#cache.enemies + 1] = p
+        cache.torpedoes = cache.torpedoes + ((p.values.ammo or {}).torpedo or 0)
+      end
+    end
+  end
+  cache.head_on = (ctx:lookup("rules", "value", "head_on_bonus")) or 0
+  cache.fire, cache.los = {}, {}
+  cache.longest = 0
+  for _, p in pairs(cache.ships) do
+    for _, wid in ipairs(p.stats.weapons) do
+      local r = weapon_info(ctx, wid).range
+      if r > cache.longest then cache.longest = r end
+    end
+  end
+end
+
+-- The fire a ship `p` ending at `to` facing `f` trades with the enemy, in expected damage
+-- points (see the top of the file). `path`: the hexes of its move, or nil to weigh the end
+-- hex alone.
+---@param ctx CtxReader
+---@param cache table T.read's
+---@param p Ship
+---@param to Hex
+---@param f integer
+---@param path Hex[]|nil
+---@param env table
+---@param weapon_info fun(ctx: CtxReader, id: string): Weapon
+---@return number
+function T.exchange(ctx, cache, p, to, f, path, env, weapon_info)
+  local out, back = 0, 0
+  for _, e in ipairs(cache.enemies) do
+    -- This half's offensive fire, and next half's defensive fire at its start hex: at the
+    -- enemy worth most (each weapon picks its own target in play; close enough here).
+    local _, now = shot(ctx, cache, p, to, f, e, e.hex, true, env, weapon_info)
+    local _, next = shot(ctx, cache, p, to, f, e, e.hex, false, env, weapon_info)
+    if now + next > out then out = now + next end
+    -- Next half: it closes by up to its speed plus its ADF, turns to face, and fires.
+    local reach = (e.values.speed or 0) + (e.stats.adf or 0)
+    local close = math.max(1, mv.distance(to, e.hex) - reach)
+    if close <= cache.longest then
+      local _, sum = T.fire_values(ctx, cache, e, p, close, "free", true, weapon_info)
+      back = back + sum
+    end
+    -- This half: its defensive fire at the path, each weapon at its best hex of it.
+    local best = {}
+    for _, h in ipairs(path or { to }) do
+      local by_mount = shot(ctx, cache, e, e.hex, mv.dir(e.facing) or 0, p, h, false, env, weapon_info)
+      for slot, v in ipairs(by_mount) do
+        if v > (best[slot] or 0) then best[slot] = v end
+      end
+    end
+    for _, v in pairs(best) do back = back + v end
+  end
+  return out - back
+end
+
+-- Above end_phase (0) and greedy's shots (100 and more) alike: in the movement phase a ship
+-- always takes a speed and a move, whatever they trade (left alone it would fly straight on).
+local MOVE_BASE = 50
+
+-- What greedy takes off a move that ends near trouble (bot.lua): the hex a full move ahead off
+-- the map, a planet at the bow.
+---@return number
+local function hazards(ctx, p, to, f, speed, planets)
+  local s = 0
+  local ahead = to
+  for _ = 1, math.max(1, speed) do ahead = mv.step(ahead, f) end
+  if not ctx:on_board(ahead) then s = s - 10 end
+  local bow = mv.step(to, f)
+  for _, pl in ipairs(planets) do
+    if mv.eq(pl, bow) then s = s - 30 end
+  end
+  return s
+end
+
+-- The most end positions of one speed weighed (evenly spread over its listing): a fast,
+-- nimble ship lists hundreds, and a bot has a bounded budget a decision.
+local ENDS_PER_SPEED = 48
+-- The speeds weighed either side of greedy's (the one that closes to a hex): the rest of a
+-- fast ship's ADF range is rarely better and costs a listing each.
+local SPEED_WINDOW = 30
+
+-- The best a speed offers: the best exchange of the moves it lists, at their end hexes.
+---@return number
+local function speed_value(ctx, cache, p, speed, env, weapon_info)
+  local near
+  for _, e in ipairs(cache.enemies) do
+    local d = mv.distance(p.hex, e.hex)
+    if near == nil or d < near then near = d end
+  end
+  local options = mv.speed_options(p.values.speed or 0, p.stats.adf)
+  local want = math.max(0, math.min((near or 4) - 1, 8))
+  want = math.max(options[1], math.min(want, options[#options]))
+  if math.abs(speed - want) > SPEED_WINDOW then return -100 end
+  local facings = (p.values.orbit or speed == 0) and { 0, 1, 2, 3, 4, 5 } or { mv.dir(p.facing) or 0 }
+  local ends
+  if speed == 0 then
+    ends = {}
+    local free = (p.values.speed or 0) == 0
+    for _, f in ipairs(free and facings or { mv.dir(p.facing) or 0 }) do
+      ends[#ends + 1] = { to = p.hex, facing = f }
+    end
+  else
+    ends = mv.reach(p.hex, facings, speed, p.stats.mr, env)
+  end
+  local best = nil
+  local stride = math.max(1, math.ceil(#ends / ENDS_PER_SPEED))
+  for i = 1, #ends, stride do
+    local m = ends[i]
+    local f = mv.dir(m.facing) or 0
+    local v = T.exchange(ctx, cache, p, m.to, f, nil, env, weapon_info)
+      + hazards(ctx, p, m.to, f, speed, cache.planets)
+    if best == nil or v > best then best = v end
+  end
+  return best or -100
+end
+
+-- The score of one action other than a move (a move: see T.weigher).
+---@return number
+local function score(ctx, side, a, weapon_info, cache, move_env)
+  if a.id == "fire" or a.id == "end_phase" then return bot.score(ctx, side, a, weapon_info, cache) end
+  T.read(ctx, side, cache, weapon_info)
+  if a.id == "intercept" then
+    local pending = ctx:global("pending_shot") or {}
+    return 60 - math.abs(a.count - interceptors_at(pending.penalty or 0, cache.torpedoes))
+  end
+  cache.env = cache.env or move_env(ctx)
+  cache.planets = cache.planets or ctx:global("planets") or {}
+  local p = cache.ships[a.piece]
+  if a.id == "speed" then
+    return MOVE_BASE + speed_value(ctx, cache, p, a.speed, cache.env, weapon_info)
+  end
+  if a.id == "orbit" then
+    local nxt = mv.orbit_next(a.planet, p.hex, a.dir)
+    if not nxt then return MOVE_BASE - 100 end
+    return MOVE_BASE + T.exchange(ctx, cache, p, nxt, mv.dir(a.facing) or 0, { p.hex, nxt }, cache.env, weapon_info)
+  end
+  return bot.score(ctx, side, a, weapon_info, cache)
+end
+
+--- The tactical bot's scores of the legal actions (a bot.ActionScores once `move_env` is
+-- bound): greedy's for fire, the exchange for speeds, moves and orbits, interceptors kept for
+-- torpedoes. Moves are weighed at their end hex first, which is an upper bound of their
+-- score (the enemy fires at the path's worst hex, and the end hex is on it); only those whose
+-- bound beats the best exact score so far have their path read and weighed: a fast ship
+-- lists hundreds of moves, each path as long as its speed.
+---@param move_env fun(ctx: CtxReader): MoveEnv
+---@return ActionScores
+function T.weigher(move_env)
+  return function(ctx, side, actions, weapon_info)
+    local scores, cache, moves = {}, {}, {}
+    for i, a in ipairs(actions) do
+      if a.id == "move" then
+        T.read(ctx, side, cache, weapon_info)
+        cache.env = cache.env or move_env(ctx)
+        cache.planets = cache.planets or ctx:global("planets") or {}
+        local p, f = cache.ships[a.piece], mv.dir(a.facing) or 0
+        scores[i] = MOVE_BASE + T.exchange(ctx, cache, p, a.to, f, nil, cache.env, weapon_info)
+          + hazards(ctx, p, a.to, f, p.values.new_speed or 0, cache.planets)
+        moves[#moves + 1] = i
+      else
+        scores[i] = score(ctx, side, a, weapon_info, cache, move_env)
+      end
+    end
+    table.sort(moves, function(x, y) return scores[x] > scores[y] or (scores[x] == scores[y] and x < y) end)
+    local best = nil
+    for _, i in ipairs(moves) do
+      if best ~= nil and scores[i] < best then break end
+      local a = actions[i]
+      local p = cache.ships[a.piece]
+      local f = mv.dir(a.facing) or 0
+      scores[i] = MOVE_BASE + T.exchange(ctx, cache, p, a.to, f, a.path, cache.env, weapon_info)
+        + hazards(ctx, p, a.to, f, p.values.new_speed or 0, cache.planets)
+      if best == nil or scores[i] > best then best = scores[i] end
+    end
+    return scores
+  end
+end
+
+return T
