@@ -38,6 +38,14 @@ local function interceptors_at(penalty, torpedoes_left)
   return penalty >= 5 and 2 or 1
 end
 
+-- A band as a number, for T.fire_values' memo key.
+local BAND = { centre = 0, side = 1, own = 2, none = 3, free = 4 }
+
+-- A hex as a number (coordinates within +-2048), for the line-of-fire memo's key.
+---@param h Hex
+---@return integer
+local function hex_number(h) return (h.q + 2048) * 4096 + (h.r + 2048) end
+
 -- The expected damage of each of `firer`'s weapons (a list by mount) in one fire phase at
 -- `target`, `range` hexes away, where the target lies in the firer's bow band (`band`:
 -- "centre", "side", "own" or "none", or "free" for a firer that turns to face it first), and
@@ -53,7 +61,7 @@ end
 ---@return number[] by_mount
 ---@return number sum
 function T.fire_values(ctx, cache, firer, target, range, band, offensive, weapon_info)
-  local key = ("%d>%d:%d:%s:%s"):format(firer.id, target.id, range, band, offensive and "o" or "d")
+  local key = (((firer.id * 4096 + target.id) * 256 + range) * 8 + BAND[band]) * 2 + (offensive and 1 or 0)
   local v = cache.fire[key]
   if v ~= nil then return v, v.sum end
   v = { sum = 0 }
@@ -74,7 +82,22 @@ function T.fire_values(ctx, cache, firer, target, range, band, offensive, weapon
   return v, v.sum
 end
 
+
+-- No fire at all.
 local NONE = { sum = 0 }
+
+-- Whether a planet blocks the line of fire between two hexes (either way: the test is
+-- symmetric), memoised per decision.
+---@return boolean
+local function blocked(cache, a, b, env)
+  local key = hex_number(a) * 16777216 + hex_number(b)
+  local v = cache.los[key]
+  if v == nil then
+    v = C.los_blocked(a, b, env.planets or {}, env.blocked)
+    cache.los[key] = v
+  end
+  return v
+end
 
 -- The expected damage of `firer`'s fire from `from` facing `f` at `target` in hex `at`, by
 -- mount and in all (T.fire_values): none out of every weapon's range or behind a planet.
@@ -82,14 +105,7 @@ local NONE = { sum = 0 }
 ---@return number sum
 local function shot(ctx, cache, firer, from, f, target, at, offensive, env, weapon_info)
   local range = mv.distance(from, at)
-  if range > cache.longest then return NONE, 0 end
-  local key = mv.key(from) .. ">" .. mv.key(at)
-  local blocked = cache.los[key]
-  if blocked == nil then
-    blocked = C.los_blocked(from, at, env.planets or {}, env.blocked)
-    cache.los[key] = blocked
-  end
-  if blocked then return NONE, 0 end
+  if range > cache.longest or blocked(cache, from, at, env) then return NONE, 0 end
   local band = C.forward_band(from, f, at) or "none"
   return T.fire_values(ctx, cache, firer, target, range, band, offensive, weapon_info)
 end
@@ -102,12 +118,16 @@ end
 ---@param weapon_info fun(ctx: CtxReader, id: string): Weapon
 function T.read(ctx, side, cache, weapon_info)
   if cache.head_on ~= nil then return end
-  cache.enemies, cache.ships, cache.torpedoes = {}, {}, 0
+  cache.enemies, cache.ships, cache.order, cache.torpedoes = {}, {}, {}, 0
+  cache.facing, cache.reach = {}, {}
   for _, p in ipairs(ctx:pieces {}) do
     if p.hex then
       cache.ships[p.id] = p
+      cache.order[#cache.order + 1] = p
       if p.owner ~= side then
         cache.enemies[#cache.enemies + 1] = p
+        cache.facing[p.id] = mv.dir(p.facing) or 0
+        cache.reach[p.id] = (p.values.speed or 0) + (p.stats.adf or 0)
         cache.torpedoes = cache.torpedoes + ((p.values.ammo or {}).torpedo or 0)
       end
     end
@@ -138,27 +158,39 @@ end
 function T.exchange(ctx, cache, p, to, f, path, env, weapon_info)
   local out, back = 0, 0
   for _, e in ipairs(cache.enemies) do
-    -- This half's offensive fire, and next half's defensive fire at its start hex: at the
-    -- enemy worth most (each weapon picks its own target in play; close enough here).
-    local _, now = shot(ctx, cache, p, to, f, e, e.hex, true, env, weapon_info)
-    local _, next = shot(ctx, cache, p, to, f, e, e.hex, false, env, weapon_info)
-    if now + next > out then out = now + next end
+    local range = mv.distance(to, e.hex)
+    local ef = cache.facing[e.id]
+    if range <= cache.longest and not blocked(cache, to, e.hex, env) then
+      -- This half's offensive fire, and next half's defensive fire at its start hex: at the
+      -- enemy worth most (each weapon picks its own target in play; close enough here).
+      local band = C.forward_band(to, f, e.hex) or "none"
+      local _, now = T.fire_values(ctx, cache, p, e, range, band, true, weapon_info)
+      local _, next = T.fire_values(ctx, cache, p, e, range, band, false, weapon_info)
+      if now + next > out then out = now + next end
+      -- This half: its defensive fire at the end hex (the path's other hexes below).
+      if path == nil then
+        local _, sum = T.fire_values(ctx, cache, e, p, range, C.forward_band(e.hex, ef, to) or "none",
+          false, weapon_info)
+        back = back + sum
+      end
+    end
     -- Next half: it closes by up to its speed plus its ADF, turns to face, and fires.
-    local reach = (e.values.speed or 0) + (e.stats.adf or 0)
-    local close = math.max(1, mv.distance(to, e.hex) - reach)
+    local close = math.max(1, range - cache.reach[e.id])
     if close <= cache.longest then
       local _, sum = T.fire_values(ctx, cache, e, p, close, "free", true, weapon_info)
       back = back + sum
     end
     -- This half: its defensive fire at the path, each weapon at its best hex of it.
-    local best = {}
-    for _, h in ipairs(path or { to }) do
-      local by_mount = shot(ctx, cache, e, e.hex, mv.dir(e.facing) or 0, p, h, false, env, weapon_info)
-      for slot, v in ipairs(by_mount) do
-        if v > (best[slot] or 0) then best[slot] = v end
+    if path ~= nil then
+      local best = {}
+      for _, h in ipairs(path) do
+        local by_mount = shot(ctx, cache, e, e.hex, ef, p, h, false, env, weapon_info)
+        for slot, v in ipairs(by_mount) do
+          if v > (best[slot] or 0) then best[slot] = v end
+        end
       end
+      for _, v in pairs(best) do back = back + v end
     end
-    for _, v in pairs(best) do back = back + v end
   end
   return out - back
 end
@@ -185,22 +217,9 @@ end
 -- The most end positions of one speed weighed (evenly spread over its listing): a fast,
 -- nimble ship lists hundreds, and a bot has a bounded budget a decision.
 local ENDS_PER_SPEED = 48
--- The speeds weighed either side of greedy's (the one that closes to a hex): the rest of a
--- fast ship's ADF range is rarely better and costs a listing each.
-local SPEED_WINDOW = 30
-
 -- The best a speed offers: the best exchange of the moves it lists, at their end hexes.
 ---@return number
 local function speed_value(ctx, cache, p, speed, env, weapon_info)
-  local near
-  for _, e in ipairs(cache.enemies) do
-    local d = mv.distance(p.hex, e.hex)
-    if near == nil or d < near then near = d end
-  end
-  local options = mv.speed_options(p.values.speed or 0, p.stats.adf)
-  local want = math.max(0, math.min((near or 4) - 1, 8))
-  want = math.max(options[1], math.min(want, options[#options]))
-  if math.abs(speed - want) > SPEED_WINDOW then return -100 end
   local facings = (p.values.orbit or speed == 0) and { 0, 1, 2, 3, 4, 5 } or { mv.dir(p.facing) or 0 }
   local ends
   if speed == 0 then
@@ -224,6 +243,46 @@ local function speed_value(ctx, cache, p, speed, env, weapon_info)
   return best or -100
 end
 
+-- Speed values by position. The search bot asks its guide about the same position many
+-- times a decision (every simulation passes through the root's children), and a speed's
+-- value depends only on where the ships are, how they fly and what they carry, and on the
+-- planets: so a cache of a pure function (the same answers as computing them again), bounded
+-- and emptied when full. Kept in the VM, which may be thrown away with it at any moment.
+local SPEED_MEMO, SPEED_MEMO_SIZE, SPEED_MEMO_MAX = {}, 0, 4096
+
+-- What speed_value reads of the game, as a string: every ship's place, course and stores,
+-- the ship choosing, and the planets.
+---@return string
+local function position_key(cache, p)
+  local parts = { p.id }
+  for _, s in ipairs(cache.order) do
+    local v = s.values
+    local orbit = v.orbit and (mv.key(v.orbit.planet) .. tostring(v.orbit.dir)) or "-"
+    local stores = {}
+    for k, n in pairs(v.ammo or {}) do stores[#stores + 1] = k .. "=" .. n end
+    table.sort(stores)
+    parts[#parts + 1] = ("%d:%s:%s:%d:%s:%s:%d"):format(s.id, mv.key(s.hex), tostring(s.facing),
+      v.speed or 0, orbit, table.concat(stores, ","), v.icm or 0)
+  end
+  for _, h in ipairs(cache.planets) do parts[#parts + 1] = mv.key(h) end
+  return table.concat(parts, "|")
+end
+
+-- speed_value of every speed `p` may choose, from the memo when the position was seen.
+---@return table<integer, number>
+local function speed_values(ctx, cache, p, env, weapon_info)
+  local key = position_key(cache, p)
+  local values = SPEED_MEMO[key]
+  if values then return values end
+  values = {}
+  for _, s in ipairs(mv.speed_options(p.values.speed or 0, p.stats.adf)) do
+    values[s] = speed_value(ctx, cache, p, s, env, weapon_info)
+  end
+  if SPEED_MEMO_SIZE >= SPEED_MEMO_MAX then SPEED_MEMO, SPEED_MEMO_SIZE = {}, 0 end
+  SPEED_MEMO[key], SPEED_MEMO_SIZE = values, SPEED_MEMO_SIZE + 1
+  return values
+end
+
 -- The score of one action other than a move (a move: see T.weigher).
 ---@return number
 local function score(ctx, side, a, weapon_info, cache, move_env)
@@ -237,7 +296,10 @@ local function score(ctx, side, a, weapon_info, cache, move_env)
   cache.planets = cache.planets or ctx:global("planets") or {}
   local p = cache.ships[a.piece]
   if a.id == "speed" then
-    return MOVE_BASE + speed_value(ctx, cache, p, a.speed, cache.env, weapon_info)
+    cache.speeds = cache.speeds or {}
+    local values = cache.speeds[p.id] or speed_values(ctx, cache, p, cache.env, weapon_info)
+    cache.speeds[p.id] = values
+    return MOVE_BASE + (values[a.speed] or -100)
   end
   if a.id == "orbit" then
     local nxt = mv.orbit_next(a.planet, p.hex, a.dir)
