@@ -38,6 +38,11 @@ local function interceptors_at(penalty, torpedoes_left)
   return penalty >= 5 and 2 or 1
 end
 
+---The expected damage of each weapon mount by slot, and their sum.
+---@class FireValues
+---@field [integer] number
+---@field sum number
+
 -- A band as a number, for T.fire_values' memo key.
 local BAND = { centre = 0, side = 1, own = 2, none = 3, free = 4 }
 
@@ -58,10 +63,10 @@ local function hex_number(h) return (h.q + 2048) * 4096 + (h.r + 2048) end
 ---@param band string
 ---@param offensive boolean torpedoes and assault rockets fire only in offensive fire
 ---@param weapon_info fun(ctx: CtxReader, id: string): Weapon
----@return number[] by_mount
+---@return FireValues by_mount
 ---@return number sum
 function T.fire_values(ctx, cache, firer, target, range, band, offensive, weapon_info)
-  local key = (((firer.id * 4096 + target.id) * 256 + range) * 8 + BAND[band]) * 2 + (offensive and 1 or 0)
+  local key = (((firer.id * 4096 + target.id) * 256 + range) * 8 + (BAND[band] or 3)) * 2 + (offensive and 1 or 0)
   local v = cache.fire[key]
   if v ~= nil then return v, v.sum end
   v = { sum = 0 }
@@ -84,7 +89,7 @@ end
 
 
 -- No fire at all.
-local NONE = { sum = 0 }
+local NONE = { sum = 0 } ---@type FireValues
 
 -- Whether a planet blocks the line of fire between two hexes (either way: the test is
 -- symmetric), memoised per decision.
@@ -101,7 +106,7 @@ end
 
 -- The expected damage of `firer`'s fire from `from` facing `f` at `target` in hex `at`, by
 -- mount and in all (T.fire_values): none out of every weapon's range or behind a planet.
----@return number[] by_mount
+---@return FireValues by_mount
 ---@return number sum
 local function shot(ctx, cache, firer, from, f, target, at, offensive, env, weapon_info)
   local range = mv.distance(from, at)
@@ -156,7 +161,7 @@ end
 ---@param weapon_info fun(ctx: CtxReader, id: string): Weapon
 ---@return number
 function T.exchange(ctx, cache, p, to, f, path, env, weapon_info)
-  local out, back = 0, 0
+  local out, back = 0.0, 0.0
   for _, e in ipairs(cache.enemies) do
     local range = mv.distance(to, e.hex)
     local ef = cache.facing[e.id]
@@ -175,7 +180,7 @@ function T.exchange(ctx, cache, p, to, f, path, env, weapon_info)
       end
     end
     -- Next half: it closes by up to its speed plus its ADF, turns to face, and fires.
-    local close = math.max(1, range - cache.reach[e.id])
+    local close = math.max(1, range - cache.reach[e.id]) --[[@as integer]]
     if close <= cache.longest then
       local _, sum = T.fire_values(ctx, cache, e, p, close, "free", true, weapon_info)
       back = back + sum
@@ -202,7 +207,7 @@ local MOVE_BASE = 50
 -- What greedy takes off a move that ends near trouble (bot.lua): the hex a full move ahead off
 -- the map, a planet at the bow.
 ---@return number
-local function hazards(ctx, p, to, f, speed, planets)
+local function hazards(ctx, to, f, speed, planets)
   local s = 0
   local ahead = to
   for _ = 1, math.max(1, speed) do ahead = mv.step(ahead, f) end
@@ -221,7 +226,7 @@ local ENDS_PER_SPEED = 48
 ---@return number
 local function speed_value(ctx, cache, p, speed, env, weapon_info)
   local facings = (p.values.orbit or speed == 0) and { 0, 1, 2, 3, 4, 5 } or { mv.dir(p.facing) or 0 }
-  local ends
+  local ends ---@type { to: Hex, facing: integer|string }[]
   if speed == 0 then
     ends = {}
     local free = (p.values.speed or 0) == 0
@@ -234,10 +239,10 @@ local function speed_value(ctx, cache, p, speed, env, weapon_info)
   local best = nil
   local stride = math.max(1, math.ceil(#ends / ENDS_PER_SPEED))
   for i = 1, #ends, stride do
-    local m = ends[i]
+    local m = ends[i] --[[@as { to: Hex, facing: integer|string }]]
     local f = mv.dir(m.facing) or 0
     local v = T.exchange(ctx, cache, p, m.to, f, nil, env, weapon_info)
-      + hazards(ctx, p, m.to, f, speed, cache.planets)
+      + hazards(ctx, m.to, f, speed, cache.planets)
     if best == nil or v > best then best = v end
   end
   return best or -100
@@ -248,7 +253,8 @@ end
 -- value depends only on where the ships are, how they fly and what they carry, and on the
 -- planets: so a cache of a pure function (the same answers as computing them again), bounded
 -- and emptied when full. Kept in the VM, which may be thrown away with it at any moment.
-local SPEED_MEMO, SPEED_MEMO_SIZE, SPEED_MEMO_MAX = {}, 0, 4096
+local SPEED_MEMO = {} ---@type table<string, table<integer, number>>
+local SPEED_MEMO_SIZE, SPEED_MEMO_MAX = 0, 4096
 
 -- What speed_value reads of the game, as a string: every ship's place, course and stores,
 -- the ship choosing, and the planets.
@@ -272,14 +278,18 @@ end
 ---@return table<integer, number>
 local function speed_values(ctx, cache, p, env, weapon_info)
   local key = position_key(cache, p)
-  local values = SPEED_MEMO[key]
-  if values then return values end
-  values = {}
+  local seen = SPEED_MEMO[key]
+  if seen ~= nil then return seen end
+  local values = {} ---@type table<integer, number>
   for _, s in ipairs(mv.speed_options(p.values.speed or 0, p.stats.adf)) do
     values[s] = speed_value(ctx, cache, p, s, env, weapon_info)
   end
-  if SPEED_MEMO_SIZE >= SPEED_MEMO_MAX then SPEED_MEMO, SPEED_MEMO_SIZE = {}, 0 end
-  SPEED_MEMO[key], SPEED_MEMO_SIZE = values, SPEED_MEMO_SIZE + 1
+  if SPEED_MEMO_SIZE >= SPEED_MEMO_MAX then
+    SPEED_MEMO = {}
+    SPEED_MEMO_SIZE = 0
+  end
+  SPEED_MEMO[key] = values
+  SPEED_MEMO_SIZE = SPEED_MEMO_SIZE + 1
   return values
 end
 
@@ -294,7 +304,7 @@ local function score(ctx, side, a, weapon_info, cache, move_env)
   end
   cache.env = cache.env or move_env(ctx)
   cache.planets = cache.planets or ctx:global("planets") or {}
-  local p = cache.ships[a.piece]
+  local p = cache.ships[a.piece] --[[@as Ship]]
   if a.id == "speed" then
     cache.speeds = cache.speeds or {}
     local values = cache.speeds[p.id] or speed_values(ctx, cache, p, cache.env, weapon_info)
@@ -325,9 +335,9 @@ function T.weigher(move_env)
         T.read(ctx, side, cache, weapon_info)
         cache.env = cache.env or move_env(ctx)
         cache.planets = cache.planets or ctx:global("planets") or {}
-        local p, f = cache.ships[a.piece], mv.dir(a.facing) or 0
+        local p, f = cache.ships[a.piece] --[[@as Ship]], mv.dir(a.facing) or 0
         scores[i] = MOVE_BASE + T.exchange(ctx, cache, p, a.to, f, nil, cache.env, weapon_info)
-          + hazards(ctx, p, a.to, f, p.values.new_speed or 0, cache.planets)
+          + hazards(ctx, a.to, f, p.values.new_speed or 0, cache.planets)
         moves[#moves + 1] = i
       else
         scores[i] = score(ctx, side, a, weapon_info, cache, move_env)
@@ -338,10 +348,10 @@ function T.weigher(move_env)
     for _, i in ipairs(moves) do
       if best ~= nil and scores[i] < best then break end
       local a = actions[i]
-      local p = cache.ships[a.piece]
+      local p = cache.ships[a.piece] --[[@as Ship]]
       local f = mv.dir(a.facing) or 0
       scores[i] = MOVE_BASE + T.exchange(ctx, cache, p, a.to, f, a.path, cache.env, weapon_info)
-        + hazards(ctx, p, a.to, f, p.values.new_speed or 0, cache.planets)
+        + hazards(ctx, a.to, f, p.values.new_speed or 0, cache.planets)
       if best == nil or scores[i] > best then best = scores[i] end
     end
     return scores

@@ -16,13 +16,13 @@ local function play(g, bots)
 end
 
 -- Blue's first speed and move by `name`, the rest of the half ended; the distance to red.
----@param t TestContext
+---@param t TestCase
 ---@param name string
 ---@return integer
 local function opening_distance(t, name)
   local g = t:game { scenario = "duel", seed = 1 }
   for _ = 1, 2 do g:act(assert(g:bot(name, "blue"), "blue moves")) end
-  return mv.distance(g:piece(1).hex, g:piece(2).hex)
+  return mv.distance(assert(g:piece(1).hex, "blue is on the map"), assert(g:piece(2).hex, "red is on the map"))
 end
 
 test("the tactical bot opens the duel out of the enemy's torpedo reach, where greedy closes in", function(t)
