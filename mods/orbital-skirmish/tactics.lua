@@ -115,6 +115,26 @@ local function shot(ctx, cache, firer, from, f, target, at, offensive, env, weap
   return T.fire_values(ctx, cache, firer, target, range, band, offensive, weapon_info)
 end
 
+-- How near a side that no longer waits wants to end its move (torpedo range).
+local CLOSE_IN = 4
+
+-- Whether keeping out of the enemy's reach still pays: not where the turn limit gives the
+-- game to another side (a scenario's `limit_winner`: the raiders must go in), nor, where the
+-- side with more hull wins at the limit, past half the game's rounds for a side that is not
+-- ahead. Without this, two tactical players each wait for the other to come in, and the game
+-- is decided at the limit without a shot that hits.
+---@param ctx Ctx
+---@param side string
+---@param mine number this side's hull left on the map
+---@param theirs number the other sides'
+---@return boolean
+local function waits(ctx, side, mine, theirs)
+  local o = ctx.options or {}
+  if o.limit_winner and o.limit_winner ~= "hull" then return o.limit_winner == side end
+  local limit = ctx.turn_limit
+  return not (limit and ctx.round > limit / 2 and mine <= theirs)
+end
+
 -- What one decision reads once for all its actions: the enemies on the map, the ships by id,
 -- the head-on bonus, and how many torpedo rounds the enemy still carries.
 ---@param ctx CtxReader
@@ -125,10 +145,13 @@ function T.read(ctx, side, cache, weapon_info)
   if cache.head_on ~= nil then return end
   cache.enemies, cache.ships, cache.order, cache.torpedoes = {}, {}, {}, 0
   cache.facing, cache.reach = {}, {}
+  local mine, theirs = 0.0, 0.0
   for _, p in ipairs(ctx:pieces {}) do
     if p.hex then
       cache.ships[p.id] = p
       cache.order[#cache.order + 1] = p
+      local hull = p.stats.hull - (p.values.damage or 0)
+      if p.owner == side then mine = mine + hull else theirs = theirs + hull end
       if p.owner ~= side then
         cache.enemies[#cache.enemies + 1] = p
         cache.facing[p.id] = mv.dir(p.facing) or 0
@@ -138,6 +161,7 @@ function T.read(ctx, side, cache, weapon_info)
     end
   end
   cache.head_on = (ctx:lookup("rules", "value", "head_on_bonus")) or 0
+  cache.wait = waits(ctx --[[@as Ctx]], side, mine, theirs) and 1 or 0
   cache.fire, cache.los = {}, {}
   cache.longest = 0
   for _, p in pairs(cache.ships) do
@@ -162,8 +186,10 @@ end
 ---@return number
 function T.exchange(ctx, cache, p, to, f, path, env, weapon_info)
   local out, back = 0.0, 0.0
+  local nearest = nil ---@type integer|nil
   for _, e in ipairs(cache.enemies) do
     local range = mv.distance(to, e.hex)
+    if nearest == nil or range < nearest then nearest = range end
     local ef = cache.facing[e.id]
     if range <= cache.longest and not blocked(cache, to, e.hex, env) then
       -- This half's offensive fire, and next half's defensive fire at its start hex: at the
@@ -181,7 +207,7 @@ function T.exchange(ctx, cache, p, to, f, path, env, weapon_info)
     end
     -- Next half: it closes by up to its speed plus its ADF, turns to face, and fires.
     local close = math.max(1, range - cache.reach[e.id]) --[[@as integer]]
-    if close <= cache.longest then
+    if close <= cache.longest and cache.wait > 0 then
       local _, sum = T.fire_values(ctx, cache, e, p, close, "free", true, weapon_info)
       back = back + sum
     end
@@ -197,6 +223,8 @@ function T.exchange(ctx, cache, p, to, f, path, env, weapon_info)
       for _, v in pairs(best) do back = back + v end
     end
   end
+  -- A side that no longer waits closes in: a point a hex beyond torpedo range.
+  if cache.wait == 0 and nearest and nearest > CLOSE_IN then back = back + (nearest - CLOSE_IN) end
   return out - back
 end
 
@@ -260,7 +288,7 @@ local SPEED_MEMO_SIZE, SPEED_MEMO_MAX = 0, 4096
 -- the ship choosing, and the planets.
 ---@return string
 local function position_key(cache, p)
-  local parts = { p.id }
+  local parts = { p.id, cache.wait }
   for _, s in ipairs(cache.order) do
     local v = s.values
     local orbit = v.orbit and (mv.key(v.orbit.planet) .. tostring(v.orbit.dir)) or "-"

@@ -86,3 +86,15 @@ test("the tactical bot plays every scenario to an end", function(t)
     t:ok(o ~= nil)
   end
 end)
+
+test("two tactical players fight it out: past half the game the side not ahead closes in", function(t)
+  -- Each keeps out of the other's torpedo reach, so without the turn limit's pressure every
+  -- duel between them reached round 12 with no hit (a draw, or the one lucky laser).
+  local fought = 0
+  for seed = 1, 10 do
+    local o = assert(play(t:game { scenario = "duel", seed = seed }, { blue = "tactical", red = "tactical" }),
+      "the game ends")
+    if o.reason:find("only ships left") then fought = fought + 1 end
+  end
+  t:eq(fought, 10)
+end)
