@@ -4,18 +4,22 @@
 -- greedy flies at the nearest enemy and ends as close as it can. In this game that is
 -- costly in three ways: a ship's path is fired at in the other side's defensive fire, all of
 -- it, from the start hex on, so a path through an enemy's bow band invites its laser cannon;
--- the side that moves second in a round, coming into torpedo range, fires the first torpedo;
--- and an interceptor spent on a rocket battery's shot (3 points off it) is missing from the
--- next torpedo (10 points). This bot weighs a move by what it expects in damage points:
+-- a ship that ends its move within the enemy's reach (its next speed plus torpedo range) but
+-- beyond its own torpedo range hands the enemy the first torpedo; and an interceptor spent on
+-- a rocket battery's shot (3 points off it) is missing from the next torpedo (10 points). This
+-- bot weighs a move by what it expects in damage points:
 --   + its offensive fire now, from where the move ends, at the enemy where it is;
 --   + its defensive fire next half, at the enemy's start hex (every path starts there);
 --   - the enemy's defensive fire now, at the best hex of the path for each of its weapons;
---   - the enemy's offensive fire next half, from as close as its next speed brings it.
+--   - the enemy's offensive fire next half, from as close as its next speed brings it
+--     (left out once waiting no longer pays, see `waits`: then it closes in instead);
 -- and a speed by the best move that speed offers (scored at the move's end hex, without the
--- path: the listing of a speed has no paths). What it deliberately does not do: look further,
--- coordinate ships (each ship is weighed as if it were the only mover), or aim (fire and
--- targets are greedy's). main.lua registers it as `game.bots.tactical`.
---   local score = tactics.score(ctx, side, action, weapon_info, cache, env)
+-- path: the listing of a speed has no paths). Every shot is weighed as if the target's side
+-- intercepted as this bot does. What it deliberately does not do: look further, coordinate
+-- ships (each ship is weighed as if it were the only mover), or aim (fire and targets are
+-- greedy's). main.lua registers it as `game.bots.tactical`:
+--   local weigh = tactics.weigher(move_env)
+--   local best, index = bot.choose(ctx, side, legal, weapon_info, move_env, weigh)
 
 ---@class OrbitalTactics
 local T = {}
@@ -230,7 +234,7 @@ end
 
 -- Above end_phase (0) and greedy's shots (100 and more) alike: in the movement phase a ship
 -- always takes a speed and a move, whatever they trade (left alone it would fly straight on).
-local MOVE_BASE = 50
+local MOVE_BASE = 1000
 
 -- What greedy takes off a move that ends near trouble (bot.lua): the hex a full move ahead off
 -- the map, a planet at the bow.

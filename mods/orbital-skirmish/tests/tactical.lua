@@ -79,6 +79,19 @@ test("the tactical bot beats greedy in the duel, where greedy in its place does 
   t:ok(gw < 108)
 end)
 
+test("the tactical bot gives every ship its orders, however much fire its best move draws", function(t)
+  -- Ending the movement phase with a ship unmoved leaves it to fly straight on. In the fleet
+  -- action a move's exchange can be worse than -50 (four enemies' fire), which once scored
+  -- below end_phase: blue left 8 or 9 ships a game without orders against greedy.
+  for seed = 1, 2 do
+    local g = t:game { scenario = "fleet", seed = seed }
+    play(g, { blue = "tactical", red = "greedy" })
+    for _, entry in ipairs(g:log()) do
+      for _, line in ipairs(entry.events) do t:ok(not line:find("had no orders"), line) end
+    end
+  end
+end)
+
 test("the tactical bot plays every scenario to an end", function(t)
   for _, s in ipairs({ "fleet", "station" }) do
     local o = play(t:game { scenario = s, seed = 3 }, { blue = "tactical", red = "tactical",
