@@ -37,6 +37,36 @@ local function mean(notation)
 end
 B.mean = mean
 
+--- What a move that ends at `to` facing `f` at `speed` loses for ending near trouble: 10 when
+-- the hex a full move ahead is off the map (keep away from the edge), 30 for each planet next
+-- to the bow (next turn's first hex would be the planet).
+---@param ctx CtxReader
+---@param to Hex
+---@param f integer
+---@param speed integer
+---@param planets Hex[]
+---@return number
+function B.hazards(ctx, to, f, speed, planets)
+  local s = 0
+  local ahead = to
+  for _ = 1, math.max(1, speed) do ahead = mv.step(ahead, f) end
+  if not ctx:on_board(ahead) then s = s - 10 end
+  local bow = mv.step(to, f)
+  for _, pl in ipairs(planets) do
+    if mv.eq(pl, bow) then s = s - 30 end
+  end
+  return s
+end
+
+--- How many interceptors greedy fires at a shot whose weapon loses `penalty` points an
+-- interceptor: three at a torpedo (10 points each), two at an assault rocket (5), one at a
+-- rocket battery's rocket (3 points: interceptors are worth keeping).
+---@param penalty integer
+---@return integer
+function B.interceptors_wanted(penalty)
+  return penalty >= 10 and 3 or penalty >= 5 and 2 or 1
+end
+
 --- The score of one legal action; higher is better.
 ---@param ctx CtxReader
 ---@param side string
@@ -84,23 +114,13 @@ function B.score(ctx, side, a, weapon_info, cache)
       local k = mv.distance(to, e.hex)
       if dq == k * v[1] and dr == k * v[2] then s = s + 3 end -- enemy in the forward band
     end
-    -- Keep away from the edge: the hex a full move ahead should be on the map.
-    local ahead = to
-    for _ = 1, math.max(1, p.values.new_speed) do ahead = mv.step(ahead, f) end
-    if not ctx:on_board(ahead) then s = s - 10 end
-    -- Never end facing a planet next to the bow: next turn's first hex would be the planet.
-    local bow = mv.step(to, f)
-    for _, pl in ipairs(cache.planets) do
-      if mv.eq(pl, bow) then s = s - 30 end
-    end
-    return s
+    return s + B.hazards(ctx, to, f, p.values.new_speed, cache.planets)
   end
   if a.id == "intercept" then
     -- As many as the rules allow at a torpedo (10 points each), two at an assault rocket,
     -- one at a rocket battery's rocket (3 points: interceptors are worth keeping).
     local shot = ctx:global("pending_shot") or {}
-    local want = (shot.penalty or 0) >= 10 and 3 or (shot.penalty or 0) >= 5 and 2 or 1
-    return 60 - math.abs(a.count - want)
+    return 60 - math.abs(a.count - B.interceptors_wanted(shot.penalty or 0))
   end
   if a.id == "orbit" then
     -- With an enemy within reach of its guns, a ship next to a planet holds station in orbit

@@ -27,6 +27,7 @@ local T = {}
 local mv = require("movement")
 local C = require("combat")
 local bot = require("bot")
+local R = require("reading")
 
 -- Mean of "NdS+K" dice (the one bot.lua uses).
 local mean = bot.mean
@@ -37,9 +38,8 @@ local mean = bot.mean
 ---@param torpedoes_left integer the enemy's torpedo rounds still carried
 ---@return integer
 local function interceptors_at(penalty, torpedoes_left)
-  if penalty >= 10 then return 3 end
-  if torpedoes_left > 0 then return 0 end
-  return penalty >= 5 and 2 or 1
+  if penalty < 10 and torpedoes_left > 0 then return 0 end
+  return bot.interceptors_wanted(penalty)
 end
 
 ---The expected damage of each weapon mount by slot, and their sum.
@@ -49,11 +49,6 @@ end
 
 -- A band as a number, for T.fire_values' memo key.
 local BAND = { centre = 0, side = 1, own = 2, none = 3, free = 4 }
-
--- A hex as a number (coordinates within +-2048), for the line-of-fire memo's key.
----@param h Hex
----@return integer
-local function hex_number(h) return (h.q + 2048) * 4096 + (h.r + 2048) end
 
 -- The expected damage of each of `firer`'s weapons (a list by mount) in one fire phase at
 -- `target`, `range` hexes away, where the target lies in the firer's bow band (`band`:
@@ -99,7 +94,7 @@ local NONE = { sum = 0 } ---@type FireValues
 -- symmetric), memoised per decision.
 ---@return boolean
 local function blocked(cache, a, b, env)
-  local key = hex_number(a) * 16777216 + hex_number(b)
+  local key = R.hex_number(a) * 67108864 + R.hex_number(b) -- hex numbers are below 2^26
   local v = cache.los[key]
   if v == nil then
     v = C.los_blocked(a, b, env.planets or {}, env.blocked)
@@ -154,7 +149,7 @@ function T.read(ctx, side, cache, weapon_info)
     if p.hex then
       cache.ships[p.id] = p
       cache.order[#cache.order + 1] = p
-      local hull = p.stats.hull - (p.values.damage or 0)
+      local hull = R.hull_left(p)
       if p.owner == side then mine = mine + hull else theirs = theirs + hull end
       if p.owner ~= side then
         cache.enemies[#cache.enemies + 1] = p
@@ -164,7 +159,7 @@ function T.read(ctx, side, cache, weapon_info)
       end
     end
   end
-  cache.head_on = (ctx:lookup("rules", "value", "head_on_bonus")) or 0
+  cache.head_on = R.rule(ctx, "head_on_bonus") or 0
   cache.wait = waits(ctx --[[@as Ctx]], side, mine, theirs) and 1 or 0
   cache.fire, cache.los = {}, {}
   cache.longest = 0
@@ -236,20 +231,8 @@ end
 -- always takes a speed and a move, whatever they trade (left alone it would fly straight on).
 local MOVE_BASE = 1000
 
--- What greedy takes off a move that ends near trouble (bot.lua): the hex a full move ahead off
--- the map, a planet at the bow.
----@return number
-local function hazards(ctx, to, f, speed, planets)
-  local s = 0
-  local ahead = to
-  for _ = 1, math.max(1, speed) do ahead = mv.step(ahead, f) end
-  if not ctx:on_board(ahead) then s = s - 10 end
-  local bow = mv.step(to, f)
-  for _, pl in ipairs(planets) do
-    if mv.eq(pl, bow) then s = s - 30 end
-  end
-  return s
-end
+-- What greedy takes off a move that ends near trouble (the map edge ahead, a planet at the bow).
+local hazards = bot.hazards
 
 -- The most end positions of one speed weighed (evenly spread over its listing): a fast,
 -- nimble ship lists hundreds, and a bot has a bounded budget a decision.
