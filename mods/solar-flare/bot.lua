@@ -303,15 +303,30 @@ local function score(ctx, side, a, foes, way)
   return -1
 end
 
----The greedy bot: `game.bots.greedy = M.greedy`.
-function M.greedy(ctx, side, legal)
+-- Helpers the other bots of this mod reuse (tactics.lua).
+M.enemy_ships, M.nearest, M.bearing_off, M.new_way = enemy_ships, nearest, bearing_off, new_way
+
+---Greedy's score of one legal action (higher is better; end_phase scores 0): `foes` from
+---M.enemy_ships, `way` from M.new_way.
+M.score = score
+
+---A scorer: `fun(ctx, side, a, foes, way): number` (M.score, or one built on it).
+---@alias SolarScorer fun(ctx: table, side: string, a: table, foes: table[], way: table): number
+
+---The index in `legal` of the action `scorer` scores best (the first on ties), ending the
+---phase when nothing scores above 0 and the rules allow it: greedy's choice with another scorer.
+---@param scorer SolarScorer
+---@return integer
+function M.choose(ctx, side, legal, scorer)
   local foes = enemy_ships(ctx, side)
   local way = new_way(ctx)
   local best, best_score = nil, -math.huge
   local end_index = nil ---@type integer|nil
+  local scores = {} ---@type number[]
   for i, a in ipairs(legal) do
     if a.id == "end_phase" then end_index = i end
-    local s = score(ctx, side, a, foes, way)
+    local s = scorer(ctx, side, a, foes, way)
+    scores[i] = s
     if s > best_score then best, best_score = i, s end
   end
   -- Prefer ending the phase over any action scoring below it, when the rules allow it (the
@@ -321,14 +336,16 @@ function M.greedy(ctx, side, legal)
   end
   if best == end_index then
     best, best_score = nil, -math.huge
-    for i, a in ipairs(legal) do
-      if i ~= end_index then
-        local s = score(ctx, side, a, foes, way)
-        if s > best_score then best, best_score = i, s end
-      end
+    for i = 1, #legal do
+      if i ~= end_index and scores[i] > best_score then best, best_score = i, scores[i] end
     end
   end
   return best or 1
+end
+
+---The greedy bot: `game.bots.greedy = M.greedy`.
+function M.greedy(ctx, side, legal)
+  return M.choose(ctx, side, legal, score)
 end
 
 return M

@@ -642,3 +642,6 @@ end)
 
 -- Bots: `hexforge play mods/solar-flare --bots blue=greedy,red=random` (see bot.lua).
 game.bots.greedy = R.readonly(BOT.greedy)
+-- The tactical bot (tactics.lua): greedy's play, the facing, power and placement weighed by
+-- the fire they trade. `--bots blue=tactical,red=greedy`.
+game.bots.tactical = R.readonly(require("tactics").tactical)
