@@ -337,7 +337,8 @@ function M.choose(ctx, side, legal, scorer)
   if best == end_index then
     best, best_score = nil, -math.huge
     for i = 1, #legal do
-      if i ~= end_index and scores[i] > best_score then best, best_score = i, scores[i] end
+      local s = scores[i] or -math.huge
+      if i ~= end_index and s > best_score then best, best_score = i, s end
     end
   end
   return best or 1

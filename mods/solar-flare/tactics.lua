@@ -53,7 +53,7 @@ local function binom(n, p)
   local t = BINOM[key]
   if t then return t end
   t = {}
-  local c = 1 -- n choose m
+  local c = 1.0 -- n choose m
   for m = 0, n do
     t[m] = c * p ^ m * (1 - p) ^ (n - m)
     c = c * (n - m) / (m + 1)
@@ -63,8 +63,9 @@ local function binom(n, p)
 end
 
 -- The worth of the systems of `s` in outer section `section` (lost when its armour goes).
+---@return number
 local function systems_in(s, section)
-  local v = 0
+  local v = 0.0
   for _, c in ipairs(s.comps) do
     if c.section == section and not c.dead then v = v + (SYSTEM[c.kind] or 0) * c.level end
   end
@@ -72,8 +73,12 @@ local function systems_in(s, section)
 end
 
 -- The worth of `m` points through `layers` (from the first), and of what they destroy.
+---@param layers Layer[]
+---@param m integer
+---@param from integer
+---@return number
 local function points_worth(s, layers, m, from)
-  local v = 0
+  local v = 0.0
   for i = from, #layers do
     if m <= 0 then break end
     local l = layers[i]
@@ -99,20 +104,21 @@ end
 function T.harm(s, section, n)
   if n <= 0 then return 0 end
   local layers = C.ship_layers(s, section)
-  local d1 = layers[1].defence
-  local v = 0
+  local top = assert(layers[1], "the core is always a layer")
+  local d1 = top.defence
+  local v = 0.0
   if d1 <= 1 then
     -- A shield at 1: every die meets it, the lowest is spent on it and the 1s among the
     -- others are discarded by the armour.
-    local first = POINT[layers[1].what]
+    local first = POINT[top.what]
     local pm = binom(n, (D.die_sides - 1) / D.die_sides)
     for m = 0, n do
-      v = v + pm[m] * (first + points_worth(s, layers, math.min(m, n - 1), 2))
+      v = v + (pm[m] or 0) * (first + points_worth(s, layers, math.min(m, n - 1), 2))
     end
     return v
   end
   local pm = binom(n, (D.die_sides - math.min(d1, D.die_sides) + 1) / D.die_sides)
-  for m = 1, n do v = v + pm[m] * points_worth(s, layers, m, 1) end
+  for m = 1, n do v = v + (pm[m] or 0) * points_worth(s, layers, m, 1) end
   return v
 end
 
@@ -133,6 +139,13 @@ end
 
 -- The live beams of a record with what each will fire (`charge` now, or its level when the
 -- power phase refills it first).
+---A beam's shot: its component index, its section and the dice it fires.
+---@class SolarShot
+---@field index integer
+---@field section integer
+---@field dice integer
+
+---@return SolarShot[]
 local function beams(s, refilled)
   local out = {}
   for wi, c in ipairs(s.comps) do
@@ -147,12 +160,16 @@ end
 -- The expected harm of `shooter`'s beams (each beam once, as `dice` says) at `target`, the
 -- shooter at `sh` facing `sf`, the target at `th` facing `tf`; `line` is R.line_of_attack's
 -- (blocked, nebulae) between the two; `target_rec` the target's record to hit.
+---@param shots SolarShot[]
+---@param nebulae integer
+---@param only? integer
+---@return number
 local function volley(shots, sh, sf, th, tf, nebulae, target_rec, only)
-  local total = 0
+  local total = 0.0
   local sides = G.entry_sides(sh, th)
   for _, b in ipairs(shots) do
     if (only == nil or only == b.index) and G.in_arc(sh, G.side_of_section(sf, b.section), th) then
-      local n, best = b.dice - nebulae, 0
+      local n, best = b.dice - nebulae, 0.0 ---@type integer, number
       for _, hs in ipairs(sides) do
         local v = T.harm(target_rec, G.section_of_side(tf, hs), n)
         if v > best then best = v end
@@ -166,15 +183,24 @@ end
 -- The shield power this ship can spend on the section it presents after refilling its beams
 -- (an estimate for the movement phase: the pool and the batteries less the beams' room, at
 -- most its best crew team's level).
+---@param s ShipRecord
+---@return integer
 local function shield_power(ctx, s)
-  local power = R.pool(ctx, s) + R.battery_charge(s)
+  local power = R.pool(ctx, s) + R.battery_charge(s) ---@type integer
   for _, c in ipairs(s.comps) do
-    if c.kind == "beam" and not c.dead then power = power - math.max(0, c.level - c.charge) end
+    local room = c.level - c.charge ---@type integer
+    if c.kind == "beam" and not c.dead and room > 0 then power = power - room end
   end
-  local best = 0
+  local best = 0 ---@type integer
   for _, cr in ipairs(s.crew) do if cr.level > best then best = cr.level end end
-  return math.max(0, math.min(power, best))
+  if power > best then power = best end
+  return power > 0 and power or 0
 end
+
+---What R.line_of_attack says of a line: blocked, else how many nebula hexes it crosses.
+---@class SolarLine
+---@field blocked boolean
+---@field nebulae integer
 
 ---Per-call reading of the battle: the enemy ships on the board with their records, and the
 ---line of attack between two hexes (blocked, nebulae), kept for the call.
@@ -182,8 +208,14 @@ local function new_reading(ctx, side)
   local map, occ = R.terrain_map(ctx), R.occupancy(ctx)
   local foes = {}
   for _, p in ipairs(BOT.enemy_ships(ctx, side)) do foes[#foes + 1] = R.piece(ctx, p.id) end
-  local lines = {}
+  local lines = {} ---@type table<string, SolarLine>
+  ---@class SolarReading
+  ---@field foes Piece[]
+  ---@field map table
+  ---@field occ table
+  ---@field spots table<string, Hex[]>
   local rd = { foes = foes, map = map, occ = occ, spots = {} }
+  ---@return SolarLine
   function rd.line(a, b)
     local k = G.key(a) .. ">" .. G.key(b)
     local l = lines[k]
@@ -199,10 +231,14 @@ end
 
 ---What facing `f` of ship `p` is worth (see the header): the enemies' next shots at it taken
 ---from its own next shots, in expected damage points.
+---@param rd SolarReading
+---@param f integer
+---@return number
 local function facing_worth(ctx, rd, p, f)
-  local s, h = p.values, R.hex_of(p)
+  local s = p.values ---@type ShipRecord
+  local h = assert(R.hex_of(p), "the ship is on the board")
   local mine = beams(s, true)
-  local off, def = 0, 0
+  local off, def = 0.0, 0.0
   local spare = shield_power(ctx, s)
   -- Each of our beams at the enemy it does most to.
   local best_by_beam = {}
@@ -215,7 +251,7 @@ local function facing_worth(ctx, rd, p, f)
       local sides = G.entry_sides(eh, h)
       for _, b in ipairs(theirs) do
         if G.in_arc(eh, G.side_of_section(ef, b.section), h) then
-          local worst = 0
+          local worst = 0.0
           for _, hs in ipairs(sides) do
             local sec = G.section_of_side(f, hs)
             local v = T.harm(with_shield(s, sec, spare), sec, b.dice - l.nebulae)
@@ -294,7 +330,7 @@ end
 local function exchange(rd, p, s)
   local h, f = R.hex_of(p), R.facing_of(p)
   local mine = beams(s, false)
-  local v = 0
+  local v = 0.0
   for _, e in ipairs(rd.foes) do
     local eh, ef = R.hex_of(e), R.facing_of(e)
     local l = rd.line(eh, h)
@@ -398,7 +434,7 @@ end
 -- record taken as ours (the worst such spot).
 local function deploy_worth(ctx, rd, p, at, f)
   local s = p.values
-  local v, any = 0, false
+  local v, any = 0.0, false
   local mine = beams(s, true)
   for _, e in ipairs(rd.foes) do
     local eh, ef = R.hex_of(e), R.facing_of(e)
@@ -462,7 +498,8 @@ local function scorer(ctx, side)
       local p = R.piece(ctx, a.ship)
       local l = rd.line(R.hex_of(p), R.hex_of(t))
       local sec = G.section_of_side(R.facing_of(t), a.hexside)
-      return 500 + T.harm(t.values, sec, a.strength - l.nebulae) + a.strength * 0.01
+      local n = a.strength ---@type integer
+      return 500 + T.harm(t.values, sec, n - l.nebulae) + n * 0.01
     end
     if id == "deploy" then
       local p = R.piece(ctx, a.ship)
