@@ -540,4 +540,22 @@ function B.greedy(ctx, side, legal)
   return best
 end
 
+-- What other bots of this mod reuse (planner.lua): the weights, one reading of the state and
+-- the worths greedy scores by. Exported, not changed: greedy plays as before.
+B.W = W
+B.get = get
+B.read = read
+B.stars = stars
+B.odds = odds
+B.foes = foes
+B.planet_worth = planet_worth
+B.troops_worth = troops_worth
+B.committed = committed
+B.ships_of = ships_of
+B.move_gain = move_gain
+B.jump_odds = jump_odds
+B.free_ground = free_ground
+B.need_elsewhere = need_elsewhere
+B.even_fight = even_fight
+
 return B

@@ -400,3 +400,7 @@ end
 game.bots.greedy = bot.greedy
 
 game.on("turn_limit", function(ctx) ctx:end_game(R.final_outcome(ctx)) end)
+
+-- The planner bot (planner.lua): greedy with one fleet, landings that outnumber or contest and
+-- a last round played for the count; the stronger guide (`--bots mcts:guide=planner:trust=3`).
+game.bots.planner = require("planner").planner
