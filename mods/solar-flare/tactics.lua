@@ -18,14 +18,16 @@
 -- In the power phase it gives the crew teams to the beam that will be in arc and the shield
 -- that will be hit, the pair of teams and amounts best by the same measure (greedy gives its
 -- best team to the first beam and the next to the shield with the most room), then follows
--- greedy's order. It aims each beam where its dice are expected to do the most. It places its
--- ship, when the enemy's is on the board, where its shot does the most against the one it
--- takes, and else facing where the enemy can be placed nearest.
+-- greedy's order. It places its ship, when the enemy's is on the board, where its first shot
+-- does the most against the enemy's first shot at it (out of the enemy's beam arcs, at a weak
+-- section, where it can); when it places first, where the worst for it of the places an enemy
+-- can take nearest to it trades best (a ship of our design there, facing us).
 --
 -- Deliberately absent: look-ahead past the next two shots, movement for position (nebulae,
--- cover), overcharging (it costs the beam a level), torpedo tactics and setup choices other
--- than placement (those are greedy's), and coordination between ships of one side (each ship
--- is weighed as if it were the only one). Deterministic: ties go to the first in list order.
+-- cover), overcharging (it costs the beam a level), and coordination between ships of one
+-- side (each ship is weighed as if it were the only one). Aiming, torpedoes, the attacker's
+-- choices, designs and anomalies are greedy's (scoring aims by expected damage instead made
+-- no measurable difference). Deterministic: ties go to the first in list order.
 --
 -- Example: `game.bots.tactical = R.readonly(require("tactics").tactical)`, then
 -- `hexforge play mods/solar-flare --scenario skirmish --bots blue=tactical,red=greedy`.
@@ -403,9 +405,9 @@ end
 
 -- Deploying -------------------------------------------------------------------------------------
 
--- Where an enemy of `side` could be placed were our ship at `at`: the board hexes outside
--- every sector of `at` (and of the other enemies' ships' sectors do not matter to it), free of
--- anomalies and ships, nearest to `at` first: the nearest ones only.
+-- Where an enemy could be placed nearest to our ship were it at `at`: the board hexes outside
+-- every sector of `at`, free of anomalies and ships, at the least distance from `at` (kept per
+-- hex for the call in `cache`).
 local function nearest_enemy_spots(ctx, map, occ, at, cache)
   local ck = G.key(at)
   if cache[ck] then return cache[ck] end
@@ -462,7 +464,7 @@ end
 -- The scorer ---------------------------------------------------------------------------------
 
 ---The tactical bot's scorer for one bot call: greedy's scores (bot.score) but for facing,
----movement while engaged, power to hot components, aims and placement.
+---movement while engaged, power to the hot beam and shield, and placement.
 ---@return SolarScorer
 local function scorer(ctx, side)
   local rd = new_reading(ctx, side)
@@ -491,15 +493,6 @@ local function scorer(ctx, side)
         if step.crew == a.crew or step.comp == a.comp then return -5 end
       end
       return BOT.score(c, sd, a, foes, way)
-    end
-    if id == "aim" then
-      local t = R.piece(ctx, a.target)
-      if R.type_of(t) ~= "ship" then return BOT.score(c, sd, a, foes, way) end
-      local p = R.piece(ctx, a.ship)
-      local l = rd.line(R.hex_of(p), R.hex_of(t))
-      local sec = G.section_of_side(R.facing_of(t), a.hexside)
-      local n = a.strength ---@type integer
-      return 500 + T.harm(t.values, sec, n - l.nebulae) + n * 0.01
     end
     if id == "deploy" then
       local p = R.piece(ctx, a.ship)
