@@ -10,17 +10,17 @@
 --     the troops aboard would add to a target (`prospect`), room aboard for spare troops.
 --     So transports are always escorted by every warship (greedy never attacks that), and
 --     the fleet picks off what greedy leaves alone.
---   - Landing: on a target the enemy is not on, only up to W.keep units (the rest stay aboard
---     for another target); where he is, into his environ when the units over the planet
---     outnumber him there within its size (S1: Korrin's and Ilex's environs take two a side,
---     so only Marrow's urban one gives three or four against two), or beside him where he
---     cannot bring more than lands; never a few against many. In the last round (not the
---     very last turn, where greedy's reading that only presence counts is right) every unit
---     aboard lands where it is likeliest to be left after the enemy's one more attack: a lone
---     unit in Marrow's seas (size 1) faces one die, in its hills two. A planet he does not
---     hold at the end counts against him (V1).
---   - Lifting off: only units beyond what holds their planet (W.keep where the enemy is not,
---     one more than his where he is; one where he has no transport left to bring troops).
+--   - Landing: on a target the enemy is not on, one unit (W.keep) holds it and the rest stay
+--     aboard, escorted, for another target (greedy lands all it carries); where he is, into
+--     his environ when the units over the planet outnumber him there within its size (S1:
+--     Korrin's and Ilex's environs take two a side, so only Marrow's urban one gives three or
+--     four against two), or beside him where he cannot bring as many as land; never a few
+--     against many. In the last round (not the very last turn, where greedy's reading that
+--     only presence counts is right) every unit aboard lands where it is likeliest to be left
+--     after the enemy's one more attack: a lone unit in Marrow's seas (size 1) faces one die,
+--     in its hills two. A planet he does not hold at the end counts against him (V1).
+--   - Lifting off: the units beyond what holds their planet (one where the enemy is not, one
+--     more than his where he is) board a transport of the fleet that is over them.
 -- Combat, breaking off and characters are greedy's. What it deliberately does not do: look
 -- ahead (a bot reads, it does not play), split the fleet (so it holds fewer planets early
 -- and contests more), guess where the enemy will jump, or keep state between calls.
@@ -39,7 +39,7 @@ local get = bot.get
 
 -- The weights (points of greedy's "worth", bot.lua; a target held is bot.W.hold = 10).
 local W = {
-  keep = 2,          -- own ground units that hold a target the enemy is not on
+  keep = 1,          -- own ground units that hold a target the enemy is not on
   hunt = 4,          -- the fleet's worth per enemy transport where it outnumbers his warships
   cargo = 3,         -- ... per enemy ground unit aboard there
   warship = 2,       -- ... per enemy warship there
@@ -53,37 +53,29 @@ local W = {
   lift = 12,         -- a spare unit lifting off
 }
 
--- Own warships anywhere (not aboard), and enemy cargo aboard his ships in each orbit box.
 ---What the planner reads besides greedy's view (filled on demand, for the call).
 ---@class PlanView: BotView
 ---@field my_ws? integer own warships, not aboard
----@field their_tp? integer enemy transports
 ---@field muster? string|false where the fleet gathers (false: nowhere)
 
----@param v PlanView
-local function extra(v)
-  if v.my_ws then return end
-  local n, tp = 0, 0
-  for _, p in pairs(v.piece) do
-    if p.stats.class == "starship" and (p.values.aboard or 0) == 0 then
-      if p.owner == v.side and (p.stats.combat or 0) > 0 then n = n + 1 end
-      if p.owner ~= v.side and (p.stats.troops or 0) > 0 then tp = tp + 1 end
-    end
-  end
-  v.my_ws, v.their_tp = n, tp
-end
-
--- How many own ground units hold a target the enemy is not on: W.keep, one when he has no
--- transport left to bring more.
+-- Own warships anywhere (not aboard).
 ---@param v PlanView
 ---@return integer
-local function keep(v)
-  extra(v)
-  if v.their_tp == 0 then return 1 end
-  return W.keep
+local function warships(v)
+  local known = v.my_ws
+  if known then return known end
+  local n = 0
+  for _, p in pairs(v.piece) do
+    if p.owner == v.side and p.stats.class == "starship" and (p.stats.combat or 0) > 0
+      and (p.values.aboard or 0) == 0 then
+      n = n + 1
+    end
+  end
+  v.my_ws = n
+  return n
 end
 
--- Own ground units on target t beyond what holds it: more than `keep` where the enemy has
+-- Own ground units on target t beyond what holds it: more than W.keep where the enemy has
 -- none, more than one above his where he has some.
 ---@param v PlanView
 ---@param t string
@@ -91,7 +83,7 @@ end
 local function surplus(v, t)
   local mine = get(v.ground, t).mine
   if not v.targets[t] then return mine end
-  return math.max(0, mine - math.max(keep(v), bot.foes(v, t) + 1))
+  return math.max(0, mine - math.max(W.keep, bot.foes(v, t) + 1))
 end
 
 -- What target t is worth with k more own ground units landed on it (greedy's planet worth
@@ -126,7 +118,7 @@ end
 local function muster(v)
   local known = v.muster
   if known ~= nil then return known or nil end
-  extra(v)
+  local mine = warships(v)
   local cargo, room = 0, 0
   for id, p in pairs(v.piece) do
     if p.owner == v.side and p.type == "transport" then
@@ -140,9 +132,9 @@ local function muster(v)
     local ws, tp = get(v.ws, p), get(v.tp, p)
     local worth = 0 ---@type number
     if ws.theirs + tp.theirs > 0 and not v.last then
-      if v.my_ws > ws.theirs then
+      if mine > ws.theirs then
         worth = worth + W.hunt * tp.theirs + W.cargo * get(v.inbound, p).theirs + W.warship * ws.theirs
-      elseif ws.theirs > v.my_ws then
+      elseif ws.theirs > mine then
         worth = worth - W.outgunned
       end
     end
@@ -184,7 +176,7 @@ local function override(v, a)
     if u.stats.class ~= "ground" or not v.targets[t] then return -1 end
     local here = get(v.env, t .. "/" .. a.to)
     local mine, e = get(v.ground, t).mine, bot.foes(v, t)
-    if not v.late and e == 0 and mine >= keep(v) then return -1 end
+    if not v.late and e == 0 and mine >= W.keep then return -1 end
     local env = G.environ(v.g, t, a.to) or {}
     local could = math.min(env.size or 0, here.mine + get(v.inbound, t).mine)
     if here.theirs > 0 then
