@@ -243,7 +243,7 @@ local function facing_worth(ctx, rd, p, f)
   local off, def = 0.0, 0.0
   local spare = shield_power(ctx, s)
   -- Each of our beams at the enemy it does most to.
-  local best_by_beam = {}
+  local best_by_beam = {} ---@type table<integer, number>
   for _, e in ipairs(rd.foes) do
     local eh, ef = R.hex_of(e), R.facing_of(e)
     local l = rd.line(eh, h)
@@ -268,7 +268,8 @@ local function facing_worth(ctx, rd, p, f)
       end
     end
   end
-  for _, v in pairs(best_by_beam) do off = off + v end
+  -- Summed in the beams' order (pairs' order is not the same from one build to the next).
+  for _, b in ipairs(mine) do off = off + (best_by_beam[b.index] or 0) end
   return off - def
 end
 
