@@ -10,8 +10,9 @@
 --     the troops aboard would add to a target (`prospect`), room aboard for spare troops.
 --     So transports are always escorted by every warship (greedy never attacks that), and
 --     the fleet picks off what greedy leaves alone.
---   - Landing: on a target the enemy is not on, one unit (W.keep) holds it and the rest stay
---     aboard, escorted, for another target (greedy lands all it carries); where he is, into
+--   - Landing: on a target the enemy is not on, one unit (W.keep) holds it before the last two
+--     rounds and the rest stay aboard, escorted, for another target (greedy lands all it
+--     carries); where he is, into
 --     his environ when the units over the planet outnumber him there within its size (S1:
 --     Korrin's and Ilex's environs take two a side, so only Marrow's urban one gives three or
 --     four against two), or beside him where he cannot bring as many as land; never a few
@@ -45,7 +46,7 @@ local W = {
   warship = 2,       -- ... per enemy warship there
   outgunned = 10,    -- the fleet where his warships outnumber it
   pickup = 6,        -- per own spare ground unit the fleet's transports have room for
-  fly = 5,           -- a ship's move to where the fleet gathers (greedy's loaded jumps score ~10)
+  fly = 5,           -- a starship's move to where the fleet gathers (any other move: -1)
   fight = 30,        -- landing where the units over the planet outnumber the enemy's
   contest = 28,      -- landing beside the enemy where he cannot come at it next turn
   stronger = 26,     -- ... where what lands outnumbers what he can bring
