@@ -520,7 +520,8 @@ action {
   end,
 }
 
--- Unused overcharge is lost after the owner's next weapons phase, and the beam loses a level.
+-- Unused overcharge is lost after the owner's next weapons phase, and an overcharged beam loses
+-- a level then, its overcharge fired or not (the damage is the overcharging's).
 -- Runs as the movement phase starts, for the sides acting in it.
 local function burn_overcharge(ctx)
   for _, side in ipairs(ctx.acting or { ctx.active }) do

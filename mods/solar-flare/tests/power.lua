@@ -67,3 +67,21 @@ test("overcharge is lost after the next weapons phase and burns a level", functi
   local c = g:piece(red.id).values.comps[1]
   t:eq(c.over, 0); t:eq(c.level, 3); t:eq(c.charge, 3)
 end)
+
+test("overcharge fired in the next weapons phase still burns a level", function(t)
+  -- The rules: overcharging damages the beam (its maximum charge drops by 1) whether or not the
+  -- overcharge is used; only unused overcharge is also lost.
+  local g, red = powering(t)
+  g:act { id = "transfer", side = "red", ship = red.id, crew = 1, comp = 1, amount = 3, battery = 0 } -- over 2
+  g:end_phase("red")
+  H.go(g, "red", "weapons")
+  local blue = H.ship(g, "blue")
+  local ok, why = g:try { id = "aim", side = "red", ship = red.id, weapon = 1, target = blue.id, hexside = 3, strength = 6 }
+  t:ok(ok, why)
+  g:act { id = "confirm", side = "red" }
+  local c = g:piece(red.id).values.comps[1]
+  t:eq(c.over, 0); t:eq(c.charge, 0); t:eq(c.level, 4)
+  g:end_phase("red")
+  c = g:piece(red.id).values.comps[1]
+  t:eq(c.level, 3); t:eq(c.over, 0); t:eq(c.charge, 0)
+end)
