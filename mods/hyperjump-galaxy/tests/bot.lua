@@ -2,27 +2,12 @@
 -- Piece numbers in the frontier scenario: Hegemony warships 1-3, transports 4-5 (troopers 9-12
 -- aboard), courier 6, trooper 13 in Vessa Prime's urban environ; Accord warships 14-16,
 -- transports 17-18 (troopers 22-25 aboard), courier 19, trooper 26 in Umbral Reach's urban.
-local R = require("rules")
+local H = require("tests._helpers")
+local game, put, fly, skip_to = H.game, H.put, H.fly, H.skip_to
 
 local TARGETS = { korrin_gate = true, marrow = true, ilex_hold = true }
 
-local function game(t, seed) return t:game { scenario = "frontier", seed = seed or 1 } end
-
--- Put a piece in a box, off any ship.
-local function put(g, id, loc, slot)
-  g:edit(function(ctx)
-    ctx:place(id, { location = loc, slot = slot })
-    ctx:set(id, "aboard", 0)
-    ctx:set(id, "stack", "military")
-  end)
-end
-
--- Move a transport (and what is aboard) to a planet's orbit box.
-local function fly(g, id, planet)
-  g:edit(function(ctx) R.relocate(ctx, ctx:piece(id), planet, "orbit") end)
-end
-
-local function greedy(g, side) return assert(g:bot("greedy", side), side .. " has legal actions") end
+local function greedy(g, side) return H.pick(g, "greedy", side) end
 
 -- Whether a jump or list of ships names a piece.
 local function names(ships, id)
@@ -67,16 +52,6 @@ test("the greedy bot lands troops in the enemy's environ where they outnumber hi
   a = greedy(g, "hegemony")
   t:eq({ a.id, a.location, a.slot }, { "attack", "marrow", "urban" })
 end)
-
--- End segments (nobody acting otherwise) until `side`'s `phase` of round `round`.
-local function skip_to(g, round, side, phase)
-  for _ = 1, 200 do
-    local c = g:clock()
-    if c.round == round and c.active == side and c.phase == phase then return end
-    g:end_phase(assert(c.acting[1], "a side acts"))
-  end
-  error("never reached round " .. round)
-end
 
 -- Accord trooper 22 aboard transport 17 over Korrin Gate, held by four Hegemony troopers.
 local function lone_over_korrin(t)

@@ -3,35 +3,8 @@
 -- Piece numbers in the frontier scenario: Hegemony warships 1-3, transports 4 (troopers 9, 10
 -- aboard) and 5 (11, 12), trooper 13 in Vessa Prime's urban environ; Accord troopers 22-25
 -- aboard its transports, trooper 26 at home.
-local R = require("rules")
-
-local function game(t, seed) return t:game { scenario = "frontier", seed = seed or 1 } end
-
--- Put a piece in a box, off any ship.
-local function put(g, id, loc, slot)
-  g:edit(function(ctx)
-    ctx:place(id, { location = loc, slot = slot })
-    ctx:set(id, "aboard", 0)
-    ctx:set(id, "stack", "military")
-  end)
-end
-
--- Move a transport (and what is aboard) to a planet's orbit box.
-local function fly(g, id, planet)
-  g:edit(function(ctx) R.relocate(ctx, ctx:piece(id), planet, "orbit") end)
-end
-
--- End segments (nobody acting otherwise) until `side`'s `phase` of round `round`.
-local function skip_to(g, round, side, phase)
-  for _ = 1, 200 do
-    local c = g:clock()
-    if c.round == round and c.active == side and c.phase == phase then return end
-    g:end_phase(assert(c.acting[1], "a side acts"))
-  end
-  error("never reached round " .. round)
-end
-
-local function pick(g, name, side) return assert(g:bot(name, side), side .. " has legal actions") end
+local H = require("tests._helpers")
+local game, put, fly, skip_to, pick = H.game, H.put, H.fly, H.skip_to, H.pick
 
 test("the planner jumps all its starships to one orbit box, and lands one of four troops on an empty target", function(t)
   local g = game(t)
